@@ -1,0 +1,163 @@
+package graphql_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/gqlkit/gqlkit/graphql"
+)
+
+// The benchmark workload of DESIGN.md: 50 posts with 3 tags each and one of
+// 5 authors, resolved from memory.
+
+type benchUser struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type benchPost struct {
+	ID        string   `json:"id"`
+	Title     string   `json:"title"`
+	Body      string   `json:"body"`
+	Tags      []string `json:"tags"`
+	CreatedAt string   `json:"createdAt"`
+	AuthorID  string
+}
+
+func benchSchema(tb testing.TB) *graphql.Schema {
+	tb.Helper()
+	users := map[string]*benchUser{}
+	for i, n := range []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov"} {
+		id := fmt.Sprint(i + 1)
+		users[id] = &benchUser{ID: id, Name: n}
+	}
+	var posts []*benchPost
+	byID := map[string]*benchPost{}
+	for i := 1; i <= 50; i++ {
+		p := &benchPost{ID: fmt.Sprint(i), Title: fmt.Sprintf("Post %d: notes on parsing", i),
+			Body: strings.Repeat("body ", 30), Tags: []string{"graphql", "performance", "testing"},
+			CreatedAt: fmt.Sprintf("2026-01-%02dT09:37:00Z", i%28+1), AuthorID: fmt.Sprint(i%5 + 1)}
+		posts = append(posts, p)
+		byID[p.ID] = p
+	}
+	user := &graphql.Object{Name: "User", Fields: graphql.Fields{
+		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+		{Name: "name", Type: graphql.NewNonNull(graphql.String)},
+	}}
+	post := &graphql.Object{Name: "Post", Fields: graphql.Fields{
+		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+		{Name: "title", Type: graphql.NewNonNull(graphql.String)},
+		{Name: "body", Type: graphql.NewNonNull(graphql.String)},
+		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
+		{Name: "createdAt", Type: graphql.String},
+		{Name: "author", Type: user, Resolve: func(_ context.Context, p any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			return users[p.(*benchPost).AuthorID], nil
+		}},
+	}}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
+			Args: []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				n := min(max(args.Int("first"), 0), 50)
+				return posts[:n], nil
+			}},
+		{Name: "post", Type: post, Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				if p, ok := byID[args.String("id")]; ok {
+					return p, nil
+				}
+				return nil, nil
+			}},
+	}}
+	return graphql.MustSchema(graphql.SchemaConfig{Query: query})
+}
+
+const (
+	benchQueryA = `query Feed($n: Int) { posts(first: $n) { id title tags createdAt author { id name } } }`
+	benchQueryB = `{ post(id: "7") { id title author { name } } }`
+)
+
+func benchVars() map[string]any { return map[string]any{"n": json.Number("20")} }
+
+// BenchmarkQueryA measures the benchmark query: 20 posts with tags and
+// authors, about 3.3 KB of JSON.
+func BenchmarkQueryA(b *testing.B) {
+	s := benchSchema(b)
+	ctx := context.Background()
+	b.Run("parse+validate+execute", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res := s.Do(ctx, benchQueryA, "", benchVars())
+			if len(res.Errors) > 0 {
+				b.Fatal(res.Errors)
+			}
+		}
+	})
+	b.Run("execute", func(b *testing.B) {
+		op := prepare(b, s, benchQueryA)
+		vars := benchVars()
+		buf := make([]byte, 0, 8192)
+		b.ReportAllocs()
+		for b.Loop() {
+			res := op.ExecuteAppend(ctx, buf[:0], vars, nil)
+			if len(res.Errors) > 0 {
+				b.Fatal(res.Errors)
+			}
+		}
+	})
+}
+
+// BenchmarkQueryB measures a single post with its author.
+func BenchmarkQueryB(b *testing.B) {
+	s := benchSchema(b)
+	ctx := context.Background()
+	op := prepare(b, s, benchQueryB)
+	buf := make([]byte, 0, 1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		res := op.ExecuteAppend(ctx, buf[:0], nil, nil)
+		if len(res.Errors) > 0 {
+			b.Fatal(res.Errors)
+		}
+	}
+}
+
+// BenchmarkPostsFirst shows that execution time grows linearly with the
+// number of rows.
+func BenchmarkPostsFirst(b *testing.B) {
+	s := benchSchema(b)
+	ctx := context.Background()
+	for _, n := range []int{1, 10, 50} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			op := prepare(b, s, benchQueryA)
+			vars := map[string]any{"n": n}
+			buf := make([]byte, 0, 16384)
+			b.ReportAllocs()
+			for b.Loop() {
+				op.ExecuteAppend(ctx, buf[:0], vars, nil)
+			}
+		})
+	}
+}
+
+func prepare(tb testing.TB, s *graphql.Schema, query string) *graphql.Operation {
+	tb.Helper()
+	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if errs := s.Validate(doc, graphql.ValidateOptions{}); len(errs) > 0 {
+		tb.Fatal(errs)
+	}
+	op, errs := s.Prepare(doc, "")
+	if len(errs) > 0 {
+		tb.Fatal(errs)
+	}
+	return op
+}

@@ -1,0 +1,608 @@
+package graphql
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// typeFromAST turns a validated document's type reference into a schema type.
+func (s *Schema) typeFromAST(t *ast.Type) Type {
+	var out Type
+	if t.Elem != nil {
+		inner := s.typeFromAST(t.Elem)
+		if inner == nil {
+			return nil
+		}
+		out = NewList(inner)
+	} else {
+		nt := s.named[t.NamedType]
+		if nt == nil {
+			return nil
+		}
+		out = nt
+	}
+	if t.NonNull {
+		out = NewNonNull(out)
+	}
+	return out
+}
+
+// inputError is one failure found while coercing an input value.
+type inputError struct {
+	path  []any // field names and list indexes below the root value
+	msg   string
+	val   any         // the offending value
+	panic *PanicError // a custom scalar's ParseValue panicked
+}
+
+func printPath(root string, path []any) string {
+	var b strings.Builder
+	b.WriteString(root)
+	for _, p := range path {
+		switch x := p.(type) {
+		case int:
+			b.WriteString("[" + strconv.Itoa(x) + "]")
+		default:
+			b.WriteString("." + fmt.Sprint(x))
+		}
+	}
+	return b.String()
+}
+
+func extendPath(path []any, p any) []any {
+	out := make([]any, len(path)+1)
+	copy(out, path)
+	out[len(path)] = p
+	return out
+}
+
+// coerceInput coerces an external input value (from JSON variables) to type
+// t, reporting every failure through errs.
+func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any {
+	if nn, ok := t.(*NonNull); ok {
+		if v == nil {
+			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
+			return nil
+		}
+		return s.coerceInput(v, nn.OfType, path, errs)
+	}
+	if v == nil {
+		return nil
+	}
+	switch x := t.(type) {
+	case *List:
+		if items, ok := v.([]any); ok {
+			out := make([]any, len(items))
+			for i, item := range items {
+				out[i] = s.coerceInput(item, x.OfType, extendPath(path, i), errs)
+			}
+			return out
+		}
+		if rv := reflect.ValueOf(v); (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Type().Elem().Kind() != reflect.Uint8 {
+			out := make([]any, rv.Len())
+			for i := range out {
+				out[i] = s.coerceInput(rv.Index(i).Interface(), x.OfType, extendPath(path, i), errs)
+			}
+			return out
+		}
+		return []any{s.coerceInput(v, x.OfType, path, errs)}
+	case *InputObject:
+		m, ok := v.(map[string]any)
+		if !ok {
+			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected type %q to be an object.", x.Name)})
+			return nil
+		}
+		info := s.inputs[x]
+		out := make(map[string]any, len(info.fields))
+		for _, f := range info.fields {
+			fv, present := m[f.name]
+			if !present {
+				if f.hasDefault {
+					out[f.name] = f.def
+				} else if _, nonNull := f.typ.(*NonNull); nonNull {
+					*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q of required type %q was not provided.", f.name, f.typ.String())})
+				}
+				continue
+			}
+			out[f.name] = s.coerceInput(fv, f.typ, extendPath(path, f.name), errs)
+		}
+		for _, k := range sortedKeys(m) {
+			if info.byName[k] == nil {
+				*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q is not defined by type %q.", k, x.Name)})
+			}
+		}
+		return out
+	case *Enum:
+		name, ok := v.(string)
+		if !ok {
+			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, inspect(v))})
+			return nil
+		}
+		val, ok := s.enums[x].byName[name]
+		if !ok {
+			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Value %q does not exist in %q enum.", name, x.Name)})
+			return nil
+		}
+		return val
+	case *Scalar:
+		out, err := s.parseScalarValue(x, v)
+		if err != nil {
+			msg := err.Error()
+			ie := inputError{path: path, val: v}
+			pe, panicked := err.(*PanicError)
+			switch {
+			case x.builtin != kindCustom:
+			case panicked || err == errNoValue:
+				// As graphql-js says for a parser that returns nothing;
+				// a panic's text is for the log, not the client.
+				msg = fmt.Sprintf("Expected type %q.", x.Name)
+				ie.panic = pe
+			default:
+				msg = fmt.Sprintf("Expected type %q. %s", x.Name, msg)
+			}
+			ie.msg = msg
+			*errs = append(*errs, ie)
+			return nil
+		}
+		return out
+	}
+	*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected an input type, found %s.", typeString(t))})
+	return nil
+}
+
+func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
+	if sc.builtin != kindCustom {
+		return parseBuiltin(sc.builtin, v)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	out, err = sc.ParseValue(v)
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, errNoValue
+	}
+	return out, nil
+}
+
+// errNoValue reports a custom scalar's ParseValue returning nil.
+var errNoValue = errors.New("no value")
+
+// errAbsent reports a variable that was not provided, inside a literal.
+var errAbsent = errors.New("absent")
+
+// valueFromAST coerces a literal (which may contain variables whose coerced
+// values are in vars) to type t. It returns errAbsent when the literal is a
+// variable that was not provided.
+func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, error) {
+	if v == nil {
+		return nil, errAbsent
+	}
+	if v.Kind == ast.Variable {
+		val, ok := vars[v.Raw]
+		if !ok {
+			return nil, errAbsent
+		}
+		if _, nonNull := t.(*NonNull); nonNull && val == nil {
+			return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.String())
+		}
+		return val, nil
+	}
+	if nn, ok := t.(*NonNull); ok {
+		if v.Kind == ast.NullValue {
+			return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.String())
+		}
+		return s.valueFromAST(v, nn.OfType, vars)
+	}
+	if v.Kind == ast.NullValue {
+		return nil, nil
+	}
+	switch x := t.(type) {
+	case *List:
+		if v.Kind != ast.ListValue {
+			item, err := s.valueFromAST(v, x.OfType, vars)
+			if err != nil {
+				return nil, err
+			}
+			return []any{item}, nil
+		}
+		out := make([]any, len(v.Children))
+		for i, c := range v.Children {
+			item, err := s.valueFromAST(c.Value, x.OfType, vars)
+			if err == errAbsent {
+				if _, nonNull := x.OfType.(*NonNull); nonNull {
+					return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", x.OfType.String())
+				}
+				item, err = nil, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[i] = item
+		}
+		return out, nil
+	case *InputObject:
+		if v.Kind != ast.ObjectValue {
+			return nil, fmt.Errorf("Expected type %q to be an object.", x.Name)
+		}
+		info := s.inputs[x]
+		out := make(map[string]any, len(info.fields))
+		for _, c := range v.Children {
+			if info.byName[c.Name] == nil {
+				return nil, fmt.Errorf("Field %q is not defined by type %q.", c.Name, x.Name)
+			}
+		}
+		for _, f := range info.fields {
+			var lit *ast.Value
+			for _, c := range v.Children {
+				if c.Name == f.name {
+					lit = c.Value
+					break
+				}
+			}
+			val, err := s.valueFromAST(lit, f.typ, vars)
+			if err == errAbsent {
+				if f.hasDefault {
+					out[f.name] = f.def
+				} else if _, nonNull := f.typ.(*NonNull); nonNull {
+					return nil, fmt.Errorf("Field %q of required type %q was not provided.", f.name, f.typ.String())
+				}
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			out[f.name] = val
+		}
+		return out, nil
+	case *Enum:
+		if v.Kind != ast.EnumValue {
+			return nil, fmt.Errorf("Enum %q cannot represent non-enum value: %s.", x.Name, v.String())
+		}
+		val, ok := s.enums[x].byName[v.Raw]
+		if !ok {
+			return nil, fmt.Errorf("Value %q does not exist in %q enum.", v.Raw, x.Name)
+		}
+		return val, nil
+	case *Scalar:
+		if x.builtin != kindCustom {
+			return parseBuiltinLiteral(x.builtin, v)
+		}
+		return s.parseScalarLiteral(x, v, vars)
+	}
+	return nil, fmt.Errorf("Expected an input type, found %s.", typeString(t))
+}
+
+func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]any) (out any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	if sc.ParseLiteral != nil && !hasVariables(v) {
+		out, err = sc.ParseLiteral(v)
+	} else {
+		out, err = sc.ParseValue(untypedValue(v, vars))
+	}
+	if err != nil {
+		return nil, err
+	}
+	if out == nil {
+		return nil, fmt.Errorf("Expected value of type %q, found %s.", sc.Name, v.String())
+	}
+	return out, nil
+}
+
+func hasVariables(v *ast.Value) bool {
+	if v.Kind == ast.Variable {
+		return true
+	}
+	for _, c := range v.Children {
+		if hasVariables(c.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+// untypedValue converts a literal to the value encoding/json would produce
+// for the same JSON (numbers as json.Number).
+func untypedValue(v *ast.Value, vars map[string]any) any {
+	switch v.Kind {
+	case ast.Variable:
+		return vars[v.Raw]
+	case ast.IntValue, ast.FloatValue:
+		return json.Number(v.Raw)
+	case ast.StringValue, ast.BlockValue, ast.EnumValue:
+		return v.Raw
+	case ast.BooleanValue:
+		return v.Raw == "true"
+	case ast.NullValue:
+		return nil
+	case ast.ListValue:
+		out := make([]any, len(v.Children))
+		for i, c := range v.Children {
+			out[i] = untypedValue(c.Value, vars)
+		}
+		return out
+	case ast.ObjectValue:
+		out := make(map[string]any, len(v.Children))
+		for _, c := range v.Children {
+			out[c.Name] = untypedValue(c.Value, vars)
+		}
+		return out
+	}
+	return nil
+}
+
+// astFromValue turns an internal value into a literal of type t (used for
+// defaults: validation, introspection and SDL all read the literal).
+func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
+	if nn, ok := t.(*NonNull); ok {
+		if v == Null || v == nil {
+			return nil, fmt.Errorf("null is not allowed for %s", t.String())
+		}
+		return s.astFromValue(v, nn.OfType)
+	}
+	if v == Null || v == nil {
+		return &ast.Value{Kind: ast.NullValue, Raw: "null"}, nil
+	}
+	switch x := t.(type) {
+	case *List:
+		rv := reflect.ValueOf(v)
+		if (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Type().Elem().Kind() != reflect.Uint8 {
+			out := &ast.Value{Kind: ast.ListValue}
+			for i := 0; i < rv.Len(); i++ {
+				c, err := s.astFromValue(rv.Index(i).Interface(), x.OfType)
+				if err != nil {
+					return nil, fmt.Errorf("item %d: %w", i, err)
+				}
+				out.Children = append(out.Children, &ast.ChildValue{Value: c})
+			}
+			return out, nil
+		}
+		return s.astFromValue(v, x.OfType)
+	case *InputObject:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("%s needs a map[string]any, not %T", x.Name, v)
+		}
+		info := s.inputs[x]
+		out := &ast.Value{Kind: ast.ObjectValue}
+		for _, f := range info.fields {
+			fv, ok := m[f.name]
+			if !ok {
+				continue
+			}
+			c, err := s.astFromValue(fv, f.typ)
+			if err != nil {
+				return nil, fmt.Errorf("field %s: %w", f.name, err)
+			}
+			out.Children = append(out.Children, &ast.ChildValue{Name: f.name, Value: c})
+		}
+		for _, k := range sortedKeys(m) {
+			if info.byName[k] == nil {
+				return nil, fmt.Errorf("field %q is not defined by %s", k, x.Name)
+			}
+		}
+		return out, nil
+	case *Enum:
+		info := s.enums[x]
+		if !reflect.TypeOf(v).Comparable() {
+			return nil, fmt.Errorf("%T is not a value of enum %s", v, x.Name)
+		}
+		name, ok := info.byValue[v]
+		if !ok {
+			return nil, fmt.Errorf("%v is not a value of enum %s", v, x.Name)
+		}
+		return &ast.Value{Kind: ast.EnumValue, Raw: name}, nil
+	case *Scalar:
+		var ser any
+		var err error
+		if x.builtin != kindCustom {
+			var raw []byte
+			raw, err = appendBuiltin(nil, x.builtin, v)
+			if err == nil {
+				// Numbers stay json.Number, so that untypedAST keeps Int
+				// and Float literals apart.
+				dec := json.NewDecoder(bytes.NewReader(raw))
+				dec.UseNumber()
+				err = dec.Decode(&ser)
+			}
+		} else {
+			ser, err = x.Serialize(v)
+		}
+		if err != nil {
+			return nil, err
+		}
+		return untypedAST(ser, x.builtin == kindID)
+	}
+	return nil, fmt.Errorf("%s is not an input type", typeString(t))
+}
+
+// untypedAST turns a JSON-like value into a literal.
+func untypedAST(v any, isID bool) (*ast.Value, error) {
+	switch x := v.(type) {
+	case nil:
+		return &ast.Value{Kind: ast.NullValue, Raw: "null"}, nil
+	case bool:
+		return &ast.Value{Kind: ast.BooleanValue, Raw: strconv.FormatBool(x)}, nil
+	case string:
+		if isID && isIntegerString(x) {
+			return &ast.Value{Kind: ast.IntValue, Raw: x}, nil
+		}
+		return &ast.Value{Kind: ast.StringValue, Raw: x}, nil
+	case json.Number:
+		if isIntegerString(string(x)) {
+			return &ast.Value{Kind: ast.IntValue, Raw: string(x)}, nil
+		}
+		f, err := x.Float64()
+		if err != nil {
+			return nil, err
+		}
+		return numberAST(f), nil
+	case []any:
+		out := &ast.Value{Kind: ast.ListValue}
+		for _, e := range x {
+			c, err := untypedAST(e, false)
+			if err != nil {
+				return nil, err
+			}
+			out.Children = append(out.Children, &ast.ChildValue{Value: c})
+		}
+		return out, nil
+	case map[string]any:
+		out := &ast.Value{Kind: ast.ObjectValue}
+		for _, k := range sortedKeys(x) {
+			c, err := untypedAST(x[k], false)
+			if err != nil {
+				return nil, err
+			}
+			out.Children = append(out.Children, &ast.ChildValue{Name: k, Value: c})
+		}
+		return out, nil
+	}
+	if f, ok := numberOf(v); ok {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("%v cannot be written as a literal", v)
+		}
+		if n, isInt := v.(int); isInt {
+			return &ast.Value{Kind: ast.IntValue, Raw: strconv.Itoa(n)}, nil
+		}
+		return numberAST(f), nil
+	}
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var generic any
+	d := json.NewDecoder(strings.NewReader(string(raw)))
+	d.UseNumber()
+	if err := d.Decode(&generic); err != nil {
+		return nil, err
+	}
+	return untypedAST(generic, false)
+}
+
+func numberAST(f float64) *ast.Value {
+	s := formatFloat(f)
+	if isIntegerString(s) {
+		return &ast.Value{Kind: ast.IntValue, Raw: s}
+	}
+	return &ast.Value{Kind: ast.FloatValue, Raw: s}
+}
+
+func isIntegerString(s string) bool {
+	if s == "" {
+		return false
+	}
+	if s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" || (len(s) > 1 && s[0] == '0') {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// coerceVariables coerces the raw variables of a request for op. Every
+// failure is reported, each located at its variable definition.
+func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any) (map[string]any, gqlerror.List) {
+	if len(op.VariableDefinitions) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]any, len(op.VariableDefinitions))
+	var errs gqlerror.List
+	for _, def := range op.VariableDefinitions {
+		t := s.typeFromAST(def.Type)
+		locs := []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}
+		if t == nil || !isInputType(t) {
+			errs = append(errs, variableError(locs, fmt.Sprintf("Variable \"$%s\" expected value of type %q which cannot be used as an input type.", def.Variable, def.Type.String())))
+			continue
+		}
+		v, present := raw[def.Variable]
+		if !present {
+			if def.DefaultValue != nil {
+				val, err := s.valueFromAST(def.DefaultValue, t, nil)
+				if err != nil {
+					errs = append(errs, variableError(locs, fmt.Sprintf("Variable \"$%s\" has an invalid default value: %s", def.Variable, err.Error())))
+					continue
+				}
+				out[def.Variable] = val
+			} else if def.Type.NonNull {
+				errs = append(errs, variableError(locs, fmt.Sprintf("Variable \"$%s\" of required type %q was not provided.", def.Variable, def.Type.String())))
+			}
+			continue
+		}
+		if v == nil && def.Type.NonNull {
+			errs = append(errs, variableError(locs, fmt.Sprintf("Variable \"$%s\" of non-null type %q must not be null.", def.Variable, def.Type.String())))
+			continue
+		}
+		var ierrs []inputError
+		val := s.coerceInput(v, t, nil, &ierrs)
+		for _, ie := range ierrs {
+			at := ""
+			if len(ie.path) > 0 {
+				at = fmt.Sprintf(" at %q", printPath(def.Variable, ie.path))
+			}
+			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, inspect(ie.val), at, ie.msg))
+			if ie.panic != nil {
+				// A server bug, not bad input: keep the panic for the
+				// presenter to mask and log.
+				ve.Err = fmt.Errorf("%w: %w", ErrInvalidVariables, ie.panic)
+			}
+			errs = append(errs, ve)
+		}
+		if len(ierrs) == 0 {
+			out[def.Variable] = val
+		}
+	}
+	return out, errs
+}
+
+// ErrInvalidVariables is the cause (errors.Is) of every error reported for
+// variable values that cannot be coerced to their declared types.
+var ErrInvalidVariables = errors.New("graphql: invalid variables")
+
+// ErrInvalidOperation is the cause of errors reported when no operation can
+// be selected: an empty document, an unknown operation name, or several
+// operations and no name.
+var ErrInvalidOperation = errors.New("graphql: no operation to execute")
+
+// ErrInvalidDocument is the cause of errors in a validated document that the
+// engine finds while preparing it, such as a literal that cannot be coerced
+// to its argument's type.
+var ErrInvalidDocument = errors.New("graphql: invalid document")
+
+func variableError(locs []gqlerror.Location, msg string) *gqlerror.Error {
+	return &gqlerror.Error{Message: msg, Locations: locs, Err: ErrInvalidVariables}
+}

@@ -1,0 +1,100 @@
+// Package graphql is gqlkit's GraphQL engine: a schema defined in Go code, and
+// an executor over documents parsed and validated by
+// github.com/vektah/gqlparser/v2. It knows nothing of HTTP; package
+// graphqlhttp serves it.
+//
+// # Defining a schema
+//
+// Types are Go values. Scalars are [Int] (32-bit), [Float], [String],
+// [Boolean], [ID], or a custom [*Scalar] with a name, a Serialize and a
+// ParseValue function. An [*Enum] maps names to internal Go values; an
+// [*InputObject] lists fields with optional defaults; an [*Object] lists its
+// fields, either directly as [Fields] or lazily as a [FieldsFunc] so that
+// types can refer to each other. [NewList] and [NewNonNull] wrap types.
+//
+//	user := &graphql.Object{Name: "User", Fields: graphql.Fields{
+//		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+//		{Name: "name", Type: graphql.NewNonNull(graphql.String)},
+//	}}
+//	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
+//		{Name: "user", Type: user,
+//			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
+//			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+//				return users.Find(ctx, args.String("id"))
+//			}},
+//	}}
+//	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
+//
+// [NewSchema] checks every definition (names, duplicates, input and output
+// positions, defaults against their types, empty types, missing scalar
+// functions) and reports every problem at once; it never panics. The
+// schema is immutable and safe for concurrent use. [Schema.SDL] prints it
+// as graphql-js's printSchema would.
+//
+// # Resolving fields
+//
+// A field without a Resolve function reads the same-named entry of its
+// parent value: a map key, an exported struct field (a `json` tag name
+// wins, then the Go name with its first letter upper-cased, then a
+// case-insensitive match), or a method with no arguments (or a
+// context.Context) returning a value and optionally an error. The lookup
+// for each Go type is computed once and cached. Only declared fields are
+// reachable: struct fields the schema does not declare are never exposed.
+//
+// A Resolve function receives the request context, the parent value, the
+// coerced arguments ([Args]) and a [*ResolveInfo]. [ResolveInfo.SelectedFields]
+// and [ResolveInfo.IsSelected] tell which sub-fields the client asked for,
+// after fragments and @skip/@include, so that related rows can be loaded
+// eagerly (one query for all authors of a page of posts, and none when no
+// author is selected).
+//
+// Results are completed as the GraphQL specification says: scalars are
+// serialised (an Int out of 32-bit range is a field error), enums written
+// by name, pointers followed, nil is null. A nil slice is null in a
+// nullable list position and [] in a non-null one. A resolver's error, or
+// its panic (recovered as a [*PanicError]), makes the field null and adds
+// an error with the field's path and locations; a null in a non-null
+// position makes the nearest nullable parent null. Root fields of a
+// mutation run one after another, in document order; all fields run on the
+// request's goroutine.
+//
+// # Executing a document
+//
+// A request goes through four steps, which graphqlhttp runs with limits
+// and a cache; [Schema.Do] runs them in one call for tests and trusted
+// callers:
+//
+//  1. parse with gqlparser;
+//  2. [Schema.Validate]: gqlparser's rules (those of graphql-js), plus the
+//     kit's: Int literals must fit in 32 bits and custom scalar literals must
+//     parse; with [ValidateOptions.DisableIntrospection], __schema and
+//     __type are refused and messages carry no suggestions;
+//  3. [Schema.Prepare] selects the operation and plans it once: fragments
+//     expanded, fields looked up, literal arguments coerced, static
+//     @skip/@include applied. An [*Operation] is reusable and safe for
+//     concurrent use; cache it with its document;
+//  4. [Operation.Execute]: variables are coerced by the kit itself (Int
+//     checked to 32 bits and never taken from a string, enum names matched
+//     exactly and mapped to internal values, custom scalars parsed, input
+//     defaults applied, unknown input fields refused, nullability checked);
+//     any failure is reported before a single resolver runs, and the result
+//     then has no data. Otherwise the response is written straight into a
+//     byte buffer, in selection order, without building a map of the result.
+//
+// Errors found before execution wrap [ErrInvalidVariables],
+// [ErrInvalidOperation] or [ErrInvalidDocument]; validation errors carry
+// the gqlparser rule that found them.
+//
+// # Introspection
+//
+// __schema, __type(name:) and __typename are answered from the schema
+// definitions, with the built-in types and directives of graphql-js 16, so
+// that graphql-js's getIntrospectionQuery (every option) gives a result that
+// buildClientSchema accepts and printSchema prints exactly as [Schema.SDL].
+// Types come in a stable order: the order in which graphql-js collects them.
+//
+// # Not supported
+//
+// Interfaces, unions, subscriptions, custom directives and SDL-first
+// schemas, as the service specification says.
+package graphql

@@ -1,0 +1,111 @@
+package graphql_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/gqlkit/gqlkit/graphql"
+)
+
+func ExampleNewSchema() {
+	type user struct {
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	}
+	users := map[string]*user{"1": {ID: "1", Name: "Ada"}, "2": {ID: "2", Name: "Alan"}}
+
+	userType := &graphql.Object{Name: "User", Fields: graphql.Fields{
+		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+		{Name: "name", Type: graphql.NewNonNull(graphql.String)},
+	}}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{
+			Name: "user",
+			Type: userType,
+			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				if u, ok := users[args.String("id")]; ok {
+					return u, nil
+				}
+				return nil, nil // not found: the field is null
+			},
+		},
+	}}
+	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	res := schema.Do(context.Background(),
+		`query Two($id: ID!) { first: user(id: 1) { name } second: user(id: $id) { id name } missing: user(id: "9") { id } }`,
+		"Two", map[string]any{"id": "2"})
+	out, _ := res.MarshalJSON()
+	fmt.Println(string(out))
+
+	// Bad variables are refused before any resolver runs.
+	res = schema.Do(context.Background(), `query($id: ID!) { user(id: $id) { name } }`, "", map[string]any{"id": true})
+	out, _ = res.MarshalJSON()
+	fmt.Println(string(out))
+	// Output:
+	// {"data":{"first":{"name":"Ada"},"second":{"id":"2","name":"Alan"},"missing":null}}
+	// {"errors":[{"message":"Variable \"$id\" got invalid value true; ID cannot represent value: true","locations":[{"line":1,"column":7}]}]}
+}
+
+func ExampleResolveInfo_SelectedFields() {
+	type post struct {
+		Title    string
+		AuthorID string
+	}
+	author := &graphql.Object{Name: "Author", Fields: graphql.Fields{
+		{Name: "name", Type: graphql.String},
+	}}
+	postType := &graphql.Object{Name: "Post", Fields: graphql.Fields{
+		{Name: "title", Type: graphql.String},
+		{Name: "author", Type: author, Resolve: func(_ context.Context, p any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			return map[string]any{"name": "Author " + p.(post).AuthorID}, nil
+		}},
+	}}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "posts", Type: graphql.NewList(postType),
+			Resolve: func(_ context.Context, _ any, _ graphql.Args, info *graphql.ResolveInfo) (any, error) {
+				// Decide what to load from what the client asked for.
+				fmt.Printf("posts: selected %s; join authors: %v\n",
+					strings.Join(info.SelectedFields(), ","), info.IsSelected("author.name"))
+				return []post{{Title: "Hello", AuthorID: "7"}}, nil
+			}},
+	}}
+	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
+
+	const q = `query($withAuthor: Boolean!) { posts { title ...A @include(if: $withAuthor) } } fragment A on Post { author { name } }`
+	for _, withAuthor := range []bool{false, true} {
+		res := schema.Do(context.Background(), q, "", map[string]any{"withAuthor": withAuthor})
+		fmt.Println(string(res.Data))
+	}
+	// Output:
+	// posts: selected title; join authors: false
+	// {"posts":[{"title":"Hello"}]}
+	// posts: selected title,author; join authors: true
+	// {"posts":[{"title":"Hello","author":{"name":"Author 7"}}]}
+}
+
+func ExampleSchema_SDL() {
+	color := &graphql.Enum{Name: "Color", Values: []graphql.EnumValue{
+		{Name: "RED"}, {Name: "GREEN", DeprecationReason: "Use RED."},
+	}}
+	query := &graphql.Object{Name: "Query", Description: "The root.", Fields: graphql.Fields{
+		{Name: "paint", Type: graphql.NewNonNull(color), Args: []graphql.Argument{{Name: "color", Type: color, Default: "RED"}}},
+	}}
+	fmt.Println(graphql.MustSchema(graphql.SchemaConfig{Query: query}).SDL())
+	// Output:
+	// """The root."""
+	// type Query {
+	//   paint(color: Color = RED): Color!
+	// }
+	//
+	// enum Color {
+	//   RED
+	//   GREEN @deprecated(reason: "Use RED.")
+	// }
+}

@@ -1,0 +1,365 @@
+package graphql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// PanicError is the cause of a field error produced by a panicking
+// resolver. The error presenter of graphqlhttp masks it and logs Stack.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// StackTrace returns the stack of the goroutine that panicked.
+func (e *PanicError) StackTrace() []byte { return e.Stack }
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error { err, _ := e.Value.(error); return err }
+
+type pathSeg struct {
+	key   string
+	index int // -1 for a key
+}
+
+type executor struct {
+	ctx     context.Context
+	s       *Schema
+	op      *Operation
+	vars    map[string]any
+	buf     []byte
+	errs    gqlerror.List
+	path    []pathSeg
+	info    ResolveInfo
+	condErr *conditionError // a @skip/@include whose variable is null
+}
+
+type conditionError struct {
+	msg  string
+	locs []gqlerror.Location
+}
+
+// holds evaluates variable conditions of @skip/@include. A null variable
+// is an error, as in graphql-js: the selection it sits in fails.
+func (e *executor) holds(conds []*ast.Directive) bool {
+	for _, d := range conds {
+		arg := d.Arguments.ForName("if")
+		v, present := e.vars[arg.Value.Raw]
+		b, isBool := v.(bool)
+		if present && !isBool {
+			if e.condErr == nil {
+				e.condErr = &conditionError{msg: `Argument "if" of non-null type "Boolean!" must not be null.`,
+					locs: []gqlerror.Location{{Line: arg.Value.Position.Line, Column: arg.Value.Position.Column}}}
+			}
+			return false
+		}
+		if d.Name == "skip" && b || d.Name == "include" && !b {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *executor) astPath() ast.Path {
+	out := make(ast.Path, len(e.path))
+	for i, p := range e.path {
+		if p.index >= 0 {
+			out[i] = ast.PathIndex(p.index)
+		} else {
+			out[i] = ast.PathName(p.key)
+		}
+	}
+	return out
+}
+
+func (e *executor) fieldError(fp *fieldPlan, err error) {
+	ge := &gqlerror.Error{Path: e.astPath(), Locations: fp.locs, Err: err}
+	if ae, ok := err.(*argumentError); ok {
+		ge.Message, ge.Err = ae.msg, nil
+		if ae.at != nil {
+			ge.Locations = []gqlerror.Location{{Line: ae.at.Line, Column: ae.at.Column}}
+		}
+		e.errs = append(e.errs, ge)
+		return
+	}
+	var given *gqlerror.Error
+	if errors.As(err, &given) {
+		ge.Message, ge.Extensions = given.Message, given.Extensions
+		if given.Err != nil {
+			ge.Err = given.Err
+		}
+	} else {
+		ge.Message = err.Error()
+	}
+	e.errs = append(e.errs, ge)
+}
+
+func (e *executor) nullError(fp *fieldPlan) {
+	coord := ""
+	if fp.info != nil {
+		coord = fp.info.coord
+	}
+	e.errs = append(e.errs, &gqlerror.Error{
+		Message:   "Cannot return null for non-nullable field " + coord + ".",
+		Path:      e.astPath(),
+		Locations: fp.locs,
+	})
+}
+
+func (e *executor) childPlanOf(fp *fieldPlan) *selectionPlan {
+	if fp.child != nil || !fp.dynamic {
+		return fp.child
+	}
+	return fp.dynamicChild(e)
+}
+
+// execSelection writes the object value of sp for parent.
+func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
+	fields := sp.fields
+	if sp.conditional {
+		fields = sp.activeFields(e)
+		if e.condErr != nil {
+			e.errs = append(e.errs, &gqlerror.Error{Message: e.condErr.msg, Path: e.astPath(), Locations: e.condErr.locs})
+			e.condErr = nil
+			return false
+		}
+	}
+	e.buf = append(e.buf, '{')
+	for i, fp := range fields {
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(e.buf, fp.keyJSON...)
+		e.path = append(e.path, pathSeg{key: fp.key, index: -1})
+		ok := e.execField(sp, fp, parent)
+		e.path = e.path[:len(e.path)-1]
+		if !ok {
+			return false
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return true
+}
+
+func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Value) bool {
+	var v reflect.Value
+	var err error
+	switch fp.kind {
+	case kindTypename:
+		if fp.typ == nil {
+			e.buf = append(e.buf, "null"...)
+			return true
+		}
+		e.buf = appendString(e.buf, sp.obj.name)
+		return true
+	case kindSchema:
+		v = reflect.ValueOf(e.s)
+	default:
+		args := fp.args
+		if fp.argsErr != nil {
+			err = fp.argsErr
+		} else if fp.dynArgs {
+			args, err = e.s.argumentValues(fp.info, fp.occ[0].field.Arguments, e.vars)
+		}
+		if err == nil {
+			if fp.kind == kindType {
+				if nt := e.s.named[args.String("name")]; nt != nil {
+					v = reflect.ValueOf(typeRef{nt})
+				}
+			} else if fp.info.resolve != nil {
+				v, err = e.callResolver(sp, fp, parent, args)
+			} else {
+				v, err = e.resolveDefault(fp.info, parent)
+			}
+		}
+	}
+	if err != nil {
+		e.fieldError(fp, err)
+		if _, nonNull := fp.typ.(*NonNull); nonNull {
+			return false
+		}
+		e.buf = append(e.buf, "null"...)
+		return true
+	}
+	return e.complete(fp, fp.typ, v)
+}
+
+func (e *executor) callResolver(sp *selectionPlan, fp *fieldPlan, parent reflect.Value, args Args) (out reflect.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = reflect.Value{}, &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	var p any
+	if parent.IsValid() && parent.CanInterface() {
+		p = parent.Interface()
+	}
+	info := &e.info
+	info.FieldName = fp.info.name
+	info.ParentType = sp.obj.obj
+	info.ReturnType = fp.typ
+	info.Field = fp.occ[0].field
+	info.fp = fp
+	res, err := fp.info.resolve(e.ctx, p, args, info)
+	info.fp = nil
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	return reflect.ValueOf(res), nil
+}
+
+// isNull reports whether v is a GraphQL null; it also unwraps interfaces
+// and pointers to scalars, returning the value to complete.
+func deref(v reflect.Value) (reflect.Value, bool) {
+	for {
+		switch v.Kind() {
+		case reflect.Invalid:
+			return v, true
+		case reflect.Interface:
+			if v.IsNil() {
+				return v, true
+			}
+			v = v.Elem()
+		case reflect.Pointer:
+			if v.IsNil() {
+				return v, true
+			}
+			if v.Elem().Kind() == reflect.Struct {
+				return v, false // objects keep their pointer for methods and resolvers
+			}
+			v = v.Elem()
+		case reflect.Map:
+			return v, v.IsNil()
+		default:
+			return v, false
+		}
+	}
+}
+
+// complete writes v as a value of type t. It returns false when a non-null
+// position received null, so that the caller nulls its own value.
+func (e *executor) complete(fp *fieldPlan, t Type, v reflect.Value) bool {
+	if nn, ok := t.(*NonNull); ok {
+		dv, null := deref(v)
+		if null {
+			if _, isList := nn.OfType.(*List); isList && v.Kind() == reflect.Slice {
+				e.buf = append(e.buf, '[', ']') // a nil slice is an empty list in a non-null position
+				return true
+			}
+			e.nullError(fp)
+			return false
+		}
+		return e.completeValue(fp, nn.OfType, dv)
+	}
+	dv, null := deref(v)
+	if null || dv.Kind() == reflect.Slice && dv.IsNil() {
+		e.buf = append(e.buf, "null"...)
+		return true
+	}
+	mark := len(e.buf)
+	if !e.completeValue(fp, t, dv) {
+		e.buf = append(e.buf[:mark], "null"...)
+	}
+	return true
+}
+
+func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
+	switch x := t.(type) {
+	case *Scalar:
+		return e.completeScalar(fp, x, v)
+	case *Object:
+		sp := e.childPlanOf(fp)
+		if sp == nil || sp.obj.obj != x {
+			sp = e.op.planFor(fp, x)
+		}
+		return e.execSelection(sp, v)
+	case *List:
+		if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+			e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.coord))
+			return false
+		}
+		n := v.Len()
+		e.buf = append(e.buf, '[')
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.path = append(e.path, pathSeg{index: i})
+			ok := e.complete(fp, x.OfType, v.Index(i))
+			e.path = e.path[:len(e.path)-1]
+			if !ok {
+				return false
+			}
+		}
+		e.buf = append(e.buf, ']')
+		return true
+	case *Enum:
+		if !v.CanInterface() {
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value of an unexported type.", x.Name))
+			return false
+		}
+		iv := v.Interface()
+		info := e.s.enums[x]
+		if !reflect.TypeOf(iv).Comparable() {
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, inspect(iv)))
+			return false
+		}
+		name, ok := info.byValue[iv]
+		if !ok {
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, inspect(iv)))
+			return false
+		}
+		e.buf = appendString(e.buf, name)
+		return true
+	}
+	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.coord))
+	return false
+}
+
+func (e *executor) completeScalar(fp *fieldPlan, sc *Scalar, v reflect.Value) bool {
+	var err error
+	if sc.builtin != kindCustom {
+		var handled bool
+		e.buf, handled, err = appendBuiltinRV(e.buf, sc.builtin, v)
+		if !handled && err == nil {
+			if !v.CanInterface() {
+				err = fmt.Errorf("%s cannot represent a value of an unexported type", sc.Name)
+			} else {
+				e.buf, err = appendBuiltin(e.buf, sc.builtin, v.Interface())
+			}
+		}
+	} else {
+		err = e.serializeCustom(sc, v)
+	}
+	if err != nil {
+		e.fieldError(fp, err)
+		return false
+	}
+	return true
+}
+
+func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &PanicError{Value: r, Stack: debug.Stack()}
+		}
+	}()
+	if !v.CanInterface() {
+		return fmt.Errorf("%s cannot represent a value of an unexported type", sc.Name)
+	}
+	out, err := sc.Serialize(v.Interface())
+	if err != nil {
+		return err
+	}
+	e.buf, err = appendJSONValue(e.buf, out)
+	return err
+}

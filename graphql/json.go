@@ -1,0 +1,93 @@
+package graphql
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// The helpers in this file append JSON to a byte slice the way JavaScript's
+// JSON.stringify does, so that responses match graphql-js byte for byte.
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Like JSON.stringify it escapes
+// only '"', '\\' and control characters; invalid UTF-8 becomes U+FFFD.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"':
+				dst = append(dst, '\\', '"')
+			case '\\':
+				dst = append(dst, '\\', '\\')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendFloat appends f as JavaScript prints a number. f must be finite.
+func appendFloat(dst []byte, f float64) []byte {
+	if f == 0 {
+		return append(dst, '0') // also -0, as JSON.stringify does
+	}
+	abs := math.Abs(f)
+	if abs >= 1e21 || abs < 1e-6 {
+		n := len(dst)
+		dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+		// Go writes e-07 where JavaScript writes e-7.
+		if m := len(dst); m-n >= 4 && dst[m-4] == 'e' && dst[m-3] == '-' && dst[m-2] == '0' {
+			dst[m-2] = dst[m-1]
+			dst = dst[:m-1]
+		}
+		return dst
+	}
+	return strconv.AppendFloat(dst, f, 'f', -1, 64)
+}
+
+// formatFloat returns f as JavaScript's String(f) would.
+func formatFloat(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case math.IsNaN(f):
+		return "NaN"
+	}
+	return string(appendFloat(nil, f))
+}

@@ -1,0 +1,393 @@
+package graphql
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator/core"
+)
+
+// This file replaces gqlparser's OverlappingFieldsCanBeMerged rule, whose
+// cost grows with the square of the fields sharing a response key and which
+// reports every conflicting pair without limit: 3 KB of aliases kept it busy
+// for a tenth of a second. The rule here follows graphql-js's
+// (fields that share a response key must be the same field with the same
+// arguments and compatible types, recursively through their sub-selections),
+// but groups fields by signature, so identical fields cost one comparison,
+// and stops after maxOverlapErrors conflicts.
+
+const (
+	maxOverlapErrors = 100
+	// maxOverlapComparisons bounds the pairs of distinct fields compared in
+	// one document; only documents far beyond the kit's node limit reach it.
+	maxOverlapComparisons = 1 << 20
+)
+
+func overlapRule(observers *core.Events, addError core.AddErrFunc) {
+	done := false
+	run := func(w *core.Walker) {
+		if done {
+			return
+		}
+		done = true
+		c := &overlapChecker{schema: w.Schema, doc: w.Document, addError: addError,
+			errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}}
+		c.checkDocument()
+	}
+	observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { run(w) })
+	observers.OnFragment(func(w *core.Walker, _ *ast.FragmentDefinition) { run(w) })
+}
+
+type overlapChecker struct {
+	schema      *ast.Schema
+	doc         *ast.QueryDocument
+	addError    core.AddErrFunc
+	errors      int // conflicts still to report
+	comparisons int // pair comparisons still allowed
+	shapes      map[*ast.Field]string
+}
+
+// ofield is a field found in a selection set, with its parent type.
+type ofield struct {
+	node   *ast.Field
+	parent *ast.Definition      // nil when unknown
+	def    *ast.FieldDefinition // nil when unknown
+	sig    string               // name, arguments and parent type
+}
+
+// conflict is a reason two fields cannot be merged.
+type conflict struct {
+	key     string
+	reason  string
+	subs    []*conflict
+	fields1 []*ast.Field
+	fields2 []*ast.Field
+}
+
+func (c *overlapChecker) exhausted() bool { return c.errors <= 0 || c.comparisons <= 0 }
+
+func (c *overlapChecker) checkDocument() {
+	for _, op := range c.doc.Operations {
+		var root *ast.Definition
+		switch op.Operation {
+		case ast.Query:
+			root = c.schema.Query
+		case ast.Mutation:
+			root = c.schema.Mutation
+		case ast.Subscription:
+			root = c.schema.Subscription
+		}
+		c.visit(op.SelectionSet, root)
+	}
+	for _, f := range c.doc.Fragments {
+		c.visit(f.SelectionSet, c.schema.Types[f.TypeCondition])
+	}
+}
+
+// visit checks a selection set and every selection set below it.
+func (c *overlapChecker) visit(set ast.SelectionSet, parent *ast.Definition) {
+	if len(set) == 0 || c.exhausted() {
+		return
+	}
+	c.checkWithin(set, parent)
+	for _, sel := range set {
+		switch x := sel.(type) {
+		case *ast.Field:
+			c.visit(x.SelectionSet, c.returnDef(parent, x.Name))
+		case *ast.InlineFragment:
+			t := parent
+			if x.TypeCondition != "" {
+				t = c.schema.Types[x.TypeCondition]
+			}
+			c.visit(x.SelectionSet, t)
+		}
+	}
+}
+
+func (c *overlapChecker) fieldDef(parent *ast.Definition, name string) *ast.FieldDefinition {
+	if parent == nil {
+		return nil
+	}
+	if name == "__typename" {
+		return &ast.FieldDefinition{Name: name, Type: ast.NonNullNamedType("String", nil)}
+	}
+	return parent.Fields.ForName(name)
+}
+
+func (c *overlapChecker) returnDef(parent *ast.Definition, name string) *ast.Definition {
+	if d := c.fieldDef(parent, name); d != nil {
+		return c.schema.Types[d.Type.Name()]
+	}
+	return nil
+}
+
+// collect lists the fields of a selection set by response key, in order,
+// following fragments (each once) and inline fragments.
+func (c *overlapChecker) collect(set ast.SelectionSet, parent *ast.Definition) (keys []string, byKey map[string][]ofield) {
+	byKey = map[string][]ofield{}
+	seen := map[string]bool{}
+	var walk func(set ast.SelectionSet, parent *ast.Definition)
+	walk = func(set ast.SelectionSet, parent *ast.Definition) {
+		for _, sel := range set {
+			switch x := sel.(type) {
+			case *ast.Field:
+				key := x.Alias
+				if key == "" {
+					key = x.Name
+				}
+				if _, ok := byKey[key]; !ok {
+					keys = append(keys, key)
+				}
+				dup := false
+				for _, f := range byKey[key] {
+					if f.node == x {
+						dup = true
+						break
+					}
+				}
+				if !dup {
+					parentName := ""
+					if parent != nil {
+						parentName = parent.Name
+					}
+					byKey[key] = append(byKey[key], ofield{node: x, parent: parent, def: c.fieldDef(parent, x.Name),
+						sig: x.Name + "(" + argumentsKey(x.Arguments) + ")@" + parentName})
+				}
+			case *ast.InlineFragment:
+				t := parent
+				if x.TypeCondition != "" {
+					t = c.schema.Types[x.TypeCondition]
+				}
+				walk(x.SelectionSet, t)
+			case *ast.FragmentSpread:
+				if seen[x.Name] {
+					continue
+				}
+				seen[x.Name] = true
+				if frag := c.doc.Fragments.ForName(x.Name); frag != nil {
+					walk(frag.SelectionSet, c.schema.Types[frag.TypeCondition])
+				}
+			}
+		}
+	}
+	walk(set, parent)
+	return keys, byKey
+}
+
+// checkWithin reports the conflicts between fields of one selection set.
+func (c *overlapChecker) checkWithin(set ast.SelectionSet, parent *ast.Definition) {
+	keys, byKey := c.collect(set, parent)
+	for _, key := range keys {
+		fields := byKey[key]
+		for i := 0; i < len(fields) && !c.exhausted(); i++ {
+			for j := i + 1; j < len(fields) && !c.exhausted(); j++ {
+				if cf := c.findConflict(key, fields[i], fields[j]); cf != nil {
+					c.report(cf)
+				}
+			}
+		}
+	}
+}
+
+// findConflict compares two fields with the same response key.
+func (c *overlapChecker) findConflict(key string, a, b ofield) *conflict {
+	if a.sig == b.sig && (len(a.node.SelectionSet) == 0 || c.shape(a.node) == c.shape(b.node)) {
+		return nil // the same field, arguments and sub-selection: nothing to compare
+	}
+	c.comparisons--
+	exclusive := a.parent != nil && b.parent != nil && a.parent != b.parent &&
+		a.parent.Kind == ast.Object && b.parent.Kind == ast.Object
+	if !exclusive {
+		if a.node.Name != b.node.Name {
+			return &conflict{key: key, reason: `"` + a.node.Name + `" and "` + b.node.Name + `" are different fields`,
+				fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
+		}
+		if argumentsKey(a.node.Arguments) != argumentsKey(b.node.Arguments) {
+			return &conflict{key: key, reason: "they have differing arguments",
+				fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
+		}
+	}
+	if a.def != nil && b.def != nil && c.typesConflict(a.def.Type, b.def.Type) {
+		return &conflict{key: key, reason: `they return conflicting types "` + a.def.Type.String() + `" and "` + b.def.Type.String() + `"`,
+			fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
+	}
+	if len(a.node.SelectionSet) > 0 && len(b.node.SelectionSet) > 0 {
+		subs := c.between(a.node.SelectionSet, c.returnDef(a.parent, a.node.Name), b.node.SelectionSet, c.returnDef(b.parent, b.node.Name))
+		if len(subs) > 0 {
+			cf := &conflict{key: key, subs: subs, fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
+			for _, s := range subs {
+				cf.fields1 = append(cf.fields1, s.fields1...)
+				cf.fields2 = append(cf.fields2, s.fields2...)
+			}
+			return cf
+		}
+	}
+	return nil
+}
+
+// between finds the conflicts between the fields of two sub-selections.
+func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition, set2 ast.SelectionSet, parent2 *ast.Definition) []*conflict {
+	keys1, by1 := c.collect(set1, parent1)
+	_, by2 := c.collect(set2, parent2)
+	var out []*conflict
+	for _, key := range keys1 {
+		for _, a := range by1[key] {
+			for _, b := range by2[key] {
+				if c.comparisons <= 0 {
+					return out
+				}
+				if cf := c.findConflict(key, a, b); cf != nil {
+					out = append(out, cf)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// shape is the printed sub-selection of a field, to tell identical ones.
+func (c *overlapChecker) shape(f *ast.Field) string {
+	if s, ok := c.shapes[f]; ok {
+		return s
+	}
+	var b strings.Builder
+	writeSelection(&b, f.SelectionSet, 0)
+	s := b.String()
+	c.shapes[f] = s
+	return s
+}
+
+func writeSelection(b *strings.Builder, set ast.SelectionSet, depth int) {
+	if depth > 64 {
+		b.WriteString("…")
+		return
+	}
+	b.WriteByte('{')
+	for _, sel := range set {
+		switch x := sel.(type) {
+		case *ast.Field:
+			b.WriteString(x.Alias + ":" + x.Name + "(" + argumentsKey(x.Arguments) + ")")
+			writeDirectives(b, x.Directives)
+			if len(x.SelectionSet) > 0 {
+				writeSelection(b, x.SelectionSet, depth+1)
+			}
+		case *ast.FragmentSpread:
+			b.WriteString("..." + x.Name)
+			writeDirectives(b, x.Directives)
+		case *ast.InlineFragment:
+			b.WriteString("... on " + x.TypeCondition)
+			writeDirectives(b, x.Directives)
+			writeSelection(b, x.SelectionSet, depth+1)
+		}
+		b.WriteByte(' ')
+	}
+	b.WriteByte('}')
+}
+
+func writeDirectives(b *strings.Builder, ds ast.DirectiveList) {
+	for _, d := range ds {
+		b.WriteString("@" + d.Name + "(" + argumentsKey(d.Arguments) + ")")
+	}
+}
+
+// argumentsKey prints arguments in a canonical form: sorted by name, object
+// fields sorted, so that equal arguments print equal.
+func argumentsKey(args ast.ArgumentList) string {
+	if len(args) == 0 {
+		return ""
+	}
+	parts := make([]string, len(args))
+	for i, a := range args {
+		var b strings.Builder
+		b.WriteString(a.Name + ":")
+		writeCanonical(&b, a.Value)
+		parts[i] = b.String()
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+func writeCanonical(b *strings.Builder, v *ast.Value) {
+	if v == nil {
+		return
+	}
+	switch v.Kind {
+	case ast.ObjectValue:
+		children := make([]*ast.ChildValue, len(v.Children))
+		copy(children, v.Children)
+		sort.SliceStable(children, func(i, j int) bool { return children[i].Name < children[j].Name })
+		b.WriteByte('{')
+		for i, ch := range children {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(ch.Name + ":")
+			writeCanonical(b, ch.Value)
+		}
+		b.WriteByte('}')
+	case ast.ListValue:
+		b.WriteByte('[')
+		for i, ch := range v.Children {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeCanonical(b, ch.Value)
+		}
+		b.WriteByte(']')
+	default:
+		writeValue(b, v)
+	}
+}
+
+// typesConflict follows graphql-js's doTypesConflict.
+func (c *overlapChecker) typesConflict(a, b *ast.Type) bool {
+	aList := !a.NonNull && a.Elem != nil
+	bList := !b.NonNull && b.Elem != nil
+	switch {
+	case aList:
+		return !bList || c.typesConflict(a.Elem, b.Elem)
+	case bList:
+		return true
+	case a.NonNull:
+		if !b.NonNull {
+			return true
+		}
+		na, nb := *a, *b
+		na.NonNull, nb.NonNull = false, false
+		return c.typesConflict(&na, &nb)
+	case b.NonNull:
+		return true
+	}
+	return a.NamedType != b.NamedType && (c.isLeaf(a.NamedType) || c.isLeaf(b.NamedType))
+}
+
+// isLeaf reports a scalar or enum; an unknown type counts as one.
+func (c *overlapChecker) isLeaf(name string) bool {
+	d := c.schema.Types[name]
+	return d == nil || d.IsLeafType()
+}
+
+func (c *overlapChecker) report(cf *conflict) {
+	c.errors--
+	var locs []gqlerror.Location
+	for _, f := range append(append([]*ast.Field{}, cf.fields1...), cf.fields2...) {
+		if f.Position != nil {
+			locs = append(locs, gqlerror.Location{Line: f.Position.Line, Column: f.Position.Column})
+		}
+	}
+	msg := `Fields "` + cf.key + `" conflict because ` + reasonText(cf) + ". Use different aliases on the fields to fetch both if this was intentional."
+	c.addError(core.Message("%s", msg), func(e *gqlerror.Error) { e.Locations = append(e.Locations, locs...) })
+}
+
+func reasonText(cf *conflict) string {
+	if len(cf.subs) == 0 {
+		return cf.reason
+	}
+	parts := make([]string, len(cf.subs))
+	for i, s := range cf.subs {
+		parts[i] = `subfields "` + s.key + `" conflict because ` + reasonText(s)
+	}
+	return strings.Join(parts, " and ")
+}

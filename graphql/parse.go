@@ -1,0 +1,153 @@
+package graphql
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/parser"
+)
+
+// ErrSyntax is the cause of the error [ParseQuery] returns for text that is
+// not a GraphQL document.
+var ErrSyntax = errors.New("graphql: syntax error")
+
+// ErrTokenLimit is the cause of the error [ParseQuery] returns when the
+// document has more lexical tokens than allowed.
+var ErrTokenLimit = errors.New("graphql: too many tokens")
+
+// ParseQuery parses a query document with gqlparser, stopping after
+// maxTokens lexical tokens (0 means no limit). Its error message starts
+// with "Syntax Error:" and is located in the text. Besides gqlparser's own
+// checks it refuses, as graphql-js does, a document with no definitions and
+// a string holding a lone UTF-16 surrogate escape (such as "\uD83D").
+func ParseQuery(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
+	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, maxTokens)
+	if err != nil {
+		var ge *gqlerror.Error
+		if !errors.As(err, &ge) {
+			return nil, &gqlerror.Error{Message: "Syntax Error: " + err.Error(), Err: ErrSyntax}
+		}
+		if strings.HasPrefix(ge.Message, "exceeded token limit") {
+			return nil, &gqlerror.Error{Message: ge.Message, Err: ErrTokenLimit}
+		}
+		return nil, &gqlerror.Error{Message: "Syntax Error: " + ge.Message, Locations: ge.Locations, Err: ErrSyntax}
+	}
+	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
+		line, col := endOf(query)
+		return nil, &gqlerror.Error{Message: "Syntax Error: Unexpected <EOF>.",
+			Locations: []gqlerror.Location{{Line: line, Column: col}}, Err: ErrSyntax}
+	}
+	if strings.Contains(query, `\u`) {
+		if line, col, bad := loneSurrogate(query); bad != "" {
+			return nil, &gqlerror.Error{Message: `Syntax Error: Invalid Unicode escape sequence: "` + bad + `".`,
+				Locations: []gqlerror.Location{{Line: line, Column: col}}, Err: ErrSyntax}
+		}
+	}
+	return doc, nil
+}
+
+// endOf returns the line and column (in runes) just after the last
+// character of s.
+func endOf(s string) (line, col int) {
+	line, col = 1, 1
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		switch {
+		case r == '\r':
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+			line, col = line+1, 1
+		case r == '\n':
+			line, col = line+1, 1
+		default:
+			col++
+		}
+	}
+	return line, col
+}
+
+func hexValue(s string) (int, bool) {
+	if len(s) < 4 {
+		return 0, false
+	}
+	v := 0
+	for i := 0; i < 4; i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			v = v*16 + int(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v*16 + int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v*16 + int(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// loneSurrogate finds a \u escape of a UTF-16 surrogate that is not part of
+// a pair, in a string literal (not in comments or block strings).
+func loneSurrogate(s string) (line, col int, bad string) {
+	line, lineStart := 1, 0
+	colAt := func(i int) int { return utf8.RuneCountInString(s[lineStart:i]) + 1 }
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n':
+			line, lineStart = line+1, i+1
+		case c == '#':
+			for i < len(s) && s[i] != '\n' && s[i] != '\r' {
+				i++
+			}
+			i--
+		case strings.HasPrefix(s[i:], `"""`):
+			i += 3
+			for i < len(s) && !strings.HasPrefix(s[i:], `"""`) {
+				if strings.HasPrefix(s[i:], `\"""`) {
+					i += 4
+					continue
+				}
+				if s[i] == '\n' {
+					line, lineStart = line+1, i+1
+				}
+				i++
+			}
+			i += 2
+		case c == '"':
+			for i++; i < len(s) && s[i] != '"' && s[i] != '\n'; i++ {
+				if s[i] != '\\' || i+1 >= len(s) {
+					continue
+				}
+				if s[i+1] != 'u' {
+					i++
+					continue
+				}
+				v, ok := hexValue(s[i+2:])
+				if !ok {
+					i++
+					continue
+				}
+				switch {
+				case v >= 0xD800 && v <= 0xDBFF:
+					if strings.HasPrefix(s[i+6:], `\u`) {
+						if w, ok := hexValue(s[i+8:]); ok && w >= 0xDC00 && w <= 0xDFFF {
+							i += 11
+							continue
+						}
+					}
+					return line, colAt(i), s[i : i+6]
+				case v >= 0xDC00 && v <= 0xDFFF:
+					return line, colAt(i), s[i : i+6]
+				}
+				i += 5
+			}
+		}
+	}
+	return 0, 0, ""
+}

@@ -1,0 +1,122 @@
+package graphql_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gqlkit/gqlkit/graphql"
+)
+
+func TestRegressionConditionalFragmentSpreadOrder(t *testing.T) {
+	// graphql-js marks a fragment visited only when its spread is included,
+	// so a spread that is skipped does not fix where the fragment's fields go.
+	s := heroSchema(t)
+	tests := []struct{ query, vars, want string }{
+		{`query($v: Boolean!) { hero { ...F @include(if: $v) age ...F } } fragment F on Hero { name }`, `{"v": false}`,
+			`{"data":{"hero":{"age":19,"name":"Luke"}}}`},
+		{`query($a: Boolean!, $b: Boolean!) { hero { ...F @include(if: $a) age ...F @include(if: $b) } } fragment F on Hero { name }`, `{"a": false, "b": true}`,
+			`{"data":{"hero":{"age":19,"name":"Luke"}}}`},
+	}
+	for _, tt := range tests {
+		if got := response(t, s, tt.query, "", tt.vars); got != tt.want {
+			t.Errorf("%s %s:\n got %s\nwant %s", tt.query, tt.vars, got, tt.want)
+		}
+	}
+}
+
+func TestRegressionInputFieldDefaultOfLaterInputObject(t *testing.T) {
+	// A is collected before B; B's fields must be known when A's default is checked.
+	b := &graphql.InputObject{Name: "B", Fields: []graphql.InputField{{Name: "n", Type: graphql.Int}, {Name: "m", Type: graphql.Int, Default: 5}}}
+	a := &graphql.InputObject{Name: "A", Fields: []graphql.InputField{{Name: "b", Type: b, Default: map[string]any{"n": 1}}}}
+	var got string
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
+		Args: []graphql.Argument{{Name: "a", Type: a}},
+		Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			got = typedArgs(args)
+			return "ok", nil
+		}})})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	response(t, s, `{ f(a: {}) }`, "", "")
+	if want := `{"a":{"b":{"m":"int:5","n":"int:1"}}}`; got != want {
+		t.Errorf("arguments: got %s, want %s", got, want)
+	}
+}
+
+func TestRegressionSchemaErrorsOfEveryKind(t *testing.T) {
+	user := func() *graphql.Object {
+		return &graphql.Object{Name: "User", Fields: graphql.Fields{{Name: "id", Type: graphql.ID}}}
+	}
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "a", Type: user()},
+		graphql.Field{Name: "b", Type: user()},
+		graphql.Field{Name: "c", Type: &graphql.Enum{Name: "E"}},
+	)})
+	want := "graphql: two different types are named \"User\" (Query.a and Query.b)\ngraphql: enum E has no values"
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n got %v\nwant %s", err, want)
+	}
+}
+
+func TestRegressionDuplicateTypeNameReportedOnce(t *testing.T) {
+	user := func() *graphql.Object {
+		return &graphql.Object{Name: "User", Fields: graphql.Fields{{Name: "id", Type: graphql.ID}}}
+	}
+	other := user()
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "a", Type: user()}, graphql.Field{Name: "b", Type: other}, graphql.Field{Name: "c", Type: other})})
+	if err == nil || strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("two User types: got\n%v\nwant one error", err)
+	}
+	_, err = graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "a",
+		Type: &graphql.Object{Name: "String", Fields: graphql.Fields{{Name: "x", Type: graphql.Int}}}})})
+	if err == nil || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), "Query.a") {
+		t.Errorf("an object named String: got\n%v\nwant one error naming Query.a", err)
+	}
+}
+
+func TestRegressionFloatInfinityMessage(t *testing.T) {
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{
+		{math.Inf(1), `{"data":{"v":null},"errors":[{"message":"Float cannot represent non numeric value: Infinity","locations":[{"line":1,"column":3}],"path":["v"]}]}`},
+		{math.Inf(-1), `{"data":{"v":null},"errors":[{"message":"Float cannot represent non numeric value: -Infinity","locations":[{"line":1,"column":3}],"path":["v"]}]}`},
+	} {
+		s := completionSchema(t, graphql.Field{Name: "v", Type: graphql.Float, Resolve: constant(tt.v)})
+		if got := response(t, s, `{ v }`, "", ""); got != tt.want {
+			t.Errorf("got  %s\nwant %s", got, tt.want)
+		}
+	}
+}
+
+func TestRegressionDirectiveIfNullVariable(t *testing.T) {
+	var rec calls
+	s := completionSchema(t, graphql.Field{Name: "a", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+		rec.add("a")
+		return "x", nil
+	}})
+	for _, q := range []string{`query($v: Boolean = true) { a @skip(if: $v) }`, `query($v: Boolean = true) { a @include(if: $v) }`} {
+		col := strings.Index(q, "$v)") + 1
+		want := `{"data":null,"errors":[{"message":"Argument \"if\" of non-null type \"Boolean!\" must not be null.","locations":[{"line":1,"column":` + fmt.Sprint(col) + `}]}]}`
+		if got := response(t, s, q, "", `{"v": null}`); got != want {
+			t.Errorf("%s:\n got %s\nwant %s", q, got, want)
+		}
+	}
+	if len(rec.list()) > 0 {
+		t.Errorf("a was resolved")
+	}
+}
+
+func TestRegressionCustomScalarVariableMessage(t *testing.T) {
+	cs := newCoerceSchema(t)
+	got := response(t, cs.schema, `query($v: Date) { before echo(d: $v) }`, "", `{"v": "2023-02-29"}`)
+	want := `{"errors":[{"message":"Variable \"$v\" got invalid value \"2023-02-29\"; Expected type \"Date\". Date must be written YYYY-MM-DD","locations":[{"line":1,"column":7}]}]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}

@@ -1,0 +1,414 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+type scalarKind uint8
+
+const (
+	kindCustom scalarKind = iota
+	kindInt
+	kindFloat
+	kindString
+	kindBoolean
+	kindID
+)
+
+// The built-in scalars. The schema recognises them by identity and always
+// uses the kit's own implementations of them, so their fields are read-only
+// in effect.
+var (
+	// Int is a signed 32-bit integer. Resolvers receive int arguments.
+	Int = &Scalar{Name: "Int", builtin: kindInt,
+		Description: "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1."}
+	// Float is a double-precision number. Resolvers receive float64 arguments.
+	Float = &Scalar{Name: "Float", builtin: kindFloat,
+		Description: "The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point)."}
+	// String is UTF-8 text. Resolvers receive string arguments.
+	String = &Scalar{Name: "String", builtin: kindString,
+		Description: "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text."}
+	// Boolean is true or false. Resolvers receive bool arguments.
+	Boolean = &Scalar{Name: "Boolean", builtin: kindBoolean,
+		Description: "The `Boolean` scalar type represents `true` or `false`."}
+	// ID is an identifier, written as a string. It accepts a string or an
+	// integer as input; resolvers receive string arguments.
+	ID = &Scalar{Name: "ID", builtin: kindID,
+		Description: "The `ID` scalar type represents a unique identifier, often used to refetch an object or as key for a cache. The ID type appears in a JSON response as a String; however, it is not intended to be human-readable. When expected as an input type, any string (such as `\"4\"`) or integer (such as `4`) input value will be accepted as an ID."}
+)
+
+// numberOf reports the value of a Go or JSON number.
+func numberOf(v any) (f float64, ok bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int8:
+		return float64(n), true
+	case int16:
+		return float64(n), true
+	case int32:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint:
+		return float64(n), true
+	case uint8:
+		return float64(n), true
+	case uint16:
+		return float64(n), true
+	case uint32:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case float32:
+		return float64(n), true
+	case float64:
+		return n, true
+	case json.Number:
+		f, err := strconv.ParseFloat(string(n), 64)
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// int32Of converts a number to a 32-bit integer; integral reports whether it
+// was integral, inRange whether it fits.
+func int32Of(v any) (n int, isNumber, integral, inRange bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true, true, x >= math.MinInt32 && x <= math.MaxInt32
+	case int32:
+		return int(x), true, true, true
+	case int64:
+		return int(x), true, true, x >= math.MinInt32 && x <= math.MaxInt32
+	case json.Number:
+		if i, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return int(i), true, true, i >= math.MinInt32 && i <= math.MaxInt32
+		}
+	}
+	f, ok := numberOf(v)
+	if !ok {
+		return 0, false, false, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) || f != math.Trunc(f) {
+		return 0, true, false, false
+	}
+	if f < math.MinInt32 || f > math.MaxInt32 {
+		return 0, true, true, false
+	}
+	return int(f), true, true, true
+}
+
+// parseBuiltin coerces an input value (variables) to a built-in scalar.
+func parseBuiltin(kind scalarKind, v any) (any, error) {
+	switch kind {
+	case kindInt:
+		n, isNum, integral, inRange := int32Of(v)
+		switch {
+		case !isNum || !integral:
+			return nil, fmt.Errorf("Int cannot represent non-integer value: %s", inspect(v))
+		case !inRange:
+			return nil, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
+		}
+		return n, nil
+	case kindFloat:
+		f, ok := numberOf(v)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
+		}
+		return f, nil
+	case kindString:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("String cannot represent a non string value: %s", inspect(v))
+		}
+		return s, nil
+	case kindBoolean:
+		b, ok := v.(bool)
+		if !ok {
+			return nil, fmt.Errorf("Boolean cannot represent a non boolean value: %s", inspect(v))
+		}
+		return b, nil
+	case kindID:
+		if s, ok := v.(string); ok {
+			return s, nil
+		}
+		if n, ok := idInt(v); ok {
+			return n, nil
+		}
+		return nil, fmt.Errorf("ID cannot represent value: %s", inspect(v))
+	}
+	return nil, fmt.Errorf("unknown scalar")
+}
+
+// idInt formats an integral number as an ID string.
+func idInt(v any) (string, bool) {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x), true
+	case int32:
+		return strconv.FormatInt(int64(x), 10), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case uint64:
+		return strconv.FormatUint(x, 10), true
+	case json.Number:
+		if _, err := strconv.ParseInt(string(x), 10, 64); err == nil {
+			return string(x), true
+		}
+	}
+	f, ok := numberOf(v)
+	if !ok || f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<53 {
+		return "", false
+	}
+	return strconv.FormatInt(int64(f), 10), true
+}
+
+// parseBuiltinLiteral coerces a literal (already checked for its kind by
+// validation) to a built-in scalar.
+func parseBuiltinLiteral(kind scalarKind, v *ast.Value) (any, error) {
+	switch kind {
+	case kindInt:
+		if v.Kind != ast.IntValue {
+			return nil, fmt.Errorf("Int cannot represent non-integer value: %s", v.String())
+		}
+		n, err := strconv.ParseInt(v.Raw, 10, 64)
+		if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+			return nil, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", v.Raw)
+		}
+		return int(n), nil
+	case kindFloat:
+		if v.Kind != ast.IntValue && v.Kind != ast.FloatValue {
+			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", v.String())
+		}
+		f, err := strconv.ParseFloat(v.Raw, 64)
+		if err != nil || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", v.Raw)
+		}
+		return f, nil
+	case kindString:
+		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue {
+			return nil, fmt.Errorf("String cannot represent a non string value: %s", v.String())
+		}
+		return v.Raw, nil
+	case kindBoolean:
+		if v.Kind != ast.BooleanValue {
+			return nil, fmt.Errorf("Boolean cannot represent a non boolean value: %s", v.String())
+		}
+		return v.Raw == "true", nil
+	case kindID:
+		switch v.Kind {
+		case ast.StringValue, ast.BlockValue, ast.IntValue:
+			return v.Raw, nil
+		}
+		return nil, fmt.Errorf("ID cannot represent a non-string and non-integer value: %s", v.String())
+	}
+	return nil, fmt.Errorf("unknown scalar")
+}
+
+// appendBuiltin serialises a resolved value as a built-in scalar.
+func appendBuiltin(dst []byte, kind scalarKind, v any) ([]byte, error) {
+	switch kind {
+	case kindString:
+		switch x := v.(type) {
+		case string:
+			return appendString(dst, x), nil
+		case bool:
+			return strconv.AppendQuote(dst, strconv.FormatBool(x)), nil
+		case fmt.Stringer:
+			return appendString(dst, x.String()), nil
+		}
+		if n, ok := v.(json.Number); ok {
+			return appendString(dst, string(n)), nil
+		}
+		if f, ok := numberOf(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return appendString(dst, numberString(v, f)), nil
+		}
+		return dst, fmt.Errorf("String cannot represent value: %s", inspect(v))
+	case kindInt:
+		if b, ok := v.(bool); ok {
+			if b {
+				return append(dst, '1'), nil
+			}
+			return append(dst, '0'), nil
+		}
+		if s, ok := v.(string); ok && s != "" {
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				v = f
+			}
+		}
+		n, isNum, integral, inRange := int32Of(v)
+		switch {
+		case !isNum || !integral:
+			return dst, fmt.Errorf("Int cannot represent non-integer value: %s", inspect(v))
+		case !inRange:
+			return dst, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
+		}
+		return strconv.AppendInt(dst, int64(n), 10), nil
+	case kindFloat:
+		if b, ok := v.(bool); ok {
+			if b {
+				return append(dst, '1'), nil
+			}
+			return append(dst, '0'), nil
+		}
+		if s, ok := v.(string); ok && s != "" {
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				v = f
+			}
+		}
+		f, ok := numberOf(v)
+		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+			return dst, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
+		}
+		return appendFloat(dst, f), nil
+	case kindBoolean:
+		if b, ok := v.(bool); ok {
+			return strconv.AppendBool(dst, b), nil
+		}
+		if f, ok := numberOf(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return strconv.AppendBool(dst, f != 0), nil
+		}
+		return dst, fmt.Errorf("Boolean cannot represent a non boolean value: %s", inspect(v))
+	case kindID:
+		switch x := v.(type) {
+		case string:
+			return appendString(dst, x), nil
+		case fmt.Stringer:
+			return appendString(dst, x.String()), nil
+		}
+		if s, ok := idInt(v); ok {
+			return appendString(dst, s), nil
+		}
+		return dst, fmt.Errorf("ID cannot represent value: %s", inspect(v))
+	}
+	return dst, fmt.Errorf("unknown scalar")
+}
+
+// appendBuiltinRV serialises a basic-kind reflect.Value without boxing it.
+// handled is false when rv is not of a basic kind.
+func appendBuiltinRV(dst []byte, kind scalarKind, rv reflect.Value) (out []byte, handled bool, err error) {
+	switch rv.Kind() {
+	case reflect.String:
+		if kind == kindString || kind == kindID {
+			return appendString(dst, rv.String()), true, nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		n := rv.Int()
+		switch kind {
+		case kindInt:
+			if n < math.MinInt32 || n > math.MaxInt32 {
+				return dst, true, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %d", n)
+			}
+			return strconv.AppendInt(dst, n, 10), true, nil
+		case kindID, kindString:
+			dst = append(dst, '"')
+			dst = strconv.AppendInt(dst, n, 10)
+			return append(dst, '"'), true, nil
+		case kindFloat:
+			return appendFloat(dst, float64(n)), true, nil
+		}
+	case reflect.Bool:
+		if kind == kindBoolean {
+			return strconv.AppendBool(dst, rv.Bool()), true, nil
+		}
+	case reflect.Float32, reflect.Float64:
+		if kind == kindFloat {
+			f := rv.Float()
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return dst, true, fmt.Errorf("Float cannot represent non numeric value: %s", formatFloat(f))
+			}
+			return appendFloat(dst, f), true, nil
+		}
+	}
+	return dst, false, nil
+}
+
+func numberString(v any, f float64) string {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case uint64:
+		return strconv.FormatUint(x, 10)
+	}
+	return formatFloat(f)
+}
+
+// inspect renders a value for an error message as graphql-js does: at
+// most 10 items a list or object, and nothing below two levels of nesting,
+// so that a hostile value cannot make a huge or costly message.
+func inspect(v any) string { return inspectDepth(v, 0) }
+
+const (
+	inspectMaxItems = 10
+	inspectMaxDepth = 2
+)
+
+func inspectDepth(v any, depth int) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return string(appendString(nil, x))
+	case bool:
+		return strconv.FormatBool(x)
+	case json.Number:
+		return string(x)
+	case []any:
+		if len(x) == 0 {
+			return "[]"
+		}
+		if depth > inspectMaxDepth {
+			return "[Array]"
+		}
+		n := min(len(x), inspectMaxItems)
+		parts := make([]string, 0, n+1)
+		for _, e := range x[:n] {
+			parts = append(parts, inspectDepth(e, depth+1))
+		}
+		parts = append(parts, moreItems(len(x)-n)...)
+		return "[" + strings.Join(parts, ", ") + "]"
+	case map[string]any:
+		if len(x) == 0 {
+			return "{}"
+		}
+		if depth > inspectMaxDepth {
+			return "[Object]"
+		}
+		keys := sortedKeys(x)
+		n := min(len(keys), inspectMaxItems)
+		parts := make([]string, 0, n+1)
+		for _, k := range keys[:n] {
+			parts = append(parts, k+": "+inspectDepth(x[k], depth+1))
+		}
+		parts = append(parts, moreItems(len(keys)-n)...)
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	if f, ok := numberOf(v); ok {
+		return numberString(v, f)
+	}
+	out := fmt.Sprintf("%v", v)
+	if len(out) > 200 {
+		out = out[:200] + "…"
+	}
+	return out
+}
+
+func moreItems(n int) []string {
+	switch {
+	case n == 1:
+		return []string{"... 1 more item"}
+	case n > 1:
+		return []string{"... " + strconv.Itoa(n) + " more items"}
+	}
+	return nil
+}

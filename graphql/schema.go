@@ -1,0 +1,628 @@
+package graphql
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/validator/rules"
+)
+
+// SchemaConfig describes a schema. Query is required; the other fields are
+// optional.
+type SchemaConfig struct {
+	// Query is the root type of query operations.
+	Query *Object
+	// Mutation is the root type of mutation operations; nil means the schema
+	// has no mutations.
+	Mutation *Object
+	// Types lists named types that should be part of the schema even though
+	// no field refers to them. They come first in the type order.
+	Types []NamedType
+	// Description is the schema's description, shown by introspection.
+	Description string
+}
+
+// Schema is a built, validated schema, ready to validate and execute
+// documents. It is safe for concurrent use and never changes once built.
+type Schema struct {
+	description string
+	query       *objectInfo
+	mutation    *objectInfo
+	schemaObj   *objectInfo // __Schema, for the __schema field
+	typeObj     *objectInfo // __Type, for the __type field
+
+	types   []NamedType // every named type, in graphql-js's collection order
+	named   map[string]NamedType
+	objects map[*Object]*objectInfo
+	inputs  map[*InputObject]*inputInfo
+	enums   map[*Enum]*enumInfo
+
+	ast          *ast.Schema
+	rules        *rules.Rules // introspection allowed
+	rulesPrivate *rules.Rules // introspection refused, no suggestions
+}
+
+type objectInfo struct {
+	obj    *Object
+	name   string
+	fields []*fieldInfo
+	byName map[string]*fieldInfo
+	intro  bool // an introspection type
+}
+
+type fieldInfo struct {
+	parent   *objectInfo
+	name     string
+	typ      Type
+	args     []*argInfo
+	resolve  ResolveFunc
+	desc     string
+	depr     string
+	deprSet  bool
+	coord    string // "Type.field", for messages
+	accessor accessorCache
+}
+
+type argInfo struct {
+	owner      string // for messages about its default
+	name       string
+	typ        Type
+	hasDefault bool
+	def        any        // coerced internal value
+	defAST     *ast.Value // the default as a literal
+	desc       string
+	depr       string
+}
+
+type inputInfo struct {
+	obj    *InputObject
+	fields []*argInfo
+	byName map[string]*argInfo
+}
+
+type enumInfo struct {
+	enum    *Enum
+	byName  map[string]any
+	byValue map[any]string
+}
+
+// NewSchema builds and checks a schema. Every problem found in the
+// definitions is reported (joined with [errors.Join]); NewSchema never
+// panics on bad definitions.
+func NewSchema(cfg SchemaConfig) (s *Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = nil, fmt.Errorf("graphql: building the schema panicked: %v", r)
+		}
+	}()
+	b := &builder{
+		seen:    map[string]NamedType{},
+		fields:  map[*Object]Fields{},
+		intro:   map[NamedType]bool{},
+		where:   map[string]string{},
+		clash:   map[NamedType]bool{},
+		pending: map[*argInfo]any{},
+		state:   map[*InputObject]int{},
+		broken:  map[*Object]bool{},
+	}
+	return b.build(cfg)
+}
+
+// MustSchema is like [NewSchema] but panics on error. It is meant for tests
+// and examples whose schema is fixed.
+func MustSchema(cfg SchemaConfig) *Schema {
+	s, err := NewSchema(cfg)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// AST returns the gqlparser schema used to validate documents. It must be
+// treated as read-only.
+func (s *Schema) AST() *ast.Schema { return s.ast }
+
+// Type returns the named type called name, or nil.
+func (s *Schema) Type(name string) NamedType { return s.named[name] }
+
+// Types returns every named type of the schema, built-in and introspection
+// types included, in a stable order: the order in which graphql-js would
+// collect them (explicit Types, then everything reachable from Query and
+// Mutation depth-first in field order, then the types of directive arguments
+// and the introspection types).
+func (s *Schema) Types() []NamedType { return append([]NamedType(nil), s.types...) }
+
+type builder struct {
+	s       *Schema
+	errs    []error
+	seen    map[string]NamedType
+	order   []NamedType
+	fields  map[*Object]Fields
+	intro   map[NamedType]bool // the built-in introspection types
+	where   map[string]string  // where each name was first seen
+	clash   map[NamedType]bool // types already reported as name clashes
+	pending map[*argInfo]any   // defaults still to coerce
+	state   map[*InputObject]int
+	broken  map[*Object]bool // objects whose FieldsFunc panicked
+}
+
+func (b *builder) errorf(format string, args ...any) {
+	b.errs = append(b.errs, fmt.Errorf(format, args...))
+}
+
+func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
+	s := &Schema{
+		description: cfg.Description,
+		named:       map[string]NamedType{},
+		objects:     map[*Object]*objectInfo{},
+		inputs:      map[*InputObject]*inputInfo{},
+		enums:       map[*Enum]*enumInfo{},
+	}
+	b.s = s
+	if cfg.Query == nil {
+		return nil, errors.New("graphql: SchemaConfig.Query is required")
+	}
+	intro := newIntrospectionTypes(s)
+	for _, t := range intro.all() {
+		b.intro[t] = true
+	}
+	for _, t := range cfg.Types {
+		if t == nil || isNilType(t) {
+			b.errorf("graphql: SchemaConfig.Types contains a nil type")
+			continue
+		}
+		b.collect(t, "SchemaConfig.Types")
+	}
+	b.collect(cfg.Query, "SchemaConfig.Query")
+	if cfg.Mutation != nil {
+		b.collect(cfg.Mutation, "SchemaConfig.Mutation")
+	}
+	// Directive argument types, as graphql-js collects them.
+	b.collect(Boolean, "directives")
+	b.collect(String, "directives")
+	b.collect(intro.schema, "introspection")
+	if cfg.Mutation == cfg.Query {
+		b.errorf("graphql: Query and Mutation must be different types")
+	}
+	// Go on even after collection problems, so that every problem of the
+	// definitions is reported at once.
+	s.types = b.order
+
+	// Compile every type.
+	for _, t := range s.types {
+		s.named[t.TypeName()] = t
+		switch x := t.(type) {
+		case *Enum:
+			s.enums[x] = b.compileEnum(x)
+		case *InputObject:
+			s.inputs[x] = &inputInfo{obj: x, byName: map[string]*argInfo{}}
+		case *Object:
+			s.objects[x] = &objectInfo{obj: x, name: x.Name, byName: map[string]*fieldInfo{}, intro: isIntrospectionName(x.Name)}
+		case *Scalar:
+			b.checkScalar(x)
+		}
+	}
+	// Input fields and arguments need every enum and input object compiled
+	// (their defaults are coerced), so they come second.
+	for _, t := range s.types {
+		if x, ok := t.(*InputObject); ok {
+			b.compileInput(x)
+		}
+	}
+	// Input field defaults may hold other input objects, whose own field
+	// defaults fill them in: coerce them in dependency order.
+	for _, t := range s.types {
+		if x, ok := t.(*InputObject); ok {
+			b.inputDefaults(x)
+		}
+	}
+	for _, t := range s.types {
+		if x, ok := t.(*Object); ok {
+			b.compileObject(x)
+		}
+	}
+	if len(b.errs) > 0 {
+		return nil, errors.Join(b.errs...)
+	}
+	s.query = s.objects[cfg.Query]
+	if cfg.Mutation != nil {
+		s.mutation = s.objects[cfg.Mutation]
+	}
+	s.schemaObj = s.objects[intro.schema]
+	s.typeObj = s.objects[intro.typ]
+
+	astSchema, err := s.buildAST()
+	if err != nil {
+		return nil, fmt.Errorf("graphql: the schema does not validate: %w", err)
+	}
+	s.ast = astSchema
+	s.rules, s.rulesPrivate = s.buildRules()
+	return s, nil
+}
+
+func isNilType(t Type) bool {
+	v := reflect.ValueOf(t)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
+func isIntrospectionName(name string) bool { return len(name) > 1 && name[0] == '_' && name[1] == '_' }
+
+// namedOf unwraps lists and non-nulls.
+func namedOf(t Type) NamedType {
+	for {
+		switch x := t.(type) {
+		case *List:
+			t = x.OfType
+		case *NonNull:
+			t = x.OfType
+		case NamedType:
+			if isNilType(x) {
+				return nil
+			}
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// checkTypeRef reports a malformed wrapper chain (nil, or non-null of non-null).
+func (b *builder) checkTypeRef(t Type, where string) bool {
+	prevNonNull := false
+	for {
+		switch x := t.(type) {
+		case nil:
+			b.errorf("graphql: %s has no type", where)
+			return false
+		case *List:
+			if x == nil {
+				b.errorf("graphql: %s has a nil list type", where)
+				return false
+			}
+			prevNonNull = false
+			t = x.OfType
+		case *NonNull:
+			if x == nil {
+				b.errorf("graphql: %s has a nil non-null type", where)
+				return false
+			}
+			if prevNonNull {
+				b.errorf("graphql: %s is non-null of non-null", where)
+				return false
+			}
+			prevNonNull = true
+			t = x.OfType
+		case NamedType:
+			if isNilType(x) {
+				b.errorf("graphql: %s has a nil type", where)
+				return false
+			}
+			return true
+		default:
+			b.errorf("graphql: %s has an unsupported type %T", where, t)
+			return false
+		}
+	}
+}
+
+func (b *builder) collect(t Type, where string) {
+	if !b.checkTypeRef(t, where) {
+		return
+	}
+	nt := namedOf(t)
+	name := nt.TypeName()
+	if prev, ok := b.seen[name]; ok {
+		if prev != nt && !b.clash[nt] {
+			b.clash[nt] = true
+			if sc, ok := prev.(*Scalar); ok && sc.builtin != kindCustom {
+				b.errorf("graphql: %s: the type name %q belongs to the built-in scalar", where, name)
+			} else if sc, ok := nt.(*Scalar); ok && sc.builtin != kindCustom {
+				b.errorf("graphql: %s: the type name %q belongs to the built-in scalar", b.where[name], name)
+			} else {
+				b.errorf("graphql: two different types are named %q (%s and %s)", name, b.where[name], where)
+			}
+		}
+		return
+	}
+	if !validName(name) {
+		b.errorf("graphql: %s: %q is not a valid type name", where, name)
+	} else if isIntrospectionName(name) && !b.intro[nt] {
+		b.errorf("graphql: %s: type name %q must not begin with \"__\"", where, name)
+	}
+	if sc, ok := nt.(*Scalar); ok && sc.builtin == kindCustom {
+		switch name {
+		case "Int", "Float", "String", "Boolean", "ID":
+			b.errorf("graphql: %s: custom scalar %q redefines a built-in scalar; use graphql.%s", where, name, name)
+			return
+		}
+	}
+	b.seen[name] = nt
+	b.where[name] = where
+	b.order = append(b.order, nt)
+	switch x := nt.(type) {
+	case *Object:
+		fs := b.fieldsOf(x)
+		for _, f := range fs {
+			fw := x.Name + "." + f.Name
+			b.collect(f.Type, fw)
+			for _, a := range f.Args {
+				b.collect(a.Type, fw+"("+a.Name+":)")
+			}
+		}
+	case *InputObject:
+		for _, f := range x.Fields {
+			b.collect(f.Type, x.Name+"."+f.Name)
+		}
+	}
+}
+
+func (b *builder) fieldsOf(o *Object) (fs Fields) {
+	if fs, ok := b.fields[o]; ok {
+		return fs
+	}
+	if o.Fields != nil && !isNilFieldSource(o.Fields) {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					b.errorf("graphql: the fields of %s panicked: %v", o.Name, r)
+					b.broken[o] = true
+					fs = nil
+				}
+			}()
+			fs = o.Fields.fieldList()
+		}()
+	}
+	b.fields[o] = fs
+	return fs
+}
+
+func isNilFieldSource(f FieldSource) bool {
+	v := reflect.ValueOf(f)
+	return (v.Kind() == reflect.Func || v.Kind() == reflect.Slice) && v.IsNil()
+}
+
+func validName(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (b *builder) checkScalar(sc *Scalar) {
+	if sc.builtin != kindCustom {
+		return
+	}
+	if sc.Serialize == nil {
+		b.errorf("graphql: scalar %s needs a Serialize function", sc.Name)
+	}
+	if sc.ParseValue == nil {
+		b.errorf("graphql: scalar %s needs a ParseValue function", sc.Name)
+	}
+}
+
+func (b *builder) compileEnum(e *Enum) *enumInfo {
+	info := &enumInfo{enum: e, byName: map[string]any{}, byValue: map[any]string{}}
+	if len(e.Values) == 0 {
+		b.errorf("graphql: enum %s has no values", e.Name)
+	}
+	for _, v := range e.Values {
+		if !validName(v.Name) || isIntrospectionName(v.Name) && !isIntrospectionName(e.Name) {
+			b.errorf("graphql: enum %s: %q is not a valid value name", e.Name, v.Name)
+			continue
+		}
+		switch v.Name {
+		case "true", "false", "null":
+			b.errorf("graphql: enum %s: %q cannot be an enum value name", e.Name, v.Name)
+			continue
+		}
+		if _, dup := info.byName[v.Name]; dup {
+			b.errorf("graphql: enum %s: value %s is defined twice", e.Name, v.Name)
+			continue
+		}
+		val := v.Value
+		if val == nil {
+			val = v.Name
+		}
+		if !reflect.TypeOf(val).Comparable() {
+			b.errorf("graphql: enum %s: the value of %s (%T) is not comparable", e.Name, v.Name, val)
+			continue
+		}
+		if prev, dup := info.byValue[val]; dup {
+			b.errorf("graphql: enum %s: %s and %s have the same internal value", e.Name, prev, v.Name)
+			continue
+		}
+		info.byName[v.Name] = val
+		info.byValue[val] = v.Name
+	}
+	return info
+}
+
+// isInputType reports whether t may be used for arguments and input fields.
+func isInputType(t Type) bool {
+	switch namedOf(t).(type) {
+	case *Scalar, *Enum, *InputObject:
+		return true
+	}
+	return false
+}
+
+func isOutputType(t Type) bool {
+	switch namedOf(t).(type) {
+	case *Scalar, *Enum, *Object:
+		return true
+	}
+	return false
+}
+
+// wellFormed reports, silently, whether a type reference names a type (the
+// problems were reported when the types were collected).
+func wellFormed(t Type) bool {
+	for {
+		switch x := t.(type) {
+		case *List:
+			if x == nil {
+				return false
+			}
+			t = x.OfType
+		case *NonNull:
+			if x == nil {
+				return false
+			}
+			t = x.OfType
+		case NamedType:
+			return !isNilType(x)
+		default:
+			return false
+		}
+	}
+}
+
+func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string) *argInfo {
+	a := &argInfo{name: name, typ: t, desc: desc, depr: depr}
+	if !wellFormed(t) {
+		return nil
+	}
+	if !validName(name) || isIntrospectionName(name) {
+		b.errorf("graphql: %s: %q is not a valid name", owner, name)
+		return nil
+	}
+	if !isInputType(t) {
+		b.errorf("graphql: %s: %s is of output type %s; arguments and input fields need an input type (scalar, enum or input object)", owner, name, typeString(t))
+		return nil
+	}
+	if depr != "" {
+		if _, nonNull := t.(*NonNull); nonNull && def == nil {
+			b.errorf("graphql: %s: the required %s cannot be deprecated", owner, name)
+		}
+	}
+	if def != nil {
+		b.pending[a] = def
+		a.owner = owner
+	}
+	return a
+}
+
+// inputDefaults coerces the field defaults of o, after those of the input
+// objects its fields hold (a cycle is cut where it closes).
+func (b *builder) inputDefaults(o *InputObject) {
+	if b.state[o] != 0 {
+		return
+	}
+	b.state[o] = 1
+	info := b.s.inputs[o]
+	for _, f := range info.fields {
+		if inner, ok := namedOf(f.typ).(*InputObject); ok {
+			b.inputDefaults(inner)
+		}
+	}
+	for _, f := range info.fields {
+		b.coerceDefault(f)
+	}
+	b.state[o] = 2
+}
+
+// coerceDefault checks a pending default against its type and keeps it in
+// its coerced and literal forms.
+func (b *builder) coerceDefault(a *argInfo) {
+	def, ok := b.pending[a]
+	if !ok {
+		return
+	}
+	delete(b.pending, a)
+	if inner, ok := namedOf(a.typ).(*InputObject); ok {
+		b.inputDefaults(inner)
+	}
+	owner, name, t := a.owner, a.name, a.typ
+	{
+		lit, err := b.s.astFromValue(def, t)
+		if err != nil {
+			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
+			return
+		}
+		coerced, err := b.s.valueFromAST(lit, t, nil)
+		if err != nil {
+			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
+			return
+		}
+		// Keep the default in its canonical form (nested input defaults
+		// filled in), so that introspection, SDL and a client schema
+		// rebuilt from introspection all print the same literal.
+		if canonical, err := b.s.astFromValue(coerced, t); err == nil {
+			lit = canonical
+		}
+		a.hasDefault, a.def, a.defAST = true, coerced, lit
+	}
+}
+
+func (b *builder) compileInput(o *InputObject) {
+	info := b.s.inputs[o]
+	if len(o.Fields) == 0 {
+		b.errorf("graphql: input object %s has no fields", o.Name)
+	}
+	for _, f := range o.Fields {
+		if _, dup := info.byName[f.Name]; dup {
+			b.errorf("graphql: input object %s: field %s is defined twice", o.Name, f.Name)
+			continue
+		}
+		a := b.compileInputValue("input object "+o.Name, f.Name, f.Type, f.Default, f.Description, f.DeprecationReason)
+		if a == nil {
+			continue
+		}
+		info.fields = append(info.fields, a)
+		info.byName[f.Name] = a
+	}
+}
+
+func (b *builder) compileObject(o *Object) {
+	info := b.s.objects[o]
+	fs := b.fieldsOf(o)
+	if len(fs) == 0 && !b.broken[o] {
+		b.errorf("graphql: object %s has no fields", o.Name)
+	}
+	for _, f := range fs {
+		coord := o.Name + "." + f.Name
+		if !validName(f.Name) || isIntrospectionName(f.Name) && !info.intro {
+			b.errorf("graphql: object %s: %q is not a valid field name", o.Name, f.Name)
+			continue
+		}
+		if _, dup := info.byName[f.Name]; dup {
+			b.errorf("graphql: object %s: field %s is defined twice", o.Name, f.Name)
+			continue
+		}
+		if !wellFormed(f.Type) {
+			continue
+		}
+		if !isOutputType(f.Type) {
+			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))
+			continue
+		}
+		fi := &fieldInfo{parent: info, name: f.Name, typ: f.Type, resolve: f.Resolve,
+			desc: f.Description, depr: f.DeprecationReason, deprSet: f.DeprecationReason != "", coord: coord}
+		seenArgs := map[string]bool{}
+		for _, a := range f.Args {
+			if seenArgs[a.Name] {
+				b.errorf("graphql: field %s: argument %s is defined twice", coord, a.Name)
+				continue
+			}
+			seenArgs[a.Name] = true
+			ai := b.compileInputValue("field "+coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason)
+			if ai != nil {
+				b.coerceDefault(ai)
+				fi.args = append(fi.args, ai)
+			}
+		}
+		info.fields = append(info.fields, fi)
+		info.byName[f.Name] = fi
+	}
+}

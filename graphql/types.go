@@ -1,0 +1,184 @@
+package graphql
+
+import (
+	"context"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// Type is any GraphQL type: a named type ([*Scalar], [*Enum], [*InputObject],
+// [*Object]) or a wrapper made with [NewList] and [NewNonNull].
+type Type interface {
+	// String returns the type as written in GraphQL, for example "[String!]!".
+	String() string
+	isType()
+}
+
+// NamedType is a type with a name: a scalar, an enum, an input object or an object.
+type NamedType interface {
+	Type
+	TypeName() string
+}
+
+// List is the list wrapper of a type. Make one with [NewList].
+type List struct{ OfType Type }
+
+// NonNull is the non-null wrapper of a type. Make one with [NewNonNull].
+type NonNull struct{ OfType Type }
+
+// NewList returns the type "[of]".
+func NewList(of Type) *List { return &List{OfType: of} }
+
+// NewNonNull returns the type "of!".
+func NewNonNull(of Type) *NonNull { return &NonNull{OfType: of} }
+
+func (t *List) String() string    { return "[" + typeString(t.OfType) + "]" }
+func (t *NonNull) String() string { return typeString(t.OfType) + "!" }
+func (*List) isType()             {}
+func (*NonNull) isType()          {}
+
+func typeString(t Type) string {
+	if t == nil {
+		return "<nil>"
+	}
+	return t.String()
+}
+
+// Scalar is a leaf type. The five built-in scalars are [Int], [Float],
+// [String], [Boolean] and [ID]; a custom scalar needs a Name, Serialize and
+// ParseValue.
+//
+// Serialize turns a resolved Go value into a value that can be written as
+// JSON: nil, bool, a string, any Go integer or float type, json.Number,
+// []any, map[string]any, or a json.Marshaler. ParseValue turns an input value
+// into the internal Go value that resolvers receive; it is given what
+// encoding/json produces with UseNumber (nil, bool, string, json.Number,
+// []any, map[string]any), or whatever a Go caller put in the variables.
+// ParseLiteral, when nil, converts the literal to the same JSON-like value
+// and calls ParseValue.
+type Scalar struct {
+	Name           string
+	Description    string
+	SpecifiedByURL string
+	Serialize      func(value any) (any, error)
+	ParseValue     func(value any) (any, error)
+	ParseLiteral   func(value *ast.Value) (any, error)
+
+	builtin scalarKind
+}
+
+func (s *Scalar) String() string   { return s.Name }
+func (s *Scalar) TypeName() string { return s.Name }
+func (*Scalar) isType()            {}
+
+// Enum is a set of names, each mapped to an internal Go value. Arguments and
+// variables receive the internal value; results are written as the name whose
+// value equals the resolved value (values must be comparable).
+type Enum struct {
+	Name        string
+	Description string
+	Values      []EnumValue
+}
+
+// EnumValue is one member of an [Enum]. A nil Value means the name itself
+// (a Go string) is the internal value.
+type EnumValue struct {
+	Name              string
+	Value             any
+	Description       string
+	DeprecationReason string
+}
+
+func (e *Enum) String() string   { return e.Name }
+func (e *Enum) TypeName() string { return e.Name }
+func (*Enum) isType()            {}
+
+// InputObject is a structured input: arguments and variables of this type
+// arrive in resolvers as map[string]any keyed by field name, with defaults
+// applied and unknown fields rejected.
+type InputObject struct {
+	Name        string
+	Description string
+	Fields      []InputField
+}
+
+// InputField is one field of an [InputObject]. Default is the value used when
+// the field is omitted; nil means there is none (use [Null] for a default of
+// null). Defaults are given as internal values (an enum default is the enum's
+// internal value) and checked when the schema is built.
+type InputField struct {
+	Name              string
+	Type              Type
+	Default           any
+	Description       string
+	DeprecationReason string
+}
+
+func (o *InputObject) String() string   { return o.Name }
+func (o *InputObject) TypeName() string { return o.Name }
+func (*InputObject) isType()            {}
+
+// Null, used as a Default, gives an argument or input field an explicit
+// default of null (a nil Default means "no default").
+var Null any = nullValue{}
+
+type nullValue struct{}
+
+// Object is an output type with fields. Fields may be given directly as a
+// [Fields] list or lazily as a [FieldsFunc], so that types can refer to
+// each other.
+type Object struct {
+	Name        string
+	Description string
+	Fields      FieldSource
+}
+
+func (o *Object) String() string   { return o.Name }
+func (o *Object) TypeName() string { return o.Name }
+func (*Object) isType()            {}
+
+// FieldSource supplies the fields of an [Object]: a [Fields] list or a
+// [FieldsFunc] thunk called once, when the schema is built.
+type FieldSource interface{ fieldList() Fields }
+
+// Fields is a list of fields in declaration order.
+type Fields []Field
+
+// FieldsFunc returns the fields of an object; it is called once, when the
+// schema is built, so it may refer to types declared after the object.
+type FieldsFunc func() Fields
+
+func (f Fields) fieldList() Fields     { return f }
+func (f FieldsFunc) fieldList() Fields { return f() }
+
+// Field is one field of an [Object]. Only Name and Type are required ("a bare
+// type"); a field without Resolve reads the same-named map key, exported
+// struct field (its `json` tag name counts) or method of the parent value.
+type Field struct {
+	Name              string
+	Type              Type
+	Args              []Argument
+	Resolve           ResolveFunc
+	Description       string
+	DeprecationReason string
+}
+
+// Argument is one argument of a [Field]. Default follows the rules of
+// [InputField.Default].
+type Argument struct {
+	Name              string
+	Type              Type
+	Default           any
+	Description       string
+	DeprecationReason string
+}
+
+// ResolveFunc produces the value of a field. It receives the context of the
+// request (graphqlhttp puts the *http.Request and the authenticated user id
+// there), the parent value, the coerced arguments and information about the
+// field being resolved. A returned error, or a panic, becomes a field error:
+// the field is null and the error is listed with its path.
+//
+// info is valid only during the call; do not keep it. args must not be
+// modified: it may be shared between executions of the same document.
+type ResolveFunc func(ctx context.Context, parent any, args Args, info *ResolveInfo) (any, error)
