@@ -1,0 +1,108 @@
+// Package errors holds gqlkit's error codes, the errors resolvers and
+// handlers return, and the presenter that turns any error into what a
+// client may see, for GraphQL and for REST alike.
+//
+// # Importing
+//
+// The package is named errors, like the standard library's, and code that
+// builds these errors nearly always needs the standard one too. Import it
+// under the alias apierror, the name every gqlkit file, example and document
+// uses:
+//
+//	import (
+//		"errors"
+//
+//		apierror "github.com/gqlkit/gqlkit/errors"
+//	)
+//
+// The package never re-exports standard functions: use errors.Is, errors.As
+// and fmt.Errorf from the standard library.
+//
+// # Returning errors
+//
+// A resolver or handler returns an [Error] when the client should learn
+// what went wrong:
+//
+//	return nil, apierror.Forbidden("You can only delete your own articles.")
+//	return nil, apierror.NotFound("")                         // "Not found."
+//	return nil, apierror.ValidationFailed("", map[string][]string{
+//		"input.title": {"The title field is required."},
+//	})
+//
+// [New] builds one with any [Code]; a literal [Error] can add a Status, extra
+// GraphQL extensions, or a cause (Err) that is logged but never shown.
+//
+// Three other kinds of errors are recognised anywhere in a chain wrapped with
+// %w, so stores and libraries need not know this package:
+//
+//   - "not found" errors: [ErrNotFound], [database/sql.ErrNoRows] and
+//     pgx.ErrNoRows, which matches it, become NOT_FOUND, "Not found.", 404;
+//   - HTTP-style errors: any error with a StatusCode() int method
+//     ([StatusCoder]) and a status in 400..499 keeps its Error text as the
+//     message and its status; its code comes from [CodeForStatus]
+//     (FORBIDDEN for 403, CONFLICT for 409, ...). An [*http.MaxBytesError]
+//     counts as a 413 with the message "The request body is too large.";
+//   - recovered panics, as a [*PanicError] (see [Recovered]).
+//
+// # What clients see
+//
+// The presenter looks along the chain (depth first, as [errors.As] does)
+// for the first error that decides the answer:
+//
+//	first decisive error            message                   code                    status
+//	*apierror.Error (status < 500)  its Message               its Code                its StatusCode()
+//	HTTP-style (status 400..499)    its Error()               CodeForStatus(status)   its status
+//	ErrNotFound, sql.ErrNoRows      "Not found."              NOT_FOUND               404
+//	*gqlerror.Error without Err     its Message               extensions.code         from the code
+//	anything else, panics,          "Internal server error."  INTERNAL_SERVER_ERROR   500
+//	statuses of 500 and more
+//
+// A *gqlerror.Error whose Err is nil was made by the GraphQL engine, parser
+// or validator: its message is safe and its extensions are kept (except
+// gqlparser's "file"). Without a "code" extension it gets
+// GRAPHQL_VALIDATION_FAILED, or INTERNAL_SERVER_ERROR when it has a path (an
+// execution error such as a null in a non-null field). A *gqlerror.Error
+// whose Err is set is the engine's wrapper around a resolver's error: the
+// rules above apply to Err, and the wrapper lends its path and locations.
+//
+// [Presenter.GraphQL] returns a *gqlerror.Error shaped
+// {message, locations?, path?, extensions: {code, status?, validation?}}:
+// extensions.status is present for HTTP-style errors and for an [Error]
+// with an explicit Status; extensions.validation holds an error's Fields.
+//
+//	{"message":"Not found.","path":["post"],"extensions":{"code":"NOT_FOUND"}}
+//
+// [Presenter.REST] and [Presenter.WriteREST] answer with the status and a
+// [Body]: {"message": "..."}, plus "errors" with the per-field messages,
+// which is Laravel's shape:
+//
+//	422 {"message":"The body field is required. (and 1 more error)",
+//	     "errors":{"body":["The body field is required."],"title":["The title field is required."]}}
+//	500 {"message":"Internal server error."}
+//
+// [Status] and [CodeOf] tell the status and code an error would get,
+// without presenting or logging it.
+//
+// [Presenter.Debug] (APP_DEBUG) shows the real text of masked errors in
+// message; the code stays INTERNAL_SERVER_ERROR and the status 500.
+//
+// # Logging
+//
+// Each call of a presenting method logs at most one line through
+// [github.com/rs/zerolog]: the logger of the context ([zerolog.Ctx], which
+// carries request_id when the reqlog middleware ran), else
+// [Presenter.Logger]. A masked error is logged at error level with its full
+// text in "error", "code", "status", the GraphQL path in "graphql_path" and,
+// for a panic, its value in "panic" and its stack in "stack". A known [Error]
+// with a cause (Err) is logged at info level the same way, so that the
+// reason behind, say, a 401 is on record. Nothing else is logged. The
+// *gqlerror.Error that GraphQL returns has no cause, so presenting it again
+// does not log it twice.
+//
+// # Validation messages
+//
+// [ValidationFailed] with an empty message summarises its fields as Laravel
+// does: the first message, then " (and N more errors)". Maps have no order,
+// so the first field is the first in sorted order; call [Summarize] with the
+// fields' declaration order to pick it yourself.
+package errors

@@ -1,0 +1,112 @@
+package errors_test
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+
+	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+func ExamplePresenter_GraphQL() {
+	// Log lines go to stdout here; a server would use the request's logger.
+	logger := zerolog.New(os.Stdout).With().Str("request_id", "req-1").Logger()
+	ctx := logger.WithContext(context.Background())
+	p := apierror.Presenter{}
+
+	// A resolver's error, wrapped by the engine with the field's path.
+	missing := fmt.Errorf("post 7: %w", sql.ErrNoRows)
+	broken := errors.New("pq: connection refused")
+	for _, err := range []error{
+		gqlerror.WrapPath(ast.Path{ast.PathName("post")}, missing),
+		gqlerror.WrapPath(ast.Path{ast.PathName("deletePost")}, apierror.Forbidden("You can only delete your own posts.")),
+		gqlerror.WrapPath(ast.Path{ast.PathName("createPost")}, apierror.ValidationFailed("", map[string][]string{
+			"input.title": {"The title field is required."},
+		})),
+		gqlerror.WrapPath(ast.Path{ast.PathName("posts")}, broken),
+	} {
+		out, _ := json.Marshal(p.GraphQL(ctx, err))
+		fmt.Println(string(out))
+	}
+	// Output:
+	// {"message":"Not found.","path":["post"],"extensions":{"code":"NOT_FOUND"}}
+	// {"message":"You can only delete your own posts.","path":["deletePost"],"extensions":{"code":"FORBIDDEN"}}
+	// {"message":"The title field is required.","path":["createPost"],"extensions":{"code":"VALIDATION_FAILED","validation":{"input.title":["The title field is required."]}}}
+	// {"level":"error","request_id":"req-1","error":"pq: connection refused","code":"INTERNAL_SERVER_ERROR","status":500,"graphql_path":"posts","message":"internal server error"}
+	// {"message":"Internal server error.","path":["posts"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}
+}
+
+func ExampleForbidden() {
+	deleteArticle := func(userID, authorID int64) error {
+		if userID != authorID {
+			return apierror.Forbidden("You can only delete your own articles.")
+		}
+		return nil
+	}
+
+	p := apierror.Presenter{}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := deleteArticle(1, 2); err != nil {
+			p.WriteREST(w, r, err)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodDelete, "/api/articles/7", nil))
+	fmt.Println(rec.Code, rec.Header().Get("Content-Type"))
+	fmt.Println(rec.Body)
+	// Output:
+	// 403 application/json
+	// {"message":"You can only delete your own articles."}
+}
+
+func ExampleValidationFailed() {
+	err := apierror.ValidationFailed("", map[string][]string{
+		"title": {"The title field is required."},
+		"body":  {"The body field is required."},
+	})
+	status, body := apierror.Presenter{}.REST(context.Background(), err)
+	out, _ := json.Marshal(body)
+	fmt.Println(status, string(out))
+	// Output:
+	// 422 {"message":"The body field is required. (and 1 more error)","errors":{"body":["The body field is required."],"title":["The title field is required."]}}
+}
+
+func ExampleSummarize() {
+	fields := map[string][]string{
+		"title": {"The title field is required."},
+		"body":  {"The body field is required."},
+	}
+	// The order the fields are declared in picks the first message.
+	fmt.Println(apierror.Summarize(fields, []string{"title", "body", "published"}))
+	// Output:
+	// The title field is required. (and 1 more error)
+}
+
+func ExampleRecovered() {
+	resolve := func() (v any, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				err = apierror.Recovered(r)
+			}
+		}()
+		panic(errors.New("index out of range")) // a bug somewhere below
+	}
+
+	_, err := resolve()
+	out, _ := json.Marshal(apierror.Presenter{Debug: true}.GraphQL(context.Background(), err))
+	fmt.Println(string(out))
+	// Output:
+	// {"message":"panic: index out of range","extensions":{"code":"INTERNAL_SERVER_ERROR"}}
+}

@@ -1,0 +1,186 @@
+package errors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+
+	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// Presenter turns any error into what a client may see, and logs what the
+// client may not. The zero value is ready to use: messages masked, logging
+// through the request's context logger only.
+//
+// A Presenter is a small value; copy it freely. Its methods are safe for
+// concurrent use.
+type Presenter struct {
+	// Debug shows the real text of unknown errors instead of
+	// "Internal server error."; the code stays INTERNAL_SERVER_ERROR.
+	// Turn it on in development only (APP_DEBUG).
+	Debug bool
+	// Logger receives the log lines when the context carries no logger
+	// (see [zerolog.Ctx]); the reqlog middleware puts one there, with the
+	// request id. When both are missing, zerolog.DefaultContextLogger is
+	// used if set; otherwise nothing is logged.
+	Logger *zerolog.Logger
+}
+
+// Body is the JSON body of a REST error answer: {"message": "..."}, plus
+// "errors" with the per-field messages of a validation failure (Laravel's
+// shape).
+type Body struct {
+	Message string              `json:"message"`
+	Errors  map[string][]string `json:"errors,omitempty"`
+}
+
+// GraphQL returns the GraphQL error object clients see for err, logging err
+// when it is unknown (see the package documentation). The result keeps the
+// path and locations of the *gqlerror.Error that err is or wraps; its
+// extensions hold at least "code". The result has no cause (its Err is
+// nil), so presenting it again changes nothing and logs nothing.
+//
+// A nil err gives nil.
+func (p Presenter) GraphQL(ctx context.Context, err error) *gqlerror.Error {
+	if err == nil {
+		return nil
+	}
+	v := classify(err)
+	v = clientGone(ctx, err, v)
+	path, locs := position(err)
+	p.log(ctx, err, v, path)
+
+	ext := make(map[string]any, len(v.extensions)+3)
+	maps.Copy(ext, v.extensions)
+	delete(ext, "file") // gqlparser's source name, not for clients
+	ext["code"] = v.code
+	if v.showStatus {
+		ext["status"] = v.status
+	}
+	if len(v.fields) > 0 {
+		ext["validation"] = v.fields
+	}
+	return &gqlerror.Error{
+		Message:    p.message(err, v),
+		Path:       path,
+		Locations:  locs,
+		Extensions: ext,
+	}
+}
+
+// REST returns the status and body of a JSON answer to err, logging err when
+// it is unknown (see the package documentation). body is a [Body].
+func (p Presenter) REST(ctx context.Context, err error) (status int, body any) {
+	v := classify(err)
+	v = clientGone(ctx, err, v)
+	p.log(ctx, err, v, nil)
+	b := Body{Message: p.message(err, v)}
+	if len(v.fields) > 0 {
+		b.Errors = v.fields
+	}
+	return v.status, b
+}
+
+// WriteREST answers r with err as JSON (see [Presenter.REST]). It sets
+// Content-Type to application/json and, on a 401 without one,
+// WWW-Authenticate to Bearer.
+func (p Presenter) WriteREST(w http.ResponseWriter, r *http.Request, err error) {
+	status, body := p.REST(r.Context(), err)
+	data, merr := json.Marshal(body)
+	if merr != nil {
+		// Only a Fields map could fail, and it is a map of strings.
+		status, data = http.StatusInternalServerError, []byte(`{"message":"`+MessageInternal+`"}`)
+	}
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	if status == http.StatusUnauthorized && h.Get("WWW-Authenticate") == "" {
+		h.Set("WWW-Authenticate", "Bearer")
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// message is the client message for err: the verdict's, or the real text of
+// a masked error in debug mode.
+func (p Presenter) message(err error, v verdict) string {
+	if v.masked && p.Debug {
+		return logText(err)
+	}
+	return v.message
+}
+
+// logText is the text of err for logs: its whole chain, without the
+// "input: path" prefix a *gqlerror.Error wrapping a resolver's error adds.
+func logText(err error) string {
+	if e, ok := err.(*gqlerror.Error); ok && e != nil && e.Err != nil {
+		err = e.Err
+	}
+	return fmt.Sprint(err) // fmt survives an Error method that panics
+}
+
+// StatusClientClosedRequest is the status recorded when the client went away
+// before its answer was ready (nginx's 499): the work was cancelled, nobody
+// receives the answer, and it is no server error.
+const StatusClientClosedRequest = 499
+
+// clientGone turns the cancellation of a request whose client disconnected
+// into a known error, logged at info level instead of as a server error.
+func clientGone(ctx context.Context, err error, v verdict) verdict {
+	if !v.masked || v.panic != nil || ctx == nil || !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(err, context.Canceled) {
+		return v
+	}
+	return verdict{code: CodeClientClosedRequest, message: "The request was canceled.",
+		status: StatusClientClosedRequest, cause: err}
+}
+
+// log writes one line for an unknown error (level error) or for a known
+// error with a hidden cause (level info), and nothing otherwise.
+func (p Presenter) log(ctx context.Context, err error, v verdict, path ast.Path) {
+	if !v.masked && v.cause == nil {
+		return
+	}
+	l := p.logger(ctx)
+	if l == nil {
+		return
+	}
+	var e *zerolog.Event
+	if v.masked {
+		e = l.Error()
+	} else {
+		e = l.Info()
+	}
+	if e == nil { // level disabled
+		return
+	}
+	e = e.Str(zerolog.ErrorFieldName, logText(err))
+	e = e.Str("code", string(v.code)).Int("status", v.status)
+	if len(path) > 0 {
+		e = e.Str("graphql_path", path.String())
+	}
+	if v.panic != nil {
+		e = e.Str("panic", fmt.Sprint(v.panic.Value)).Str(zerolog.ErrorStackFieldName, string(v.panic.Stack))
+	}
+	if v.masked {
+		e.Msg("internal server error")
+	} else {
+		e.Msg("request failed")
+	}
+}
+
+// logger returns the logger of ctx, else p.Logger, else whatever zerolog.Ctx
+// falls back to (DefaultContextLogger or a disabled logger).
+func (p Presenter) logger(ctx context.Context) *zerolog.Logger {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	l := zerolog.Ctx(ctx)
+	if p.Logger != nil && l == zerolog.Ctx(context.Background()) {
+		return p.Logger
+	}
+	return l
+}

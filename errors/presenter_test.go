@@ -1,0 +1,648 @@
+package errors_test
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+// httpError is an HTTP-style error from some other library.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e httpError) Error() string   { return e.msg }
+func (e httpError) StatusCode() int { return e.status }
+
+// badUnwrap is a foreign error whose Unwrap panics.
+type badUnwrap struct{}
+
+func (badUnwrap) Error() string { return "bad unwrap" }
+func (badUnwrap) Unwrap() error { panic("unwrap") }
+
+// logged returns a context whose logger writes JSON lines, with request_id
+// "req-1", into the returned buffer.
+func logged(t *testing.T) (context.Context, *bytes.Buffer) {
+	t.Helper()
+	var buf bytes.Buffer
+	l := zerolog.New(&buf).With().Str("request_id", "req-1").Logger()
+	return l.WithContext(context.Background()), &buf
+}
+
+// lines decodes the JSON log lines in buf.
+func lines(t *testing.T, buf *bytes.Buffer) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q is not JSON: %v", line, err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatalf("json.Marshal(%#v): %v", v, err)
+	}
+	return string(data)
+}
+
+var (
+	errDB    = errors.New("pq: connection refused")
+	fields2  = map[string][]string{"input.title": {"The title field is required."}, "input.body": {"The body field is required."}}
+	pathPost = ast.Path{ast.PathName("posts"), ast.PathIndex(0), ast.PathName("author")}
+)
+
+// presentCase is one error and what clients and logs see of it.
+type presentCase struct {
+	name string
+	err  error
+	// graphql is the JSON of Presenter.GraphQL's result.
+	graphql string
+	// status and rest are the status and JSON body of Presenter.REST.
+	status int
+	rest   string
+	// logLevel is the level of the one line logged, "" for none.
+	logLevel string
+	// logError is the "error" field of that line.
+	logError string
+}
+
+func presentCases() []presentCase {
+	wrap := func(err error) error { return fmt.Errorf("deletePost: %w", err) }
+	return []presentCase{
+		{
+			name:    "forbidden",
+			err:     apierror.Forbidden("You can only delete your own articles."),
+			graphql: `{"message":"You can only delete your own articles.","extensions":{"code":"FORBIDDEN"}}`,
+			status:  403, rest: `{"message":"You can only delete your own articles."}`,
+		},
+		{
+			name:    "forbidden default message",
+			err:     apierror.Forbidden(""),
+			graphql: `{"message":"This action is unauthorized.","extensions":{"code":"FORBIDDEN"}}`,
+			status:  403, rest: `{"message":"This action is unauthorized."}`,
+		},
+		{
+			name:    "wrapped not found",
+			err:     wrap(apierror.NotFound("Post not found.")),
+			graphql: `{"message":"Post not found.","extensions":{"code":"NOT_FOUND"}}`,
+			status:  404, rest: `{"message":"Post not found."}`,
+		},
+		{
+			name:    "unauthenticated default message",
+			err:     apierror.Unauthenticated(""),
+			graphql: `{"message":"Unauthenticated.","extensions":{"code":"UNAUTHENTICATED"}}`,
+			status:  401, rest: `{"message":"Unauthenticated."}`,
+		},
+		{
+			name:    "bad user input from New",
+			err:     apierror.New(apierror.CodeBadUserInput, ""),
+			graphql: `{"message":"The variables are not valid.","extensions":{"code":"BAD_USER_INPUT"}}`,
+			status:  400, rest: `{"message":"The variables are not valid."}`,
+		},
+		{
+			name:    "custom code",
+			err:     &apierror.Error{Code: "TITLE_TAKEN", Message: "That title is taken."},
+			graphql: `{"message":"That title is taken.","extensions":{"code":"TITLE_TAKEN"}}`,
+			status:  400, rest: `{"message":"That title is taken."}`,
+		},
+		{
+			name:    "explicit status is shown",
+			err:     &apierror.Error{Code: "TITLE_TAKEN", Message: "That title is taken.", Status: 409},
+			graphql: `{"message":"That title is taken.","extensions":{"code":"TITLE_TAKEN","status":409}}`,
+			status:  409, rest: `{"message":"That title is taken."}`,
+		},
+		{
+			name:    "nonsense status falls back to the code's",
+			err:     &apierror.Error{Code: apierror.CodeForbidden, Status: 42},
+			graphql: `{"message":"This action is unauthorized.","extensions":{"code":"FORBIDDEN"}}`,
+			status:  403, rest: `{"message":"This action is unauthorized."}`,
+		},
+		{
+			name: "extra extensions, reserved keys win",
+			err: &apierror.Error{Code: apierror.CodeQueryLimitExceeded, Message: "Too deep.",
+				Extensions: map[string]any{"limit": map[string]any{"name": "depth", "max": 10, "found": 11}, "code": "NOPE"}},
+			graphql: `{"message":"Too deep.","extensions":{"code":"QUERY_LIMIT_EXCEEDED","limit":{"found":11,"max":10,"name":"depth"}}}`,
+			status:  400, rest: `{"message":"Too deep."}`,
+		},
+		{
+			name:    "known error with a cause is logged at info",
+			err:     &apierror.Error{Code: apierror.CodeUnauthenticated, Err: errors.New("token is expired")},
+			graphql: `{"message":"Unauthenticated.","extensions":{"code":"UNAUTHENTICATED"}}`,
+			status:  401, rest: `{"message":"Unauthenticated."}`,
+			logLevel: "info", logError: `UNAUTHENTICATED "Unauthenticated.": token is expired`,
+		},
+		{
+			name:    "validation failed",
+			err:     apierror.ValidationFailed("", fields2),
+			graphql: `{"message":"The body field is required. (and 1 more error)","extensions":{"code":"VALIDATION_FAILED","validation":{"input.body":["The body field is required."],"input.title":["The title field is required."]}}}`,
+			status:  422, rest: `{"message":"The body field is required. (and 1 more error)","errors":{"input.body":["The body field is required."],"input.title":["The title field is required."]}}`,
+		},
+		{
+			name:    "validation failed with its own message",
+			err:     apierror.ValidationFailed("Check the title.", map[string][]string{"title": {"The title field must not be greater than 200 characters."}}),
+			graphql: `{"message":"Check the title.","extensions":{"code":"VALIDATION_FAILED","validation":{"title":["The title field must not be greater than 200 characters."]}}}`,
+			status:  422, rest: `{"message":"Check the title.","errors":{"title":["The title field must not be greater than 200 characters."]}}`,
+		},
+		{
+			name:    "HTTP-style 404",
+			err:     httpError{404, "No such post."},
+			graphql: `{"message":"No such post.","extensions":{"code":"NOT_FOUND","status":404}}`,
+			status:  404, rest: `{"message":"No such post."}`,
+		},
+		{
+			name:    "HTTP-style 409, wrapped",
+			err:     wrap(httpError{409, "The post was changed meanwhile."}),
+			graphql: `{"message":"The post was changed meanwhile.","extensions":{"code":"CONFLICT","status":409}}`,
+			status:  409, rest: `{"message":"The post was changed meanwhile."}`,
+		},
+		{
+			name:    "HTTP-style 418",
+			err:     httpError{418, "I'm a teapot."},
+			graphql: `{"message":"I'm a teapot.","extensions":{"code":"IM_A_TEAPOT","status":418}}`,
+			status:  418, rest: `{"message":"I'm a teapot."}`,
+		},
+		{
+			name:    "HTTP-style 503 is masked",
+			err:     httpError{503, "database pool exhausted"},
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: "database pool exhausted",
+		},
+		{
+			name:    "HTTP-style 302 is masked",
+			err:     httpError{302, "go elsewhere"},
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: "go elsewhere",
+		},
+		{
+			name:    "max bytes error",
+			err:     fmt.Errorf("reading body: %w", &http.MaxBytesError{Limit: 1 << 20}),
+			graphql: `{"message":"The request body is too large.","extensions":{"code":"REQUEST_ENTITY_TOO_LARGE","status":413}}`,
+			status:  413, rest: `{"message":"The request body is too large."}`,
+		},
+		{
+			name:    "sql.ErrNoRows wrapped",
+			err:     fmt.Errorf("post 7: %w", sql.ErrNoRows),
+			graphql: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`,
+			status:  404, rest: `{"message":"Not found."}`,
+		},
+		{
+			name:    "pgx.ErrNoRows wrapped",
+			err:     fmt.Errorf("post 7: %w", pgx.ErrNoRows),
+			graphql: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`,
+			status:  404, rest: `{"message":"Not found."}`,
+		},
+		{
+			name:    "ErrNotFound wrapped twice",
+			err:     wrap(fmt.Errorf("store: %w", apierror.ErrNotFound)),
+			graphql: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`,
+			status:  404, rest: `{"message":"Not found."}`,
+		},
+		{
+			name:    "not found inside errors.Join",
+			err:     errors.Join(errors.New("first"), sql.ErrNoRows),
+			graphql: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`,
+			status:  404, rest: `{"message":"Not found."}`,
+		},
+		{
+			name:    "unknown error is masked and logged",
+			err:     wrap(errDB),
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: "deletePost: pq: connection refused",
+		},
+		{
+			name:    "internal Error is masked and logged",
+			err:     &apierror.Error{Code: apierror.CodeInternal, Message: "secret detail", Err: errDB},
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: `INTERNAL_SERVER_ERROR "secret detail": pq: connection refused`,
+		},
+		{
+			name:    "Error with status 503 is masked",
+			err:     &apierror.Error{Code: "UNAVAILABLE", Message: "secret detail", Status: 503},
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: `UNAVAILABLE "secret detail"`,
+		},
+		{
+			name:    "typed nil Error is masked, not a panic",
+			err:     fmt.Errorf("odd: %w", (*apierror.Error)(nil)),
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: "odd: <nil>",
+		},
+		{
+			name:    "error whose Unwrap panics is masked, not a panic",
+			err:     wrap(badUnwrap{}),
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: "deletePost: bad unwrap",
+		},
+		{
+			name:    "panic of a known error is still masked",
+			err:     &apierror.PanicError{Value: apierror.Forbidden("x"), Stack: []byte("stack")},
+			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: `panic: FORBIDDEN "x"`,
+		},
+		{
+			name: "resolver error wrapped by the engine keeps path and locations",
+			err: &gqlerror.Error{Err: apierror.Forbidden("Not yours."), Message: `FORBIDDEN "Not yours."`,
+				Path: ast.Path{ast.PathName("deletePost")}, Locations: []gqlerror.Location{{Line: 2, Column: 3}}},
+			graphql: `{"message":"Not yours.","path":["deletePost"],"locations":[{"line":2,"column":3}],"extensions":{"code":"FORBIDDEN"}}`,
+			status:  403, rest: `{"message":"Not yours."}`,
+		},
+		{
+			name:    "unknown resolver error wrapped by the engine",
+			err:     gqlerror.WrapPath(pathPost, errDB),
+			graphql: `{"message":"Internal server error.","path":["posts",0,"author"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Internal server error."}`,
+			logLevel: "error", logError: "pq: connection refused",
+		},
+		{
+			name:    "not found wrapped by the engine",
+			err:     gqlerror.WrapPath(ast.Path{ast.PathName("post")}, fmt.Errorf("q: %w", sql.ErrNoRows)),
+			graphql: `{"message":"Not found.","path":["post"],"extensions":{"code":"NOT_FOUND"}}`,
+			status:  404, rest: `{"message":"Not found."}`,
+		},
+		{
+			name: "engine error keeps message and extensions, drops file",
+			err: &gqlerror.Error{Message: `Cannot query field "nope" on type "Query".`, Rule: "FieldsOnCorrectType",
+				Locations:  []gqlerror.Location{{Line: 1, Column: 3}},
+				Extensions: map[string]any{"code": "GRAPHQL_VALIDATION_FAILED", "file": "query.graphql"}},
+			graphql: `{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}`,
+			status:  400, rest: `{"message":"Cannot query field \"nope\" on type \"Query\"."}`,
+		},
+		{
+			name:    "engine error with a Code-typed code",
+			err:     &gqlerror.Error{Message: "Syntax Error: Unexpected <EOF>.", Extensions: map[string]any{"code": apierror.CodeParseFailed}},
+			graphql: `{"message":"Syntax Error: Unexpected \u003cEOF\u003e.","extensions":{"code":"GRAPHQL_PARSE_FAILED"}}`,
+			status:  400, rest: `{"message":"Syntax Error: Unexpected \u003cEOF\u003e."}`,
+		},
+		{
+			name:    "engine request error without a code",
+			err:     gqlerror.ErrorPosf(nil, "Unknown operation named %q.", "Nope"),
+			graphql: `{"message":"Unknown operation named \"Nope\".","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}`,
+			status:  400, rest: `{"message":"Unknown operation named \"Nope\"."}`,
+		},
+		{
+			name:    "engine execution error without a code",
+			err:     gqlerror.ErrorPathf(ast.Path{ast.PathName("post"), ast.PathName("title")}, "Cannot return null for non-nullable field Post.title."),
+			graphql: `{"message":"Cannot return null for non-nullable field Post.title.","path":["post","title"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
+			status:  500, rest: `{"message":"Cannot return null for non-nullable field Post.title."}`,
+		},
+		{
+			name: "validation failed from a resolver keeps its path",
+			err: gqlerror.WrapPath(ast.Path{ast.PathName("createPost")},
+				apierror.ValidationFailed("", map[string][]string{"input.title": {"The title field is required."}})),
+			graphql: `{"message":"The title field is required.","path":["createPost"],"extensions":{"code":"VALIDATION_FAILED","validation":{"input.title":["The title field is required."]}}}`,
+			status:  422, rest: `{"message":"The title field is required.","errors":{"input.title":["The title field is required."]}}`,
+		},
+	}
+}
+
+func TestPresenterGraphQL(t *testing.T) {
+	for _, tc := range presentCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, buf := logged(t)
+			got := apierror.Presenter{}.GraphQL(ctx, tc.err)
+			if got := mustJSON(t, got); got != tc.graphql {
+				t.Errorf("GraphQL JSON:\n got %s\nwant %s", got, tc.graphql)
+			}
+			if got.Err != nil {
+				t.Errorf("GraphQL result Err = %v, want nil", got.Err)
+			}
+			checkLog(t, buf, tc)
+		})
+	}
+}
+
+func TestPresenterREST(t *testing.T) {
+	for _, tc := range presentCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, buf := logged(t)
+			status, body := apierror.Presenter{}.REST(ctx, tc.err)
+			if status != tc.status {
+				t.Errorf("REST status = %d, want %d", status, tc.status)
+			}
+			if _, ok := body.(apierror.Body); !ok {
+				t.Errorf("REST body is a %T, want apierror.Body", body)
+			}
+			if got := mustJSON(t, body); got != tc.rest {
+				t.Errorf("REST body:\n got %s\nwant %s", got, tc.rest)
+			}
+			if got := apierror.Status(tc.err); got != tc.status {
+				t.Errorf("Status = %d, want %d", got, tc.status)
+			}
+			checkLog(t, buf, tc)
+		})
+	}
+}
+
+// checkLog asserts that buf holds exactly the line tc expects, if any.
+func checkLog(t *testing.T, buf *bytes.Buffer, tc presentCase) {
+	t.Helper()
+	got := lines(t, buf)
+	if tc.logLevel == "" {
+		if len(got) != 0 {
+			t.Errorf("logged %d lines, want none: %s", len(got), buf)
+		}
+		return
+	}
+	if len(got) != 1 {
+		t.Fatalf("logged %d lines, want 1: %s", len(got), buf)
+	}
+	line := got[0]
+	for key, want := range map[string]any{
+		"level":      tc.logLevel,
+		"request_id": "req-1",
+		"error":      tc.logError,
+	} {
+		if line[key] != want {
+			t.Errorf("log %s = %v, want %v (line %v)", key, line[key], want, line)
+		}
+	}
+	if line["code"] == nil || line["status"] == nil {
+		t.Errorf("log line lacks code or status: %v", line)
+	}
+}
+
+func TestPresenterLogsGraphQLPath(t *testing.T) {
+	ctx, buf := logged(t)
+	apierror.Presenter{}.GraphQL(ctx, gqlerror.WrapPath(pathPost, errDB))
+	got := lines(t, buf)
+	if len(got) != 1 {
+		t.Fatalf("logged %d lines, want 1: %s", len(got), buf)
+	}
+	want := map[string]any{
+		"level": "error", "request_id": "req-1", "error": "pq: connection refused",
+		"code": "INTERNAL_SERVER_ERROR", "status": float64(500),
+		"graphql_path": "posts[0].author", "message": "internal server error",
+	}
+	if g, w := mustJSON(t, got[0]), mustJSON(t, want); g != w {
+		t.Errorf("log line:\n got %s\nwant %s", g, w)
+	}
+}
+
+func TestPresenterPanic(t *testing.T) {
+	err := func() (err error) {
+		defer func() {
+			if v := recover(); v != nil {
+				err = apierror.Recovered(v)
+			}
+		}()
+		explode()
+		return nil
+	}()
+
+	var pe *apierror.PanicError
+	if !errors.As(err, &pe) {
+		t.Fatalf("Recovered gave %T, want *apierror.PanicError", err)
+	}
+	if pe.Value != "boom" {
+		t.Errorf("Value = %v, want boom", pe.Value)
+	}
+
+	ctx, buf := logged(t)
+	got := apierror.Presenter{}.GraphQL(ctx, gqlerror.WrapPath(ast.Path{ast.PathName("posts")}, err))
+	if g, w := mustJSON(t, got), `{"message":"Internal server error.","path":["posts"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}`; g != w {
+		t.Errorf("GraphQL JSON:\n got %s\nwant %s", g, w)
+	}
+	logs := lines(t, buf)
+	if len(logs) != 1 {
+		t.Fatalf("logged %d lines, want 1: %s", len(logs), buf)
+	}
+	line := logs[0]
+	if line["error"] != "panic: boom" || line["panic"] != "boom" || line["request_id"] != "req-1" || line["level"] != "error" {
+		t.Errorf("log line = %v, want error, panic boom, request_id req-1, level error", line)
+	}
+	stack, _ := line["stack"].(string)
+	if !strings.Contains(stack, "errors_test.explode") {
+		t.Errorf("logged stack does not show the panicking function:\n%s", stack)
+	}
+}
+
+func explode() { panic("boom") }
+
+func TestPanicErrorUnwrap(t *testing.T) {
+	err := apierror.Recovered(http.ErrAbortHandler)
+	if !errors.Is(err, http.ErrAbortHandler) {
+		t.Errorf("errors.Is(%v, http.ErrAbortHandler) = false, want true", err)
+	}
+	if got := apierror.Recovered(42).Unwrap(); got != nil {
+		t.Errorf("Unwrap of a non-error panic = %v, want nil", got)
+	}
+}
+
+func TestPresenterDebug(t *testing.T) {
+	tests := []struct {
+		name string
+		err  error
+		want string
+	}{
+		{name: "unknown", err: fmt.Errorf("load: %w", errDB), want: `{"message":"load: pq: connection refused","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`},
+		{name: "panic", err: &apierror.PanicError{Value: "boom"}, want: `{"message":"panic: boom","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`},
+		{name: "engine wrapper", err: gqlerror.WrapPath(ast.Path{ast.PathName("a")}, errDB), want: `{"message":"pq: connection refused","path":["a"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}`},
+		{name: "known unchanged", err: apierror.NotFound(""), want: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, buf := logged(t)
+			p := apierror.Presenter{Debug: true}
+			if got := mustJSON(t, p.GraphQL(ctx, tc.err)); got != tc.want {
+				t.Errorf("GraphQL JSON:\n got %s\nwant %s", got, tc.want)
+			}
+			var want apierror.Body
+			if err := json.Unmarshal([]byte(tc.want), &want); err != nil {
+				t.Fatal(err)
+			}
+			if _, body := p.REST(ctx, tc.err); body.(apierror.Body).Message != want.Message {
+				t.Errorf("REST message = %q, want %q", body.(apierror.Body).Message, want.Message)
+			}
+			if n := len(lines(t, buf)); tc.name != "known unchanged" && n != 2 {
+				t.Errorf("logged %d lines for two presentations, want 2", n)
+			}
+		})
+	}
+}
+
+func TestPresenterIsIdempotent(t *testing.T) {
+	ctx, buf := logged(t)
+	p := apierror.Presenter{}
+	first := p.GraphQL(ctx, gqlerror.WrapPath(pathPost, errDB))
+	second := p.GraphQL(ctx, first)
+	if g, w := mustJSON(t, second), mustJSON(t, first); g != w {
+		t.Errorf("presenting twice:\n got %s\nwant %s", g, w)
+	}
+	if n := len(lines(t, buf)); n != 1 {
+		t.Errorf("logged %d lines, want 1", n)
+	}
+}
+
+func TestPresenterNil(t *testing.T) {
+	if got := (apierror.Presenter{}).GraphQL(context.Background(), nil); got != nil {
+		t.Errorf("GraphQL(nil) = %v, want nil", got)
+	}
+}
+
+func TestPresenterLoggerFallback(t *testing.T) {
+	var buf bytes.Buffer
+	l := zerolog.New(&buf)
+	p := apierror.Presenter{Logger: &l}
+
+	p.GraphQL(context.Background(), errDB)
+	if got := lines(t, &buf); len(got) != 1 || got[0]["error"] != errDB.Error() {
+		t.Errorf("without a context logger, Presenter.Logger got %v, want one line for %q", got, errDB)
+	}
+
+	buf.Reset()
+	ctx, ctxBuf := logged(t)
+	p.GraphQL(ctx, errDB)
+	if buf.Len() != 0 {
+		t.Errorf("Presenter.Logger was used although the context has a logger: %s", &buf)
+	}
+	if n := len(lines(t, ctxBuf)); n != 1 {
+		t.Errorf("context logger got %d lines, want 1", n)
+	}
+
+	// No logger anywhere: nothing to assert but the absence of a panic.
+	apierror.Presenter{}.REST(context.Background(), errDB)
+}
+
+func TestWriteREST(t *testing.T) {
+	var logs bytes.Buffer
+	logger := zerolog.New(&logs)
+	errs := map[string]error{
+		"/unauthenticated": apierror.Unauthenticated(""),
+		"/challenged":      apierror.Unauthenticated(""),
+		"/forbidden":       apierror.Forbidden("You can only delete your own articles."),
+		"/missing":         fmt.Errorf("show: %w", sql.ErrNoRows),
+		"/invalid": apierror.ValidationFailed("", map[string][]string{
+			"title":     {"The title field is required."},
+			"body":      {"The body field is required."},
+			"published": {"The published field must be true or false."},
+		}),
+		"/conflict": httpError{409, "Already published."},
+		"/broken":   errDB,
+	}
+	p := apierror.Presenter{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx := logger.With().Str("request_id", "req-"+strings.TrimPrefix(r.URL.Path, "/")).Logger().WithContext(r.Context())
+		if r.URL.Path == "/challenged" {
+			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
+		}
+		p.WriteREST(w, r.WithContext(ctx), errs[r.URL.Path])
+	}))
+	t.Cleanup(srv.Close)
+
+	tests := []struct {
+		path   string
+		status int
+		body   string
+		auth   string
+	}{
+		{path: "/unauthenticated", status: 401, body: `{"message":"Unauthenticated."}`, auth: "Bearer"},
+		{path: "/challenged", status: 401, body: `{"message":"Unauthenticated."}`, auth: `Bearer error="invalid_token"`},
+		{path: "/forbidden", status: 403, body: `{"message":"You can only delete your own articles."}`},
+		{path: "/missing", status: 404, body: `{"message":"Not found."}`},
+		{path: "/invalid", status: 422, body: `{"message":"The body field is required. (and 2 more errors)","errors":{"body":["The body field is required."],"published":["The published field must be true or false."],"title":["The title field is required."]}}`},
+		{path: "/conflict", status: 409, body: `{"message":"Already published."}`},
+		{path: "/broken", status: 500, body: `{"message":"Internal server error."}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path, func(t *testing.T) {
+			resp, err := http.Get(srv.URL + tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.status {
+				t.Errorf("status = %d, want %d", resp.StatusCode, tc.status)
+			}
+			if got := resp.Header.Get("Content-Type"); got != "application/json" {
+				t.Errorf("Content-Type = %q, want application/json", got)
+			}
+			if got := resp.Header.Get("WWW-Authenticate"); got != tc.auth {
+				t.Errorf("WWW-Authenticate = %q, want %q", got, tc.auth)
+			}
+			if string(body) != tc.body {
+				t.Errorf("body:\n got %s\nwant %s", body, tc.body)
+			}
+		})
+	}
+
+	got := lines(t, &logs)
+	if len(got) != 1 {
+		t.Fatalf("logged %d lines, want 1 (for /broken): %s", len(got), &logs)
+	}
+	if got[0]["request_id"] != "req-broken" || got[0]["error"] != errDB.Error() || got[0]["level"] != "error" {
+		t.Errorf("log line = %v, want request_id req-broken, error %q, level error", got[0], errDB)
+	}
+}
+
+// A request cancelled because its client went away is no server error: it
+// is logged at info level with status 499, and masked nothing.
+func TestPresenterClientGone(t *testing.T) {
+	var logs bytes.Buffer
+	logger := zerolog.New(&logs)
+	p := apierror.Presenter{Logger: &logger}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	cause := fmt.Errorf("listing articles: %w", context.Canceled)
+
+	status, body := p.REST(ctx, cause)
+	if status != 499 {
+		t.Errorf("REST status = %d, want 499", status)
+	}
+	if got := body.(apierror.Body).Message; got != "The request was canceled." {
+		t.Errorf("REST message = %q", got)
+	}
+	if !strings.Contains(logs.String(), `"level":"info"`) || strings.Contains(logs.String(), `"level":"error"`) {
+		t.Errorf("log = %s, want one info line", logs.String())
+	}
+
+	// The same error while the request is still alive is a server fault.
+	logs.Reset()
+	if status, _ := p.REST(context.Background(), cause); status != 500 {
+		t.Errorf("REST status with a live request = %d, want 500", status)
+	}
+	if !strings.Contains(logs.String(), `"level":"error"`) {
+		t.Errorf("log = %s, want an error line", logs.String())
+	}
+	gql := p.GraphQL(ctx, cause)
+	if gql.Extensions["code"] != apierror.CodeClientClosedRequest {
+		t.Errorf("GraphQL code = %v, want CLIENT_CLOSED_REQUEST", gql.Extensions["code"])
+	}
+}
