@@ -1,0 +1,111 @@
+package graphqlhttp_test
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/graphqlhttp"
+)
+
+// feedQuery is Query A of the benchmark workload.
+const feedQuery = `query Feed($n: Int) { posts(first: $n) { id title tags createdAt author { id name } } }`
+
+// benchHandler returns the handler benchmarks drive: no access log and a
+// logger that writes nothing.
+func benchHandler(b *testing.B, schema *graphql.Schema, cacheSize int) http.Handler {
+	b.Helper()
+	nop := zerolog.Nop()
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{DisableAccessLog: true, Logger: &nop, CacheSize: cacheSize})
+	if err != nil {
+		b.Fatalf("New: %v", err)
+	}
+	return h
+}
+
+// serveBench serves one request with body through a recorder.
+func serveBench(h http.Handler, contentType string, body []byte) *httptest.ResponseRecorder {
+	req := httptest.NewRequest(http.MethodPost, "/api/graphql", bytes.NewReader(body))
+	req.Header.Set("Content-Type", contentType)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+// BenchmarkHandler measures the whole handler on Query A with {"n":20},
+// with the document in the cache (hit) and without a cache (miss).
+func BenchmarkHandler(b *testing.B) {
+	body := []byte(jsonBody(feedQuery, `{"n":20}`, "Feed"))
+	for _, bc := range []struct {
+		name      string
+		cacheSize int
+	}{
+		{name: "hit", cacheSize: 0},
+		{name: "miss", cacheSize: -1},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			h := benchHandler(b, sampleSchema(b), bc.cacheSize)
+			rec := serveBench(h, "application/json", body)
+			if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Body.String(), `{"data":{"posts":[{"id":"1","title":"Post 1","tags":["graphql","go","http"],"createdAt":"2026-01-02T09:00:00Z","author":{"id":"2","name":"Alan Turing"}},`) ||
+				strings.Count(rec.Body.String(), `"author"`) != 20 || strings.Contains(rec.Body.String(), `"errors"`) {
+				b.Fatalf("answer = %d %s", rec.Code, rec.Body.String())
+			}
+			b.SetBytes(int64(rec.Body.Len()))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				serveBench(h, "application/json", body)
+			}
+		})
+	}
+}
+
+// BenchmarkHostile measures the answer to each hostile document on a cache
+// miss, so that every request is scanned, parsed and checked again.
+func BenchmarkHostile(b *testing.B) {
+	docs := map[string]string{}
+	for _, d := range hostileDocuments() {
+		docs[d.name] = d.query
+	}
+	deepID := strings.Repeat("[", 8000) + strings.Repeat("]", 8000)
+	tests := []struct {
+		name, query string
+		variables   string // JSON; the request is then sent as application/json
+		status      int
+	}{
+		{name: "fragment bomb", query: docs["fragment bomb"], status: 400},
+		{name: "2000 overlapping aliases", query: docs["2000 overlapping aliases"], status: 400},
+		{name: "overlapping fields", query: docs["overlapping fields"], status: 400},
+		{name: "nesting 64", query: deepList(62), status: 200},
+		{name: "20000 tokens", query: listTokens(9994, false), status: 200},
+		// 9990 references to an undeclared variable: refused before parsing.
+		{name: "undefined variables", query: "{post(id:[" + strings.Repeat("$c", 9990) + "]){id}}", status: 400},
+		// Variables have no nesting limit of their own: a 16 KB list nested
+		// 8000 deep where an ID is expected.
+		{name: "variable nested 8000 deep", query: "query($id: ID!) { post(id: $id) { id } }", variables: `{"id":` + deepID + `}`, status: 400},
+	}
+	h := benchHandler(b, testSchema(b, new(atomic.Int64)), -1)
+	for _, bc := range tests {
+		b.Run(strings.ReplaceAll(bc.name, " ", "_"), func(b *testing.B) {
+			contentType, body := "application/graphql", []byte(bc.query)
+			if bc.variables != "" {
+				contentType, body = "application/json", []byte(jsonBody(bc.query, bc.variables, ""))
+			}
+			if rec := serveBench(h, contentType, body); rec.Code != bc.status {
+				b.Fatalf("answer = %d %s, want status %d", rec.Code, rec.Body.String(), bc.status)
+			}
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				serveBench(h, contentType, body)
+			}
+		})
+	}
+}

@@ -1,0 +1,113 @@
+package graphqlhttp
+
+import (
+	"container/list"
+	"sync"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gqlkit/gqlkit/graphql"
+)
+
+// document is the outcome of scanning, parsing, limit checks and validation
+// of one query text: either a validated, read-only document or the request
+// errors to answer with.
+type document struct {
+	query string
+	doc   *ast.QueryDocument
+	errs  []errorObject
+	fault error // a server fault met while checking; such documents are not cached
+
+	mu  sync.Mutex
+	ops map[string]*operation
+}
+
+// operation is an operation prepared from a cached document.
+type operation struct {
+	op   *graphql.Operation
+	errs []errorObject
+}
+
+func (d *document) operation(s *graphql.Schema, name string) *operation {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if o, ok := d.ops[name]; ok {
+		return o
+	}
+	op, errs := s.Prepare(d.doc, name)
+	o := &operation{op: op, errs: requestErrors(errs)}
+	if d.ops == nil {
+		d.ops = map[string]*operation{}
+	}
+	if len(d.ops) < 16 { // a document has few operations; bound it anyway
+		d.ops[name] = o
+	}
+	return o
+}
+
+// cache is a bounded LRU of documents keyed by query text, safe for
+// concurrent use. Documents are validated before they enter it and only
+// read afterwards.
+type cache struct {
+	mu       sync.Mutex
+	maxItems int
+	maxBytes int
+	bytes    int
+	ll       *list.List
+	items    map[string]*list.Element
+}
+
+func newCache(items, bytes int) *cache {
+	if items < 0 {
+		return nil
+	}
+	if items == 0 {
+		items = DefaultCacheSize
+	}
+	if bytes <= 0 {
+		bytes = DefaultCacheBytes
+	}
+	return &cache{maxItems: items, maxBytes: bytes, ll: list.New(), items: map[string]*list.Element{}}
+}
+
+func (c *cache) get(query string) *document {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.items[query]; ok {
+		c.ll.MoveToFront(el)
+		return el.Value.(*document)
+	}
+	return nil
+}
+
+func (c *cache) add(d *document) {
+	if c == nil || len(d.query) > c.maxBytes {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.items[d.query]; ok {
+		return
+	}
+	c.items[d.query] = c.ll.PushFront(d)
+	c.bytes += len(d.query)
+	for c.ll.Len() > c.maxItems || c.bytes > c.maxBytes {
+		el := c.ll.Back()
+		old := el.Value.(*document)
+		c.ll.Remove(el)
+		delete(c.items, old.query)
+		c.bytes -= len(old.query)
+	}
+}
+
+func (c *cache) len() int {
+	if c == nil {
+		return 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ll.Len()
+}

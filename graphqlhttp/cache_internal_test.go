@@ -1,0 +1,338 @@
+package graphqlhttp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/limits"
+)
+
+// keys returns the queries in c from the most to the least recently used,
+// after checking that the list, the map and the byte count agree.
+func keys(t *testing.T, c *cache) []string {
+	t.Helper()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var out []string
+	bytes := 0
+	for el := c.ll.Front(); el != nil; el = el.Next() {
+		d := el.Value.(*document)
+		if c.items[d.query] != el {
+			t.Errorf("the map does not point at the list element of %q", d.query)
+		}
+		out = append(out, d.query)
+		bytes += len(d.query)
+	}
+	if len(c.items) != len(out) {
+		t.Errorf("the map has %d entries, the list %d", len(c.items), len(out))
+	}
+	if bytes != c.bytes {
+		t.Errorf("the cache counts %d bytes, its queries hold %d", c.bytes, bytes)
+	}
+	if len(out) > c.maxItems || c.bytes > c.maxBytes {
+		t.Errorf("the cache holds %d documents and %d bytes, over its bounds %d and %d", len(out), c.bytes, c.maxItems, c.maxBytes)
+	}
+	return out
+}
+
+func sameKeys(got []string, want ...string) bool {
+	return strings.Join(got, "|") == strings.Join(want, "|")
+}
+
+func TestCacheDefaults(t *testing.T) {
+	c := newCache(0, 0)
+	if c.maxItems != DefaultCacheSize || c.maxBytes != DefaultCacheBytes {
+		t.Errorf("newCache(0, 0) bounds = %d documents, %d bytes; want %d, %d", c.maxItems, c.maxBytes, DefaultCacheSize, DefaultCacheBytes)
+	}
+	c = newCache(5, -1)
+	if c.maxItems != 5 || c.maxBytes != DefaultCacheBytes {
+		t.Errorf("newCache(5, -1) bounds = %d documents, %d bytes; want 5, %d", c.maxItems, c.maxBytes, DefaultCacheBytes)
+	}
+}
+
+func TestCacheDisabled(t *testing.T) {
+	c := newCache(-1, 0)
+	if c != nil {
+		t.Fatalf("newCache(-1, 0) = %+v, want nil (no cache)", c)
+	}
+	c.add(&document{query: "{ a }"})
+	if d := c.get("{ a }"); d != nil || c.len() != 0 {
+		t.Errorf("a disabled cache returned %v and has %d documents", d, c.len())
+	}
+}
+
+func TestCacheEvictsByCount(t *testing.T) {
+	c := newCache(3, 0)
+	for _, q := range []string{"a", "b", "c"} {
+		c.add(&document{query: q})
+	}
+	if got := keys(t, c); !sameKeys(got, "c", "b", "a") {
+		t.Fatalf("keys = %v, want [c b a]", got)
+	}
+	if c.get("a") == nil { // a becomes the most recently used
+		t.Fatal("get(a) = nil")
+	}
+	c.add(&document{query: "d"}) // evicts b, the least recently used
+	if got := keys(t, c); !sameKeys(got, "d", "a", "c") {
+		t.Errorf("keys = %v, want [d a c]", got)
+	}
+	if c.get("b") != nil {
+		t.Error("get(b) found an evicted document")
+	}
+	c.add(&document{query: "e"})
+	c.add(&document{query: "f"})
+	if got := keys(t, c); !sameKeys(got, "f", "e", "d") {
+		t.Errorf("keys = %v, want [f e d]", got)
+	}
+}
+
+func TestCacheEvictsByBytes(t *testing.T) {
+	c := newCache(100, 10)
+	c.add(&document{query: "aaaa"})
+	c.add(&document{query: "bbbb"})
+	c.add(&document{query: "cc"}) // exactly 10 bytes
+	if got := keys(t, c); !sameKeys(got, "cc", "bbbb", "aaaa") {
+		t.Fatalf("keys = %v, want [cc bbbb aaaa]", got)
+	}
+	c.add(&document{query: "ddd"}) // 13 bytes: aaaa goes
+	if got := keys(t, c); !sameKeys(got, "ddd", "cc", "bbbb") {
+		t.Errorf("keys = %v, want [ddd cc bbbb]", got)
+	}
+	c.get("bbbb")
+	c.add(&document{query: "eeeeeeee"}) // 17 bytes: cc then ddd go
+	if got := keys(t, c); !sameKeys(got, "eeeeeeee") {
+		// bbbb (4) + eeeeeeee (8) = 12 > 10, so bbbb goes too
+		t.Errorf("keys = %v, want [eeeeeeee]", got)
+	}
+	c.add(&document{query: "xxxxxxxxxxx"}) // 11 bytes: never fits, evicts nothing
+	if got := keys(t, c); !sameKeys(got, "eeeeeeee") {
+		t.Errorf("keys = %v after adding a query larger than the cache, want [eeeeeeee]", got)
+	}
+	c.add(&document{query: "yyyyyyyyyy"}) // exactly the bound: replaces everything
+	if got := keys(t, c); !sameKeys(got, "yyyyyyyyyy") {
+		t.Errorf("keys = %v, want [yyyyyyyyyy]", got)
+	}
+}
+
+func TestCacheKeepsTheFirstDocument(t *testing.T) {
+	c := newCache(10, 0)
+	first, second := &document{query: "q"}, &document{query: "q"}
+	c.add(first)
+	c.add(second)
+	if got := c.get("q"); got != first {
+		t.Errorf("get(q) = %p, want the first document %p", got, first)
+	}
+	if got := keys(t, c); !sameKeys(got, "q") {
+		t.Errorf("keys = %v, want [q]", got)
+	}
+}
+
+// TestCacheConcurrent hammers a small cache from many goroutines; run it
+// with -race.
+func TestCacheConcurrent(t *testing.T) {
+	c := newCache(16, 200)
+	var wg sync.WaitGroup
+	for g := range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2000 {
+				q := fmt.Sprintf("{ f%d }", (g*7+i)%100)
+				if d := c.get(q); d != nil {
+					if d.query != q {
+						t.Errorf("get(%q) returned the document of %q", q, d.query)
+						return
+					}
+					continue
+				}
+				c.add(&document{query: q})
+				if i%100 == 0 {
+					_ = c.len()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if got := keys(t, c); len(got) == 0 {
+		t.Error("the cache is empty")
+	}
+}
+
+// cacheSchema is a small schema for the handler tests of this file.
+func cacheSchema(t testing.TB) *graphql.Schema {
+	t.Helper()
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "hello", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+			return "world", nil
+		}},
+		{Name: "echo", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: graphql.Int}},
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				return args["v"], nil
+			}},
+	}}})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	return s
+}
+
+func newCacheHandler(t testing.TB, cfg Config) *Handler {
+	t.Helper()
+	nop := zerolog.Nop()
+	cfg.Logger = &nop
+	h, err := New(cacheSchema(t), cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	return h
+}
+
+// post serves a JSON request and returns status and body.
+func post(h http.Handler, body string) (int, string) {
+	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
+}
+
+// TestHandlerServesRepeatsFromTheCache checks that a repeated query, valid
+// or not, is answered from the document computed the first time.
+func TestHandlerServesRepeatsFromTheCache(t *testing.T) {
+	h := newCacheHandler(t, Config{Limits: limits.Config{MaxNodes: 5}})
+	tests := []struct {
+		name, query, body, wantBody string
+		valid                       bool
+	}{
+		{name: "valid", query: "query($v: Int) { echo(v: $v) }", valid: true,
+			body: `{"query":"query($v: Int) { echo(v: $v) }","variables":{"v":1}}`, wantBody: `{"data":{"echo":1}}`},
+		{name: "invalid", query: "{ nope }",
+			body:     `{"query":"{ nope }"}`,
+			wantBody: `{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`},
+		{name: "syntax error", query: "{ hello",
+			body:     `{"query":"{ hello"}`,
+			wantBody: `{"errors":[{"message":"Syntax Error: Expected Name, found <EOF>","locations":[{"line":1,"column":8}],"extensions":{"code":"GRAPHQL_PARSE_FAILED"}}]}`},
+		{name: "over a limit", query: "{ a:hello a:hello a:hello a:hello a:hello a:hello }",
+			body:     `{"query":"{ a:hello a:hello a:hello a:hello a:hello a:hello }"}`,
+			wantBody: `{"errors":[{"message":"query node count 6 exceeds the maximum of 5","locations":[{"line":1,"column":43}],"extensions":{"code":"QUERY_LIMIT_EXCEEDED","limit":{"name":"nodes","max":5,"found":6}}}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := h.cache.len()
+			status, body := post(h, tt.body)
+			if body != tt.wantBody {
+				t.Fatalf("first answer = %d %s, want %s", status, body, tt.wantBody)
+			}
+			d := h.cache.get(tt.query)
+			if d == nil || h.cache.len() != before+1 {
+				t.Fatalf("after the first request the cache has %d documents (was %d) and get = %v", h.cache.len(), before, d)
+			}
+			if (d.doc != nil) != tt.valid || (d.errs == nil) != tt.valid {
+				t.Errorf("cached document: doc %v, errs %v; want valid = %v", d.doc != nil, d.errs, tt.valid)
+			}
+			for range 3 {
+				if _, again := post(h, tt.body); again != tt.wantBody {
+					t.Errorf("repeated answer = %s, want %s", again, tt.wantBody)
+				}
+				if got := h.document(tt.query); got != d {
+					t.Errorf("document(%q) = %p, want the cached %p", tt.query, got, d)
+				}
+			}
+			if h.cache.len() != before+1 {
+				t.Errorf("the cache has %d documents after the repeats, want %d", h.cache.len(), before+1)
+			}
+		})
+	}
+}
+
+// TestHandlerWithoutCache checks that CacheSize < 0 computes every document
+// afresh.
+func TestHandlerWithoutCache(t *testing.T) {
+	h := newCacheHandler(t, Config{CacheSize: -1})
+	for range 2 {
+		if status, body := post(h, `{"query":"{ hello }"}`); status != 200 || body != `{"data":{"hello":"world"}}` {
+			t.Errorf("answer = %d %s", status, body)
+		}
+	}
+	if h.cache != nil || h.cache.len() != 0 {
+		t.Errorf("the handler has a cache")
+	}
+	if a, b := h.document("{ hello }"), h.document("{ hello }"); a == b {
+		t.Error("document returned the same document twice without a cache")
+	}
+}
+
+// TestHandlerCacheBoundedByBytes checks that Config.CacheBytes reaches the
+// cache.
+func TestHandlerCacheBoundedByBytes(t *testing.T) {
+	h := newCacheHandler(t, Config{CacheSize: 100, CacheBytes: 30})
+	for i := range 5 {
+		post(h, fmt.Sprintf(`{"query":"{ a%d: hello }"}`, i)) // 13 bytes each
+	}
+	if got := keys(t, h.cache); !sameKeys(got, "{ a4: hello }", "{ a3: hello }") {
+		t.Errorf("keys = %v, want the last two queries", got)
+	}
+}
+
+// TestHandlerConcurrent serves many requests at once through a cache small
+// enough to evict all the time; run it with -race.
+func TestHandlerConcurrent(t *testing.T) {
+	h := newCacheHandler(t, Config{CacheSize: 4})
+	var wg sync.WaitGroup
+	for g := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				n := (g + i) % 8
+				var body, want string
+				switch i % 3 {
+				case 0:
+					body = fmt.Sprintf(`{"query":"query Q%d($v: Int) { echo(v: $v) }","variables":{"v":%d}}`, n, i)
+					want = fmt.Sprintf(`{"data":{"echo":%d}}`, i)
+				case 1:
+					body = fmt.Sprintf(`{"query":"{ x%d }"}`, n)
+					want = fmt.Sprintf(`{"errors":[{"message":"Cannot query field \"x%d\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`, n)
+				default:
+					body = fmt.Sprintf(`{"query":"query A { a: hello } query B { b%d: hello }","operationName":"%s"}`, n, map[bool]string{true: "A", false: "B"}[n%2 == 0])
+					want = map[bool]string{true: `{"data":{"a":"world"}}`, false: fmt.Sprintf(`{"data":{"b%d":"world"}}`, n)}[n%2 == 0]
+				}
+				if _, got := post(h, body); got != want {
+					t.Errorf("%s: got %s, want %s", body, got, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	keys(t, h.cache)
+}
+
+func TestResponseType(t *testing.T) {
+	const grj = "application/graphql-response+json"
+	tests := []struct{ accept, want string }{
+		{"", contentJSON},
+		{"application/json", contentJSON},
+		{grj, grj},
+		{grj + "; charset=utf-8", grj},
+		{grj + ";q=0", contentJSON},
+		{"application/json, " + grj, grj},
+		{grj + ";q=0.5, application/json;q=0.5", grj},
+		{"application/json;q=0.9, " + grj + ";q=0.8", contentJSON},
+		{"*/*", contentJSON},
+		{"text/html, application/xhtml+xml", contentJSON},
+	}
+	for _, tt := range tests {
+		if got := responseType(tt.accept); got != tt.want {
+			t.Errorf("responseType(%q) = %q, want %q", tt.accept, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,129 @@
+package graphqlhttp
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/limits"
+)
+
+// Defaults of [Config].
+const (
+	// DefaultCacheSize is the number of documents the cache keeps.
+	DefaultCacheSize = 1000
+	// DefaultCacheBytes bounds the total query text the cache keeps.
+	DefaultCacheBytes = 8 << 20
+	// MaxErrors is the most request errors one response lists.
+	MaxErrors = 100
+)
+
+// Config configures a [Handler]. Its zero value enforces every default:
+// limits as in [limits.Config], introspection off, messages masked,
+// mutations refused (no Authenticate/UserID), a cache of DefaultCacheSize
+// documents, logging to standard error.
+type Config struct {
+	// Limits bounds each document: length (also the request body), tokens,
+	// nesting, depth and field nodes. The zero value holds the defaults
+	// (20000 bytes, 20000 tokens, 64 levels, depth 10, 500 nodes).
+	Limits limits.Config
+
+	// Introspection allows __schema and __type. When off (the default),
+	// they are refused with a 400 while __typename keeps working, and
+	// validation messages carry no "Did you mean …" suggestions.
+	Introspection bool
+
+	// Debug shows the real message of errors that are otherwise masked as
+	// "Internal server error." (APP_DEBUG). Never in production.
+	Debug bool
+
+	// Logger receives access lines and the real cause of every masked
+	// error, with the request id. nil means a JSON logger on standard
+	// error; use zerolog.Nop() to log nothing.
+	Logger *zerolog.Logger
+
+	// DisableAccessLog leaves request ids and access lines to a reqlog
+	// middleware mounted around the whole router.
+	DisableAccessLog bool
+
+	// CacheSize is the number of validated documents kept, keyed by query
+	// text; 0 means DefaultCacheSize and a negative value disables the
+	// cache. CacheBytes bounds the query text they hold (0 means
+	// DefaultCacheBytes).
+	CacheSize  int
+	CacheBytes int
+
+	// Authenticate checks the credentials of a request and returns the
+	// context to execute with: r.Context() when there are none, a context
+	// carrying the user when they are valid, or an error when they are
+	// present but invalid, which is answered with 401 UNAUTHENTICATED
+	// whatever the operation. (*auth.Verifier).Context fits.
+	Authenticate func(r *http.Request) (context.Context, error)
+
+	// UserID reports the authenticated user carried by a context, for the
+	// mutation gate: a mutation without a user is answered with 401 before
+	// any resolver runs. auth.UserID fits. nil means no request is ever
+	// authenticated, so every mutation is refused.
+	UserID func(ctx context.Context) (int64, bool)
+
+	// Root is the value the root fields are resolved against (their
+	// resolvers' parent); nil is fine.
+	Root any
+}
+
+// ConfigFromEnv fills a Config from environment variables, read through
+// getenv (os.Getenv in a program, a map in a test):
+//
+//   - APP_DEBUG: true/false; shows masked messages, and turns
+//     introspection on unless GRAPHQL_INTROSPECTION says otherwise;
+//   - GRAPHQL_INTROSPECTION: true/false; when set, it decides;
+//   - GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES, GRAPHQL_MAX_QUERY_LENGTH:
+//     positive integers.
+//
+// Unset variables keep the defaults. A value that cannot be parsed is an
+// error naming the variable, so that a typo does not silently weaken a
+// limit. The other fields are left for the caller to set.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	var cfg Config
+	var errs []string
+	boolVar := func(name string) (value, set bool) {
+		raw := strings.TrimSpace(getenv(name))
+		if raw == "" {
+			return false, false
+		}
+		b, err := strconv.ParseBool(raw)
+		if err != nil {
+			errs = append(errs, fmt.Sprintf("%s=%q is not a boolean", name, raw))
+			return false, false
+		}
+		return b, true
+	}
+	intVar := func(name string) int {
+		raw := strings.TrimSpace(getenv(name))
+		if raw == "" {
+			return 0
+		}
+		n, err := strconv.Atoi(raw)
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Sprintf("%s=%q is not a positive integer", name, raw))
+			return 0
+		}
+		return n
+	}
+	cfg.Debug, _ = boolVar("APP_DEBUG")
+	cfg.Introspection = cfg.Debug
+	if v, set := boolVar("GRAPHQL_INTROSPECTION"); set {
+		cfg.Introspection = v
+	}
+	cfg.Limits.MaxDepth = intVar("GRAPHQL_MAX_DEPTH")
+	cfg.Limits.MaxNodes = intVar("GRAPHQL_MAX_NODES")
+	cfg.Limits.MaxLength = intVar("GRAPHQL_MAX_QUERY_LENGTH")
+	if len(errs) > 0 {
+		return Config{}, fmt.Errorf("graphqlhttp: %s", strings.Join(errs, "; "))
+	}
+	return cfg, nil
+}

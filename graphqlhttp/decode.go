@@ -1,0 +1,250 @@
+package graphqlhttp
+
+import (
+	"encoding/json"
+	"net/http"
+	"unicode/utf8"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+// The request body is read in two passes: json.Valid checks the whole text
+// (without allocating), then jsonReader walks the checked text and builds
+// only what the request needs, numbers kept as json.Number as with
+// Decoder.UseNumber. This costs a fraction of encoding/json's reflection.
+
+// jsonReader walks JSON text that json.Valid accepted.
+type jsonReader struct {
+	b []byte
+	i int
+}
+
+func (r *jsonReader) space() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+// next returns the next significant byte without consuming it.
+func (r *jsonReader) next() byte {
+	r.space()
+	if r.i < len(r.b) {
+		return r.b[r.i]
+	}
+	return 0
+}
+
+// str reads a string; the text is valid, so the closing quote exists.
+func (r *jsonReader) str() string {
+	r.space()
+	start := r.i // the opening quote
+	r.i++
+	escaped := false
+	for {
+		c := r.b[r.i]
+		if c == '\\' {
+			escaped = true
+			r.i += 2
+			continue
+		}
+		r.i++
+		if c == '"' {
+			break
+		}
+	}
+	raw := r.b[start:r.i]
+	if !escaped && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s) // escapes, and invalid UTF-8 turned into U+FFFD
+	return s
+}
+
+// skip passes over one value.
+func (r *jsonReader) skip() {
+	switch r.next() {
+	case '"':
+		r.str()
+	case '{', '[':
+		depth := 0
+		for {
+			switch c := r.b[r.i]; c {
+			case '"':
+				r.str()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			r.i++
+			if depth == 0 {
+				return
+			}
+		}
+	default: // number, true, false, null
+		for r.i < len(r.b) {
+			switch r.b[r.i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return
+			}
+			r.i++
+		}
+	}
+}
+
+// value reads any value as encoding/json with UseNumber would.
+func (r *jsonReader) value() any {
+	switch c := r.next(); c {
+	case '"':
+		return r.str()
+	case '{':
+		r.i++
+		m := map[string]any{}
+		if r.next() == '}' {
+			r.i++
+			return m
+		}
+		for {
+			k := r.str()
+			r.next() // ':'
+			r.i++
+			m[k] = r.value()
+			if r.next() == ',' {
+				r.i++
+				continue
+			}
+			r.i++ // '}'
+			return m
+		}
+	case '[':
+		r.i++
+		s := []any{}
+		if r.next() == ']' {
+			r.i++
+			return s
+		}
+		for {
+			s = append(s, r.value())
+			if r.next() == ',' {
+				r.i++
+				continue
+			}
+			r.i++ // ']'
+			return s
+		}
+	case 't':
+		r.i += 4
+		return true
+	case 'f':
+		r.i += 5
+		return false
+	case 'n':
+		r.i += 4
+		return nil
+	}
+	start := r.i
+	r.skip()
+	return json.Number(r.b[start:r.i])
+}
+
+func badRequest(msg string) *failure {
+	return fail(http.StatusBadRequest, apierror.CodeBadUserInput, msg)
+}
+
+// decodeBody reads the parameters of a JSON request body. Member names are
+// matched exactly; unknown members are ignored, and so is "extensions"
+// unless it is an object (it is accepted and not used).
+func decodeBody(body []byte) (params, *failure) {
+	var p params
+	trimmed := skipSpace(body)
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		return p, badRequest("Batching is not supported: send one operation per request.")
+	case len(trimmed) == 0 || trimmed[0] != '{':
+		if len(trimmed) == 0 || json.Valid(trimmed) {
+			return p, badRequest("The request body must be a JSON object.")
+		}
+		return p, badRequest("The request body is not valid JSON.")
+	case !json.Valid(trimmed):
+		return p, badRequest("The request body is not valid JSON.")
+	case jsonDepth(trimmed) > MaxVariablesNesting+1:
+		return p, badRequest(tooDeep)
+	}
+	r := &jsonReader{b: trimmed, i: 1}
+	hasQuery := false
+	if r.next() != '}' {
+		for {
+			key := r.str()
+			r.next() // ':'
+			r.i++
+			kind := r.next()
+			switch key {
+			case "query":
+				switch kind {
+				case '"':
+					p.query, hasQuery = r.str(), true
+				case 'n':
+					r.skip()
+					hasQuery = false
+				default:
+					return p, badRequest("The query parameter must be a string.")
+				}
+			case "operationName":
+				switch kind {
+				case '"':
+					p.operationName = r.str()
+				case 'n':
+					r.skip()
+					p.operationName = ""
+				default:
+					return p, badRequest("The operationName parameter must be a string.")
+				}
+			case "variables":
+				switch kind {
+				case '{':
+					p.variables = r.value().(map[string]any)
+				case 'n':
+					r.skip()
+					p.variables = nil
+				default:
+					return p, badRequest("The variables parameter must be a JSON object.")
+				}
+			default:
+				r.skip()
+			}
+			if r.next() == ',' {
+				r.i++
+				continue
+			}
+			break
+		}
+	}
+	if !hasQuery {
+		return p, badRequest("The query parameter is missing.")
+	}
+	return p, nil
+}
+
+const tooDeep = "The variables are nested more than 64 levels deep."
+
+// decodeVariables reads the variables parameter of a GET request.
+func decodeVariables(raw []byte) (map[string]any, *failure) {
+	trimmed := skipSpace(raw)
+	if string(trimmed) == "null" {
+		return nil, nil
+	}
+	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
+		return nil, badRequest("The variables parameter must be a JSON object.")
+	}
+	if jsonDepth(trimmed) > MaxVariablesNesting {
+		return nil, badRequest(tooDeep)
+	}
+	return (&jsonReader{b: trimmed}).value().(map[string]any), nil
+}

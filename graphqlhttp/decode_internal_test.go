@@ -1,0 +1,69 @@
+package graphqlhttp
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// referenceDecode reads a body with encoding/json, the behaviour decodeBody
+// must match whenever the body is a valid JSON object.
+func referenceDecode(body []byte) (params, bool) {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(body, &raw); err != nil {
+		return params{}, false
+	}
+	var p params
+	q, ok := raw["query"]
+	if !ok || string(q) == "null" {
+		return p, false
+	}
+	if json.Unmarshal(q, &p.query) != nil {
+		return p, false
+	}
+	if op, ok := raw["operationName"]; ok && string(op) != "null" {
+		if json.Unmarshal(op, &p.operationName) != nil {
+			return p, false
+		}
+	}
+	if v, ok := raw["variables"]; ok && string(v) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(v))
+		dec.UseNumber()
+		if dec.Decode(&p.variables) != nil || p.variables == nil {
+			return p, false
+		}
+	}
+	return p, true
+}
+
+func FuzzDecodeBodyMatchesEncodingJSON(f *testing.F) {
+	for _, seed := range []string{
+		`{"query":"{ a }"}`,
+		`{"query":"q","variables":{"n":20,"f":1.5e3,"s":"x\u00e9\n","l":[1,[2,{}]],"b":true,"z":null},"operationName":"Op"}`,
+		`{"query":"a","query":"b"}`,
+		`{"variables":{"a":{"b":{"c":[]}}},"query":"\"quoted\" \\ \ud83d\ude00"}`,
+		` { "query" : "x" , "extensions" : {"persistedQuery":{"version":1}} } `,
+		`{"query":"x","operationName":null,"variables":null}`,
+		`{"query":"x","variables":{"k":"\ud800"}}`,
+		"{\"query\":\"\xff\"}",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		got, fail := decodeBody(body)
+		want, ok := referenceDecode(body)
+		if !json.Valid(body) || jsonDepth(body) > MaxVariablesNesting+1 {
+			if fail == nil {
+				t.Fatalf("accepted %q", body)
+			}
+			return
+		}
+		if ok != (fail == nil) {
+			t.Fatalf("decodeBody(%q): failure %v, encoding/json ok %v", body, fail, ok)
+		}
+		if ok && !reflect.DeepEqual(got, want) {
+			t.Fatalf("decodeBody(%q)\n got %#v\nwant %#v", body, got, want)
+		}
+	})
+}

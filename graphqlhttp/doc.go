@@ -1,0 +1,76 @@
+// Package graphqlhttp serves a [graphql.Schema] over HTTP as an
+// [http.Handler] that any router can mount:
+//
+//	h, err := graphqlhttp.New(schema, graphqlhttp.Config{
+//		Authenticate: verifier.Context, // *auth.Verifier
+//		UserID:       auth.UserID,
+//	})
+//	mux.Handle("/api/graphql", h)
+//
+// # Requests
+//
+// POST with Content-Type application/json (a charset parameter, if any, must
+// be utf-8) and a body {"query", "variables", "operationName",
+// "extensions"}; POST with application/graphql and the query as the body;
+// GET with the same parameters in the query string, variables JSON-encoded.
+// A mutation sent with GET is refused with 405 and Allow: POST; other
+// methods get 405 with Allow: GET, POST; other content types 415. A JSON
+// array (a batch) is refused. The body is capped at the query length limit.
+//
+// Every request then goes through these steps, in this order:
+//
+//  1. credentials, when [Config.Authenticate] is set: a bearer token that
+//     is present but invalid is a 401 whatever the operation;
+//  2. the document: scanned before parsing (length, tokens, nesting),
+//     parsed, checked for depth and field nodes after fragment expansion,
+//     then validated. The outcome of these steps, errors included, is
+//     cached by query text in a bounded LRU, so a repeated query costs one
+//     map lookup and a hostile document never reaches the validator's
+//     expensive rules. A document that uses a variable its operation does
+//     not declare is refused before parsing, with the validation error of
+//     the first such reference only;
+//  3. the operation that operationName selects, prepared once per document;
+//  4. variables, coerced by the engine;
+//  5. the mutation gate: a mutation with no authenticated user
+//     ([Config.UserID]) is a 401 with WWW-Authenticate: Bearer, before any
+//     resolver runs;
+//  6. execution, with the *http.Request reachable through [Request].
+//
+// # Responses
+//
+// Every response carries Cache-Control: no-store and is JSON:
+// application/graphql-response+json when the Accept header prefers it,
+// application/json otherwise.
+//
+//   - 200 {"data": …} or {"data": …, "errors": […]}: executed; a failed field
+//     is null and listed with its path.
+//   - 400 {"errors": […]} with no data: syntax (GRAPHQL_PARSE_FAILED),
+//     validation (GRAPHQL_VALIDATION_FAILED), limits (QUERY_LIMIT_EXCEEDED
+//     with extensions.limit = {name, max, found}), variables and request
+//     parameters (BAD_USER_INPUT). At most [MaxErrors] errors are listed.
+//   - 401 UNAUTHENTICATED, 405, 415 as above; 500 for a panic outside
+//     resolvers.
+//
+// Field errors pass through the presenter of package errors: errors with a
+// code (FORBIDDEN, NOT_FOUND, VALIDATION_FAILED with extensions.validation,
+// …) keep their message; an error with a StatusCode() below 500 keeps its
+// message and shows the status in extensions.status; anything else is
+// "Internal server error." (INTERNAL_SERVER_ERROR) and its real cause is
+// logged once with the request id. [Config.Debug] shows real messages.
+//
+// # Introspection
+//
+// Off by default. When off, __schema and __type are refused with a 400,
+// __typename works, and no validation message suggests names ("Did you
+// mean …"), so that errors do not reveal the schema. When on, introspection
+// sub-trees are bounded by the introspection depth rule of graphql-js
+// instead of the depth limit, so the standard introspection query of
+// graphql-js passes under the default limits.
+//
+// # Logging
+//
+// Each request gets an id (a sane incoming X-Request-Id is kept and
+// echoed) and one access line through zerolog; see package reqlog. Set
+// [Config.DisableAccessLog] when a reqlog middleware already wraps the
+// whole router.
+package graphqlhttp
