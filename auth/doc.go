@@ -1,0 +1,103 @@
+// Package auth issues and verifies JWT access tokens, guards handlers with
+// them, and serves a login endpoint.
+//
+// Tokens travel as Authorization: Bearer <JWT>. A [Verifier] checks them and
+// offers two middlewares, both of type func(http.Handler) http.Handler so
+// that they fit http.ServeMux, chi's r.Use and alice alike:
+//
+//   - [Verifier.Required] (the specification's jwt middleware) lets a request
+//     through only with a valid token;
+//   - [Verifier.Optional] lets every request through except one whose token
+//     is present but bad.
+//
+// Either puts the user id in the request context, where handlers and
+// resolvers read it with [UserID]. An [Issuer] signs tokens, and [Login] is
+// the endpoint that trades an e-mail address and password for one.
+//
+// # Configuration
+//
+// One [Config] builds both the verifier and the issuer:
+//
+//	cfg := auth.Config{Secret: secret} // at least 32 random bytes
+//	verifier, err := auth.NewVerifier(cfg)
+//	issuer, err := auth.NewIssuer(cfg)
+//
+// Its fields, zero meaning the default:
+//
+//   - Secret: the HS256 key, at least [MinSecretBytes] (32) bytes, as RFC
+//     7518 requires; a shorter one is an error from the constructors, so a
+//     service with a weak key refuses to start.
+//   - TTL: lifetime of issued tokens, [DefaultTTL] (60 minutes).
+//   - Leeway: clock skew tolerated on exp, nbf and iat, [DefaultLeeway]
+//     (30 seconds); negative for none.
+//   - Now: the clock, time.Now; tests replace it.
+//
+// The algorithm follows from the key. Today the key is an HMAC secret and
+// the algorithm HS256; asymmetric keys (RS256, EdDSA) can be added as further
+// Config fields without changing any caller of [Verifier.Verify], the
+// middlewares or [Issuer.Issue].
+//
+// # What a token must be
+//
+// [Verifier.Verify] accepts a token only if all of this holds:
+//
+//   - it is a compact JWS of at most [MaxHeaderBytes] bytes;
+//   - its alg is HS256: "none", HS384, HS512, RS256 and every other
+//     algorithm are refused, whatever the signature, so there is no key
+//     confusion;
+//   - its signature verifies with the configured secret; header fields such
+//     as kid, jku, x5u or jwk are ignored and never select a key; typ, when
+//     present, is "JWT" (any case), and crit is refused;
+//   - exp is present and not past; nbf and iat, when present, are not in the
+//     future; each with the leeway;
+//   - sub is a positive integer that fits in an int64, given as a JSON
+//     string ("42", as this package and jwt-auth 2.x issue it) or a JSON
+//     number (42, as jwt-auth 1.x issues it), in plain decimal: no sign,
+//     leading zero, fraction or exponent.
+//
+// Other claims (iss, aud, jti, jwt-auth's prv) are not checked.
+//
+// # Requests
+//
+// The Authorization header is the only place a token is read from; the
+// scheme is matched without regard to case ("bearer" works). A header longer
+// than [MaxHeaderBytes] (8 KiB) is refused before any parsing. A header with
+// another scheme (Basic, Token, …) or an empty one counts as no token
+// ([ErrNoToken]): [Verifier.Optional] lets such a request through
+// anonymously, [Verifier.Required] refuses it.
+//
+// Every refusal is the same answer, so that a client learns nothing about
+// why:
+//
+//	HTTP/1.1 401 Unauthorized
+//	Content-Type: application/json
+//	WWW-Authenticate: Bearer
+//
+//	{"message":"Unauthenticated."}
+//
+// The reason (an error wrapping one of [ErrNoToken], [ErrMalformedHeader],
+// [ErrTokenTooLarge], [ErrInvalidToken] or [ErrInvalidSubject]) is logged
+// through the request's zerolog logger (zerolog.Ctx): at debug level for a
+// missing token, at info level otherwise. The token itself is never logged.
+//
+// A handler that must word the 401 its own way, such as a GraphQL endpoint
+// answering {"errors":[…]}, calls [Verifier.Authenticate] and treats
+// [ErrNoToken] as an anonymous request.
+//
+// # Issuing tokens and logging in
+//
+// [Issuer.Issue] signs a token with sub (the user id as a decimal string),
+// iat and nbf (now), exp (now + TTL) and a random jti, under the header
+// {"alg":"HS256","typ":"JWT"}. There is no refresh and no revocation list.
+//
+// [Login] checks {"email", "password"} against a [Users] store holding bcrypt
+// hashes ([HashPassword] makes them) and answers jwt-auth's
+// {"access_token", "token_type": "bearer", "expires_in"}. An unknown e-mail
+// address costs the same bcrypt work as a wrong password and gets the same
+// 401 {"message":"Invalid credentials."}. See [Login] for every answer.
+//
+// # Concurrency
+//
+// A [Verifier], an [Issuer] and a [Login] are immutable after construction
+// and safe for concurrent use.
+package auth

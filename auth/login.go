@@ -1,0 +1,300 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/rs/zerolog"
+	"golang.org/x/crypto/bcrypt"
+)
+
+// Defaults of [LoginConfig].
+const (
+	// DefaultCost is the bcrypt cost of [HashPassword] and, when
+	// [LoginConfig.Cost] is zero, of the stand-in hash of [Login].
+	DefaultCost = bcrypt.DefaultCost
+
+	// DefaultMaxBodyBytes is the largest login request body when
+	// [LoginConfig.MaxBodyBytes] is zero.
+	DefaultMaxBodyBytes = 64 << 10
+)
+
+// Users looks up the credentials of a user by e-mail address; a store of
+// users implements it for [Login].
+type Users interface {
+	// PasswordHash returns the id and bcrypt password hash of the user with
+	// the given e-mail address (an empty hash: the user cannot log in with a
+	// password). When there is no such user, the error is (or wraps)
+	// ErrUserNotFound. Any other error is logged and answered with a 500.
+	PasswordHash(ctx context.Context, email string) (id int64, hash []byte, err error)
+}
+
+// LoginConfig configures a [Login]. Its zero value means the defaults.
+type LoginConfig struct {
+	// Cost is the bcrypt cost of the stored password hashes. For an unknown
+	// e-mail address Login checks the password against a stand-in hash of
+	// this cost, so that the answer takes as long as for a known one. Zero
+	// means DefaultCost.
+	Cost int
+
+	// MaxBodyBytes caps the request body; a larger one is a 413. Zero means
+	// DefaultMaxBodyBytes.
+	MaxBodyBytes int64
+}
+
+// Login is the login endpoint, an [http.Handler] for POST requests with a
+// JSON body {"email": "…", "password": "…"}. Build it with [NewLogin]; it is
+// safe for concurrent use.
+//
+// Answers, all JSON and all with Cache-Control: no-store:
+//
+//   - 200 {"access_token": "…", "token_type": "bearer", "expires_in": 3600}
+//     (expires_in in seconds) for good credentials;
+//   - 401 {"message": "Invalid credentials."}, with WWW-Authenticate: Bearer,
+//     for an unknown e-mail address or a wrong password alike;
+//   - 422 {"message": "…", "errors": {"email": […], "password": […]}} when a
+//     field is missing, empty or not a string (Laravel's shape and wording);
+//     the e-mail address is trimmed, the password is taken as sent;
+//   - 400 for malformed JSON or a body that is not a JSON object, 413 for a
+//     body over the cap, 415 when the Content-Type is not JSON, 405 with
+//     Allow: POST for other methods, and 500 {"message":
+//     "Internal server error."} when the lookup fails (the error is logged).
+type Login struct {
+	users   Users
+	issuer  *Issuer
+	maxBody int64
+	dummy   []byte                            // stand-in hash for unknown users
+	compare func(hash, password []byte) error // bcrypt.CompareHashAndPassword; replaced in tests
+}
+
+// NewLogin returns the login endpoint checking credentials against users and
+// issuing tokens with issuer. It computes a bcrypt hash of cfg.Cost once, so
+// it takes as long as one password check.
+func NewLogin(users Users, issuer *Issuer, cfg LoginConfig) (*Login, error) {
+	var errs []error
+	if users == nil {
+		errs = append(errs, errors.New("auth: NewLogin needs Users"))
+	}
+	if issuer == nil {
+		errs = append(errs, errors.New("auth: NewLogin needs an Issuer"))
+	}
+	cost := cfg.Cost
+	if cost == 0 {
+		cost = DefaultCost
+	}
+	if cost < bcrypt.MinCost || cost > bcrypt.MaxCost {
+		errs = append(errs, fmt.Errorf("auth: LoginConfig.Cost is %d; bcrypt needs %d..%d", cfg.Cost, bcrypt.MinCost, bcrypt.MaxCost))
+	}
+	maxBody := cfg.MaxBodyBytes
+	switch {
+	case maxBody == 0:
+		maxBody = DefaultMaxBodyBytes
+	case maxBody < 0:
+		errs = append(errs, fmt.Errorf("auth: LoginConfig.MaxBodyBytes is %d; it must not be negative", maxBody))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	dummy, err := bcrypt.GenerateFromPassword([]byte(rand.Text()), cost)
+	if err != nil {
+		return nil, fmt.Errorf("auth: computing the stand-in hash: %w", err)
+	}
+	return &Login{
+		users:   users,
+		issuer:  issuer,
+		maxBody: maxBody,
+		dummy:   dummy,
+		compare: bcrypt.CompareHashAndPassword,
+	}, nil
+}
+
+// tokenResponse is the body of a successful login (jwt-auth's shape).
+type tokenResponse struct {
+	AccessToken string `json:"access_token"`
+	TokenType   string `json:"token_type"`
+	ExpiresIn   int64  `json:"expires_in"`
+}
+
+// ServeHTTP implements [http.Handler].
+func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "no-store")
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		writeMessage(w, http.StatusMethodNotAllowed, "Method not allowed.")
+		return
+	}
+	if !isJSON(r.Header.Get("Content-Type")) {
+		writeMessage(w, http.StatusUnsupportedMediaType, "The request body must be sent as application/json.")
+		return
+	}
+	email, password, ok := l.readCredentials(w, r)
+	if !ok {
+		return
+	}
+
+	logger := zerolog.Ctx(r.Context())
+	id, hash, err := l.users.PasswordHash(r.Context(), email)
+	switch {
+	case errors.Is(err, ErrUserNotFound):
+		_ = l.compare(l.dummy, []byte(password)) // take as long as for a known user
+		logger.Info().Msg("auth: login refused: unknown e-mail address")
+		writeInvalidCredentials(w)
+		return
+	case err != nil:
+		logger.Error().Err(err).Msg("auth: login: looking up the user")
+		writeMessage(w, http.StatusInternalServerError, "Internal server error.")
+		return
+	case len(hash) == 0:
+		_ = l.compare(l.dummy, []byte(password))
+		logger.Info().Int64("user_id", id).Msg("auth: login refused: the user has no password")
+		writeInvalidCredentials(w)
+		return
+	}
+	if err := l.compare(hash, []byte(password)); err != nil {
+		if errors.Is(err, bcrypt.ErrMismatchedHashAndPassword) {
+			logger.Info().Int64("user_id", id).Msg("auth: login refused: wrong password")
+		} else {
+			logger.Error().Err(err).Int64("user_id", id).Msg("auth: login refused: the stored password hash is unusable")
+		}
+		writeInvalidCredentials(w)
+		return
+	}
+	token, err := l.issuer.Issue(id)
+	if err != nil {
+		logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: issuing the token")
+		writeMessage(w, http.StatusInternalServerError, "Internal server error.")
+		return
+	}
+	writeJSON(w, http.StatusOK, tokenResponse{
+		AccessToken: token,
+		TokenType:   "bearer",
+		ExpiresIn:   int64(l.issuer.TTL().Seconds()),
+	})
+}
+
+// readCredentials decodes and validates the body. When it returns false it
+// has written the answer.
+func (l *Login) readCredentials(w http.ResponseWriter, r *http.Request) (email, password string, ok bool) {
+	if r.ContentLength > l.maxBody {
+		writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
+		return "", "", false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.maxBody))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
+		} else {
+			zerolog.Ctx(r.Context()).Info().Err(err).Msg("auth: login: reading the body")
+			writeMessage(w, http.StatusBadRequest, "The request body could not be read.")
+		}
+		return "", "", false
+	}
+	if !json.Valid(body) {
+		writeMessage(w, http.StatusBadRequest, "Malformed JSON.")
+		return "", "", false
+	}
+	var fields map[string]json.RawMessage
+	if body = bytes.TrimLeft(body, " \t\r\n"); body[0] != '{' || json.Unmarshal(body, &fields) != nil {
+		writeMessage(w, http.StatusBadRequest, "The request body must be a JSON object.")
+		return "", "", false
+	}
+
+	problems := make(map[string][]string)
+	var order []string
+	field := func(name string, trim bool) string {
+		s, problem := stringField(fields[name], name, trim)
+		if problem != "" {
+			problems[name] = []string{problem}
+			order = append(order, name)
+		}
+		return s
+	}
+	email = field("email", true)
+	password = field("password", false)
+	if len(order) > 0 {
+		writeValidationFailed(w, order, problems)
+		return "", "", false
+	}
+	return email, password, true
+}
+
+// stringField validates a required string field the way Laravel's
+// "required|string" does after its TrimStrings and
+// ConvertEmptyStringsToNull middlewares. It returns the value, or the
+// message of the first rule that fails.
+func stringField(raw json.RawMessage, name string, trim bool) (string, string) {
+	required := "The " + name + " field is required."
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", required
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", "The " + name + " field must be a string."
+	}
+	if trim {
+		s = strings.TrimSpace(s)
+	}
+	if s == "" {
+		return "", required
+	}
+	return s, ""
+}
+
+// writeValidationFailed writes Laravel's 422: the first message, a count of
+// the others, and the messages by field.
+func writeValidationFailed(w http.ResponseWriter, order []string, problems map[string][]string) {
+	total := 0
+	for _, msgs := range problems {
+		total += len(msgs)
+	}
+	msg := problems[order[0]][0]
+	switch more := total - 1; {
+	case more == 1:
+		msg += " (and 1 more error)"
+	case more > 1:
+		msg += fmt.Sprintf(" (and %d more errors)", more)
+	}
+	writeJSON(w, http.StatusUnprocessableEntity, struct {
+		Message string              `json:"message"`
+		Errors  map[string][]string `json:"errors"`
+	}{msg, problems})
+}
+
+// writeInvalidCredentials writes the one 401 of a failed login.
+func writeInvalidCredentials(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", "Bearer")
+	writeMessage(w, http.StatusUnauthorized, "Invalid credentials.")
+}
+
+// isJSON reports whether contentType is application/json or another JSON
+// media type (application/problem+json and the like), parameters aside.
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+}
+
+// HashPassword returns the bcrypt hash of password at [DefaultCost], for
+// storing with a new user. It refuses an empty password and one longer than
+// bcrypt's 72 bytes (the error then wraps [bcrypt.ErrPasswordTooLong]).
+func HashPassword(password string) ([]byte, error) {
+	if password == "" {
+		return nil, errors.New("auth: password is empty")
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), DefaultCost)
+	if err != nil {
+		return nil, fmt.Errorf("auth: hashing password: %w", err)
+	}
+	return hash, nil
+}

@@ -1,0 +1,157 @@
+package auth
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/rs/zerolog"
+)
+
+// unauthenticatedBody is the one body every refused request gets.
+const unauthenticatedBody = `{"message":"Unauthenticated."}`
+
+// Required is the middleware for routes that need a user (the
+// specification's jwt middleware). A request with a valid bearer token
+// reaches next with the user id in its context ([UserID]); any other request
+// gets 401 {"message":"Unauthenticated."} with Content-Type: application/json
+// and WWW-Authenticate: Bearer, and the reason goes to the request's zerolog
+// logger.
+func (v *Verifier) Required(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, err := v.Authenticate(r)
+		if err != nil {
+			logRefusal(r, err)
+			writeUnauthenticated(w)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(WithUserID(r.Context(), id)))
+	})
+}
+
+// Optional is the middleware for routes open to everyone that still want to
+// know the user. A request with a valid bearer token reaches next with the
+// user id in its context; a request without one ([ErrNoToken]: no
+// Authorization header, or another scheme such as Basic) reaches next
+// unchanged; a request whose bearer token is present but bad gets the same
+// 401 as with [Verifier.Required].
+func (v *Verifier) Optional(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, err := v.Authenticate(r)
+		switch {
+		case err == nil:
+			r = r.WithContext(WithUserID(r.Context(), id))
+		case errors.Is(err, ErrNoToken):
+		default:
+			logRefusal(r, err)
+			writeUnauthenticated(w)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Authenticate checks the bearer token of r and returns its user id. It is
+// the check behind the middlewares, for handlers that answer a refusal their
+// own way (the GraphQL endpoint writes a GraphQL-shaped 401). The error
+// wraps [ErrNoToken] when r carries no bearer token, and otherwise one of
+// [ErrTokenTooLarge], [ErrMalformedHeader], [ErrInvalidToken] or
+// [ErrInvalidSubject]. Authenticate neither logs nor writes anything.
+func (v *Verifier) Authenticate(r *http.Request) (int64, error) {
+	token, err := bearerToken(r.Header)
+	if err != nil {
+		return 0, err
+	}
+	return v.Verify(token)
+}
+
+// bearerToken returns the token of the Authorization header, refusing an
+// oversized header before looking into it. The scheme is matched without
+// regard to case (RFC 9110 §11.1).
+func bearerToken(h http.Header) (string, error) {
+	values := h.Values("Authorization")
+	size := 0
+	for _, v := range values {
+		size += len(v)
+	}
+	switch {
+	case size > MaxHeaderBytes:
+		return "", fmt.Errorf("%w: Authorization header is %d bytes, at most %d allowed", ErrTokenTooLarge, size, MaxHeaderBytes)
+	case len(values) > 1:
+		return "", fmt.Errorf("%w: %d Authorization headers", ErrMalformedHeader, len(values))
+	case len(values) == 0:
+		return "", ErrNoToken
+	}
+	value := strings.Trim(values[0], " \t")
+	if value == "" {
+		return "", fmt.Errorf("%w: Authorization header is empty", ErrNoToken)
+	}
+	scheme, token, _ := strings.Cut(value, " ")
+	if !strings.EqualFold(scheme, "Bearer") {
+		return "", fmt.Errorf("%w: Authorization scheme is not Bearer", ErrNoToken)
+	}
+	token = strings.TrimLeft(token, " ")
+	switch {
+	case token == "":
+		return "", fmt.Errorf("%w: empty bearer token", ErrMalformedHeader)
+	case !isToken68(token):
+		return "", fmt.Errorf("%w: bearer token holds characters a token cannot contain", ErrMalformedHeader)
+	}
+	return token, nil
+}
+
+// isToken68 reports whether s has the syntax of RFC 6750's b64token:
+// letters, digits and -._~+/ followed by any number of "=".
+func isToken68(s string) bool {
+	s = strings.TrimRight(s, "=")
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '-', c == '.', c == '_', c == '~', c == '+', c == '/':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// logRefusal records why r was refused: at debug level when it simply had no
+// token, at info level otherwise. The token itself is never logged.
+func logRefusal(r *http.Request, err error) {
+	logger := zerolog.Ctx(r.Context())
+	if errors.Is(err, ErrNoToken) {
+		logger.Debug().Err(err).Msg("auth: request refused")
+		return
+	}
+	logger.Info().Err(err).Msg("auth: request refused")
+}
+
+// writeUnauthenticated writes the 401 every refused request gets.
+func writeUnauthenticated(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("WWW-Authenticate", "Bearer")
+	writeJSONBytes(w, http.StatusUnauthorized, []byte(unauthenticatedBody))
+}
+
+// Context authenticates r for handlers that answer failures in their own
+// format, such as the GraphQL endpoint (graphqlhttp.Config.Authenticate):
+// with no bearer token it returns r's context unchanged; with a valid one,
+// r's context carrying the user id ([WithUserID]); with an invalid one, the
+// reason (see [Verifier.Authenticate]), which the caller answers with a 401
+// and logs.
+func (v *Verifier) Context(r *http.Request) (context.Context, error) {
+	id, err := v.Authenticate(r)
+	switch {
+	case errors.Is(err, ErrNoToken):
+		return r.Context(), nil
+	case err != nil:
+		return nil, err
+	}
+	return WithUserID(r.Context(), id), nil
+}
