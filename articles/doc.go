@@ -1,0 +1,147 @@
+// Package articles serves a REST API for articles in the shapes a Laravel
+// client expects: public reads of published articles, paginated, and
+// writes by authenticated users. It is an [http.Handler] that mounts on
+// any router, over a [Store] that keeps the data.
+//
+// The stores live in sub-packages named after their database:
+// [github.com/gqlkit/gqlkit/articles/pgstore] (PostgreSQL through pgx) and
+// [github.com/gqlkit/gqlkit/articles/sqlitestore] (SQLite through
+// modernc.org/sqlite, no cgo). [github.com/gqlkit/gqlkit/articles/storetest]
+// checks any implementation.
+//
+// # Mounting
+//
+// [NewHandler] returns a [Handler] that routes by itself. Mount it at the
+// collection's path and below, wrapped in the auth package's Optional
+// middleware, which verifies a token when one is sent; the handler refuses
+// writes without an authenticated user on its own:
+//
+//	h, err := articles.NewHandler(store, articles.Config{})
+//	mux.Handle("/api/articles", verifier.Optional(h))
+//	mux.Handle("/api/articles/", verifier.Optional(h))
+//
+// Mounted elsewhere, set [Config.Prefix], or strip the prefix:
+//
+//	mux.Handle("/v2/articles/", http.StripPrefix("/v2/articles", h))
+//
+// For routers with patterns of their own (http.ServeMux method patterns,
+// chi), [Handler.List], [Handler.Show], [Handler.Create] and
+// [Handler.Delete] serve one route each and read the article id from the
+// path value "article" (or "id"), which both routers set:
+//
+//	mux.HandleFunc("GET /api/articles", h.List)
+//	mux.Handle("POST /api/articles", verifier.Required(http.HandlerFunc(h.Create)))
+//	mux.HandleFunc("GET /api/articles/{article}", h.Show)
+//	mux.Handle("DELETE /api/articles/{article}", verifier.Required(http.HandlerFunc(h.Delete)))
+//
+// Writes read the user from the request context with auth.UserID; any
+// middleware that calls auth.WithUserID will do.
+//
+// # Routes
+//
+//	GET    {prefix}?page=&per_page=   200 {data: [article…], links, meta}
+//	GET    {prefix}/{article}         200 {data: article}; 404 when missing or unpublished
+//	POST   {prefix}                   201 {data: article} and Location; user_id from the token
+//	DELETE {prefix}/{article}         204; 403 for another's article; 404 when missing
+//
+// HEAD is served like GET; other methods get 405 with an Allow header. An
+// {article} that is not a positive integer in plain decimal ("0", "-1",
+// "007", "abc") is a 404, as is a deeper path.
+//
+// An article is exactly
+//
+//	{"id": 1, "user_id": 1, "title": "…", "body": "…", "published": true,
+//	 "created_at": "2025-01-02T03:04:05.123456Z", "updated_at": "…",
+//	 "author": {"id": 1, "name": "Ada"}}
+//
+// with timestamps in UTC as [TimeFormat]; the author never carries an
+// e-mail address or password. Answers are application/json and, like
+// PHP's json_encode, leave <, > and & unescaped.
+//
+// # Creating
+//
+// The body must be a JSON object sent as application/json (or any
+// application/*+json type); anything else is a 415. It is validated as a
+// Laravel controller with the rules
+//
+//	'title'     => 'required|string|max:200',
+//	'body'      => 'required|string',
+//	'published' => 'boolean',
+//
+// validates it behind Laravel's TrimStrings and ConvertEmptyStringsToNull
+// middlewares:
+//
+//   - title and body must be strings: null, a missing key, a string of
+//     white space only, [] and {} are "required" failures; numbers,
+//     booleans and other arrays or objects are "string" failures;
+//   - both are stored trimmed of white space, as Laravel stores them;
+//   - the title may have at most [MaxTitleLength] (200) characters after
+//     trimming, counted in Unicode code points;
+//   - neither may contain a NUL character (PostgreSQL cannot store it);
+//   - published is optional (default false) and must be true, false, 1, 0,
+//     "1" or "0"; null, "true" and 1.0 are refused;
+//   - other keys, user_id and id included, are ignored.
+//
+// A failure is a 422 in Laravel's shape, with its default English
+// messages, fields in rule order:
+//
+//	{"message": "The title field is required. (and 1 more error)",
+//	 "errors": {"title": ["The title field is required."], "body": ["The body field is required."]}}
+//
+// Malformed JSON is a 400 "Malformed JSON."; valid JSON that is not an
+// object (an array, a string, null) a 400 "The request body must be a JSON
+// object."; a body over [Config.MaxBodyBytes] (1 MiB) a 413.
+//
+// # Listing
+//
+// The list holds published articles only, newest first (created_at
+// descending, then id descending). per_page (1 to [MaxPerPage], default
+// [DefaultPerPage]) and page (from 1, default 1) must be integers in plain
+// decimal; anything else, an empty value included, is a 422 such as
+//
+//	{"message": "The per page field must not be greater than 100.",
+//	 "errors": {"per_page": ["The per page field must not be greater than 100."]}}
+//
+// A repeated parameter takes its last value, as in PHP; a query string
+// that does not parse is a 400. The answer is the envelope of Laravel's
+// paginated resource collections (without meta.links):
+//
+//	{"data": […],
+//	 "links": {"first": "…?page=1&per_page=15", "last": "…", "prev": null, "next": "…?page=2&per_page=15"},
+//	 "meta": {"current_page": 1, "from": 1, "last_page": 4, "path": "https://host/api/articles",
+//	          "per_page": 15, "to": 15, "total": 50}}
+//
+// Links are absolute and keep per_page; their scheme and host come from
+// [Config.BaseURL] or the request. A page past the end is a 200 with empty
+// data and null from and to. A list costs at most three queries whatever
+// the page size (the stores of this module use two).
+//
+// # Deleting
+//
+// The author may delete their article, published or not. Another user gets
+// 403 "You can only delete your own articles." for a published article and
+// 404 for an unpublished one, which they cannot see.
+//
+// # Errors
+//
+// Every error answer is JSON {"message": "…"}:
+//
+//	401 Unauthenticated.   a write without a user in the context, or by a user
+//	                       who no longer exists (nothing is written); with
+//	                       WWW-Authenticate: Bearer
+//	403 You can only delete your own articles.
+//	404 Not found.
+//	405 Method not allowed.
+//	500 Internal server error.
+//
+// A 500 answers any error a store returns besides [ErrUnknownUser],
+// [ErrNotAuthor] and apierror.ErrNotFound; [Config.Presenter] logs it in
+// full with the request id. The store errors carry their client view too,
+// so a GraphQL resolver that returns one unchanged gets the same answer
+// from apierror.Presenter.
+//
+// # Concurrency
+//
+// A [Handler] is immutable after [NewHandler] and safe for concurrent use;
+// so are the stores of this module.
+package articles

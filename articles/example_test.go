@@ -1,0 +1,160 @@
+package articles_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+	"github.com/gqlkit/gqlkit/auth"
+)
+
+// Example_mount serves the articles API on a stock http.ServeMux, backed by
+// SQLite, with reads public and writes authenticated by JWT.
+func Example_mount() {
+	dir, err := os.MkdirTemp("", "articles-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	if err := store.Migrate(ctx); err != nil {
+		log.Fatal(err)
+	}
+	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", []byte("bcrypt hash"))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	authCfg := auth.Config{Secret: []byte("an example secret of 32 bytes...")}
+	verifier, err := auth.NewVerifier(authCfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h, err := articles.NewHandler(store, articles.Config{
+		BaseURL: "https://api.example.com",
+		Now:     func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	// Optional verifies a token when one is sent; the handler itself
+	// refuses writes without one.
+	mux := http.NewServeMux()
+	mux.Handle("/api/articles", verifier.Optional(h))
+	mux.Handle("/api/articles/", verifier.Optional(h))
+
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	issuer, err := auth.NewIssuer(authCfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	token, err := issuer.Issue(ada)
+	if err != nil {
+		log.Fatal(err)
+	}
+	send := func(method, path, token, body string) {
+		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		if err != nil {
+			log.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		fmt.Println(method, path, res.Status)
+		if loc := res.Header.Get("Location"); loc != "" {
+			fmt.Println("Location:", loc)
+		}
+		fmt.Println(string(b))
+	}
+
+	send("POST", "/api/articles", "", `{"title":"Hello","body":"World"}`)
+	send("POST", "/api/articles", token, `{"title":"","body":"World"}`)
+	send("POST", "/api/articles", token, `{"title":"Hello","body":"World","published":true}`)
+	send("GET", "/api/articles?per_page=10", "", "")
+	send("DELETE", "/api/articles/1", token, "")
+	// Output:
+	// POST /api/articles 401 Unauthorized
+	// {"message":"Unauthenticated."}
+	// POST /api/articles 422 Unprocessable Entity
+	// {"message":"The title field is required.","errors":{"title":["The title field is required."]}}
+	// POST /api/articles 201 Created
+	// Location: https://api.example.com/api/articles/1
+	// {"data":{"id":1,"user_id":1,"title":"Hello","body":"World","published":true,"created_at":"2025-01-02T03:04:05.000000Z","updated_at":"2025-01-02T03:04:05.000000Z","author":{"id":1,"name":"Ada"}}}
+	// GET /api/articles?per_page=10 200 OK
+	// {"data":[{"id":1,"user_id":1,"title":"Hello","body":"World","published":true,"created_at":"2025-01-02T03:04:05.000000Z","updated_at":"2025-01-02T03:04:05.000000Z","author":{"id":1,"name":"Ada"}}],"links":{"first":"https://api.example.com/api/articles?page=1&per_page=10","last":"https://api.example.com/api/articles?page=1&per_page=10","prev":null,"next":null},"meta":{"current_page":1,"from":1,"last_page":1,"path":"https://api.example.com/api/articles","per_page":10,"to":1,"total":1}}
+	// DELETE /api/articles/1 204 No Content
+	//
+}
+
+// ExampleHandler_routes mounts each route on its own http.ServeMux method
+// pattern; the id is the path value "article". The JWT middleware guards
+// the writes only.
+func ExampleHandler_routes() {
+	dir, err := os.MkdirTemp("", "articles-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	if err := store.Migrate(context.Background()); err != nil {
+		log.Fatal(err)
+	}
+
+	verifier, err := auth.NewVerifier(auth.Config{Secret: []byte("an example secret of 32 bytes...")})
+	if err != nil {
+		log.Fatal(err)
+	}
+	h, err := articles.NewHandler(store, articles.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/articles", h.List)
+	mux.Handle("POST /api/articles", verifier.Required(http.HandlerFunc(h.Create)))
+	mux.HandleFunc("GET /api/articles/{article}", h.Show)
+	mux.Handle("DELETE /api/articles/{article}", verifier.Required(http.HandlerFunc(h.Delete)))
+
+	for _, r := range []*http.Request{
+		httptest.NewRequest("GET", "/api/articles/42", nil),
+		httptest.NewRequest("GET", "/api/articles/abc", nil),
+		httptest.NewRequest("DELETE", "/api/articles/42", nil),
+		httptest.NewRequest("GET", "/api/articles?per_page=500", nil),
+	} {
+		w := httptest.NewRecorder()
+		mux.ServeHTTP(w, r)
+		fmt.Println(r.Method, r.URL, w.Code, w.Body.String())
+	}
+	// Output:
+	// GET /api/articles/42 404 {"message":"Not found."}
+	// GET /api/articles/abc 404 {"message":"Not found."}
+	// DELETE /api/articles/42 401 {"message":"Unauthenticated."}
+	// GET /api/articles?per_page=500 422 {"message":"The per page field must not be greater than 100.","errors":{"per_page":["The per page field must not be greater than 100."]}}
+}

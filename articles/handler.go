@@ -1,0 +1,386 @@
+package articles
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+// Defaults of [Config].
+const (
+	// DefaultPrefix is the path of the collection when [Config.Prefix] is
+	// empty.
+	DefaultPrefix = "/api/articles"
+	// DefaultMaxBodyBytes caps the body of a create request (1 MiB) when
+	// [Config.MaxBodyBytes] is zero.
+	DefaultMaxBodyBytes = 1 << 20
+)
+
+// Config configures a [Handler]. The zero value means the documented
+// defaults.
+type Config struct {
+	// Prefix is the path of the collection when the Handler is mounted as
+	// a whole without http.StripPrefix, as in
+	// mux.Handle("/api/articles/", h): "{Prefix}" and "{Prefix}/" are the
+	// collection and "{Prefix}/{article}" one article. A request path that
+	// does not start with Prefix is taken as already stripped: "" and "/"
+	// are the collection and "/{article}" one article. Empty means
+	// DefaultPrefix ("/api/articles"). Prefix plays no part in the route
+	// methods [Handler.List] and friends.
+	Prefix string
+
+	// BaseURL is the scheme and host (and any path prefix a proxy strips)
+	// that clients use, such as "https://api.example.com"; pagination
+	// links and the Location header start with it, followed by the path
+	// of the request as the client sent it. Empty means the request's own:
+	// "https" when it came over TLS, "http" otherwise, and its Host header.
+	// Set it behind a proxy that terminates TLS; forwarding headers such
+	// as X-Forwarded-Proto are not trusted.
+	BaseURL string
+
+	// MaxBodyBytes caps the body of a create request; a larger one is
+	// answered 413. Zero means DefaultMaxBodyBytes (1 MiB).
+	MaxBodyBytes int64
+
+	// Now is the clock that stamps new articles; nil means time.Now.
+	// Stores keep its value in UTC, truncated to microseconds.
+	Now func() time.Time
+
+	// Presenter answers and logs unexpected failures: clients see a 500
+	// {"message":"Internal server error."} (the real text with Debug set)
+	// and the error is logged through the request's zerolog logger, or
+	// Presenter.Logger. The zero value is ready to use.
+	Presenter apierror.Presenter
+}
+
+// Handler serves the articles REST API. Build it with [NewHandler]; it is
+// safe for concurrent use.
+//
+// Mounted as a whole it routes by itself (see [Handler.ServeHTTP]); its
+// methods [Handler.List], [Handler.Show], [Handler.Create] and
+// [Handler.Delete] serve one route each for routers with their own
+// patterns.
+type Handler struct {
+	store   Store
+	prefix  string
+	base    *url.URL // nil: from the request
+	maxBody int64
+	now     func() time.Time
+	errs    apierror.Presenter
+}
+
+// NewHandler returns a Handler serving store. It reports every problem of
+// cfg at once.
+func NewHandler(store Store, cfg Config) (*Handler, error) {
+	h := &Handler{
+		store:   store,
+		prefix:  cfg.Prefix,
+		maxBody: cfg.MaxBodyBytes,
+		now:     cfg.Now,
+		errs:    cfg.Presenter,
+	}
+	var errs []error
+	if store == nil {
+		errs = append(errs, errors.New("articles: the store is nil"))
+	}
+	switch {
+	case h.prefix == "":
+		h.prefix = DefaultPrefix
+	case !strings.HasPrefix(h.prefix, "/"):
+		errs = append(errs, fmt.Errorf("articles: Config.Prefix %q does not start with a slash", cfg.Prefix))
+	default:
+		h.prefix = strings.TrimRight(h.prefix, "/")
+	}
+	if cfg.BaseURL != "" {
+		u, err := url.Parse(cfg.BaseURL)
+		switch {
+		case err != nil:
+			errs = append(errs, fmt.Errorf("articles: Config.BaseURL: %w", err))
+		case u.Scheme != "http" && u.Scheme != "https", u.Host == "", u.User != nil, u.RawQuery != "", u.Fragment != "":
+			errs = append(errs, fmt.Errorf("articles: Config.BaseURL %q is not an http or https URL with a host and without user, query or fragment", cfg.BaseURL))
+		default:
+			u.Path = strings.TrimRight(u.Path, "/")
+			u.RawPath = strings.TrimRight(u.RawPath, "/")
+			h.base = u
+		}
+	}
+	switch {
+	case h.maxBody == 0:
+		h.maxBody = DefaultMaxBodyBytes
+	case h.maxBody < 0:
+		errs = append(errs, fmt.Errorf("articles: Config.MaxBodyBytes %d is negative", cfg.MaxBodyBytes))
+	}
+	if h.now == nil {
+		h.now = time.Now
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// Allowed methods of the two resources.
+const (
+	allowCollection = "GET, HEAD, POST"
+	allowItem       = "GET, HEAD, DELETE"
+)
+
+// ServeHTTP routes a request by its path (see [Config.Prefix]) and method:
+//
+//	GET, HEAD {prefix}            List
+//	POST      {prefix}            Create
+//	GET, HEAD {prefix}/{article}  Show
+//	DELETE    {prefix}/{article}  Delete
+//
+// Another method is a 405 with an Allow header, a deeper path a 404.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rest := r.URL.Path
+	if p, ok := strings.CutPrefix(rest, h.prefix); ok && (p == "" || p[0] == '/') {
+		rest = p
+	}
+	if rest == "" || rest == "/" {
+		switch r.Method {
+		case http.MethodGet, http.MethodHead:
+			h.list(w, r)
+		case http.MethodPost:
+			h.create(w, r)
+		default:
+			methodNotAllowed(w, allowCollection)
+		}
+		return
+	}
+	id, ok := strings.CutPrefix(rest, "/")
+	if !ok || strings.Contains(id, "/") {
+		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
+		return
+	}
+	switch r.Method {
+	case http.MethodGet, http.MethodHead:
+		h.show(w, r, id)
+	case http.MethodDelete:
+		h.delete(w, r, id)
+	default:
+		methodNotAllowed(w, allowItem)
+	}
+}
+
+// List serves GET (and HEAD) of the collection: a page of published
+// articles, newest first. Other methods get a 405.
+func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		methodNotAllowed(w, "GET, HEAD")
+		return
+	}
+	h.list(w, r)
+}
+
+// Show serves GET (and HEAD) of one published article. The id is the path
+// value "article", or "id" when there is no "article", as set by an
+// http.ServeMux pattern such as "GET /api/articles/{article}" or by chi.
+// Other methods get a 405.
+func (h *Handler) Show(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		methodNotAllowed(w, "GET, HEAD")
+		return
+	}
+	h.show(w, r, pathID(r))
+}
+
+// Create serves POST of the collection: it stores the article in the JSON
+// body on behalf of the authenticated user ([auth.UserID]), and answers 201
+// with the article and its Location. Other methods get a 405.
+func (h *Handler) Create(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		methodNotAllowed(w, http.MethodPost)
+		return
+	}
+	h.create(w, r)
+}
+
+// Delete serves DELETE of one article on behalf of the authenticated user
+// ([auth.UserID]), reading the id like [Handler.Show]. It answers 204.
+// Other methods get a 405.
+func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodDelete {
+		methodNotAllowed(w, http.MethodDelete)
+		return
+	}
+	h.delete(w, r, pathID(r))
+}
+
+// pathID returns the article id path value.
+func pathID(r *http.Request) string {
+	if id := r.PathValue("article"); id != "" {
+		return id
+	}
+	return r.PathValue("id")
+}
+
+func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		writeMessage(w, http.StatusBadRequest, "The query string is malformed.")
+		return
+	}
+	p, problems := readPaging(q)
+	if len(problems) > 0 {
+		writeValidationFailed(w, problems)
+		return
+	}
+	page, err := h.store.ListPublished(r.Context(), p.perPage, p.offset())
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, envelope(h.collectionURL(r), p, page))
+}
+
+func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {
+	id, ok := parseID(rawID)
+	if !ok {
+		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
+		return
+	}
+	a, err := h.store.FindPublished(r.Context(), id)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dataJSON{Data: a})
+}
+
+func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
+	userID, ok := auth.UserID(r.Context())
+	if !ok {
+		writeUnauthenticated(w)
+		return
+	}
+	if !isJSON(r.Header.Get("Content-Type")) {
+		writeMessage(w, http.StatusUnsupportedMediaType, "The request body must be sent as application/json.")
+		return
+	}
+	fields, ok := h.readObject(w, r)
+	if !ok {
+		return
+	}
+	in, problems := decodeCreate(fields)
+	if len(problems) > 0 {
+		writeValidationFailed(w, problems)
+		return
+	}
+	a, err := h.store.CreateArticle(r.Context(), NewArticle{
+		UserID:    userID,
+		Title:     in.title,
+		Body:      in.body,
+		Published: in.published,
+		CreatedAt: h.now(),
+	})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Location", h.collectionURL(r)+"/"+strconv.FormatInt(a.ID, 10))
+	writeJSON(w, http.StatusCreated, dataJSON{Data: a})
+}
+
+func (h *Handler) delete(w http.ResponseWriter, r *http.Request, rawID string) {
+	userID, ok := auth.UserID(r.Context())
+	if !ok {
+		writeUnauthenticated(w)
+		return
+	}
+	id, ok := parseID(rawID)
+	if !ok {
+		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
+		return
+	}
+	if err := h.store.DeleteArticle(r.Context(), id, userID); err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// readObject reads the body of a create request as a JSON object. When it
+// returns false it has written the answer.
+func (h *Handler) readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, bool) {
+	if r.ContentLength > h.maxBody {
+		writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
+		return nil, false
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err != nil {
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+			writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
+		} else {
+			writeMessage(w, http.StatusBadRequest, "The request body could not be read.")
+		}
+		return nil, false
+	}
+	if !json.Valid(body) {
+		writeMessage(w, http.StatusBadRequest, "Malformed JSON.")
+		return nil, false
+	}
+	var fields map[string]json.RawMessage
+	if body = bytes.TrimLeft(body, " \t\r\n"); body[0] != '{' || json.Unmarshal(body, &fields) != nil {
+		writeMessage(w, http.StatusBadRequest, "The request body must be a JSON object.")
+		return nil, false
+	}
+	return fields, true
+}
+
+// fail answers a store error: the errors a Store documents get their
+// answers, anything else a logged 500.
+func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	switch {
+	case errors.Is(err, ErrUnknownUser):
+		writeUnauthenticated(w)
+	case errors.Is(err, ErrNotAuthor):
+		writeMessage(w, http.StatusForbidden, MessageNotAuthor)
+	case errors.Is(err, apierror.ErrNotFound):
+		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
+	default:
+		h.errs.WriteREST(w, r, err)
+	}
+}
+
+// collectionURL is the absolute URL, without query or trailing slash, of
+// the collection a list or create request was sent to: the base URL, then
+// the path as the client sent it (r.RequestURI, which http.StripPrefix
+// leaves alone).
+func (h *Handler) collectionURL(r *http.Request) string {
+	path := r.URL.EscapedPath()
+	if u, err := url.ParseRequestURI(r.RequestURI); err == nil && r.RequestURI != "*" {
+		path = u.EscapedPath()
+	}
+	path = strings.TrimRight(path, "/")
+	if h.base != nil {
+		return h.base.Scheme + "://" + h.base.Host + h.base.EscapedPath() + path
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host + path
+}
+
+// isJSON reports whether a Content-Type is application/json or
+// application/*+json, parameters aside.
+func isJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+}

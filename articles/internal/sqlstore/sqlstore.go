@@ -1,0 +1,230 @@
+// Package sqlstore holds what the PostgreSQL and SQLite stores share: the
+// SQL statements and the code that runs them through a small interface
+// both drivers fit. The dialects differ only in their schema, in how a
+// driver reports a constraint violation and in how a timestamp is bound.
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+// DB runs statements; adapters over pgxpool.Pool and sql.DB implement it.
+type DB interface {
+	Query(ctx context.Context, sql string, args ...any) (Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) Row
+	// Exec runs a statement and returns the number of rows it changed.
+	Exec(ctx context.Context, sql string, args ...any) (int64, error)
+}
+
+// Rows is a result set, as pgx.Rows and (adapted) sql.Rows are.
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+	Close()
+}
+
+// Row is a single-row result; its Scan reports sql.ErrNoRows (pgx.ErrNoRows
+// matches it) when there is no row.
+type Row interface {
+	Scan(dest ...any) error
+}
+
+// Violation is the kind of constraint a failed statement broke.
+type Violation int
+
+// Violations the stores tell apart.
+const (
+	NoViolation Violation = iota
+	UniqueViolation
+	ForeignKeyViolation
+)
+
+// Core implements articles.Store and articles.Users over a DB.
+type Core struct {
+	// Reader runs the read-only statements, Writer the others; they may
+	// be the same.
+	Reader, Writer DB
+	// Violation classifies a driver error.
+	Violation func(error) Violation
+	// BindTime turns a UTC time truncated to microseconds into a
+	// statement argument.
+	BindTime func(time.Time) any
+	// Now is the clock for new users and for articles without CreatedAt.
+	Now func() time.Time
+}
+
+// stamp returns t, or Now when t is zero, in UTC truncated to microseconds.
+func (c *Core) stamp(t time.Time) time.Time {
+	if t.IsZero() {
+		t = c.Now()
+	}
+	return t.UTC().Truncate(time.Microsecond)
+}
+
+// ListPublished implements articles.Store in two queries (one when the
+// page is past the end).
+func (c *Core) ListPublished(ctx context.Context, limit int, offset int64) (articles.Page, error) {
+	if limit < 1 || offset < 0 {
+		return articles.Page{}, fmt.Errorf("articles: list: limit %d and offset %d must be at least 1 and 0", limit, offset)
+	}
+	page := articles.Page{Articles: []articles.Article{}}
+	if err := c.Reader.QueryRow(ctx, countPublished).Scan(&page.Total); err != nil {
+		return articles.Page{}, fmt.Errorf("articles: counting published articles: %w", err)
+	}
+	if offset >= page.Total {
+		return page, nil
+	}
+	rows, err := c.Reader.Query(ctx, listPublished, limit, offset)
+	if err != nil {
+		return articles.Page{}, fmt.Errorf("articles: listing published articles: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		a, err := scanArticle(rows)
+		if err != nil {
+			return articles.Page{}, fmt.Errorf("articles: listing published articles: %w", err)
+		}
+		page.Articles = append(page.Articles, a)
+	}
+	if err := rows.Err(); err != nil {
+		return articles.Page{}, fmt.Errorf("articles: listing published articles: %w", err)
+	}
+	return page, nil
+}
+
+// FindPublished implements articles.Store.
+func (c *Core) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
+	a, err := scanArticle(c.Reader.QueryRow(ctx, findPublished, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return articles.Article{}, fmt.Errorf("articles: published article %d: %w", id, apierror.ErrNotFound)
+	}
+	if err != nil {
+		return articles.Article{}, fmt.Errorf("articles: reading article %d: %w", id, err)
+	}
+	return a, nil
+}
+
+// scanArticle reads the columns of listPublished and findPublished.
+func scanArticle(row Row) (articles.Article, error) {
+	var a articles.Article
+	err := row.Scan(&a.ID, &a.UserID, &a.Title, &a.Body, &a.Published, &a.CreatedAt, &a.UpdatedAt, &a.Author.Name)
+	a.Author.ID = a.UserID
+	a.CreatedAt, a.UpdatedAt = a.CreatedAt.UTC(), a.UpdatedAt.UTC()
+	return a, err
+}
+
+// CreateArticle implements articles.Store in one statement.
+func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (articles.Article, error) {
+	now := c.stamp(in.CreatedAt)
+	a := articles.Article{
+		UserID:    in.UserID,
+		Title:     in.Title,
+		Body:      in.Body,
+		Published: in.Published,
+		CreatedAt: now,
+		UpdatedAt: now,
+		Author:    articles.Author{ID: in.UserID},
+	}
+	err := c.Writer.QueryRow(ctx, insertArticle, in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)).
+		Scan(&a.ID, &a.Author.Name)
+	if err != nil {
+		if c.Violation(err) == ForeignKeyViolation {
+			return articles.Article{}, fmt.Errorf("articles: creating an article for user %d: %w", in.UserID, articles.ErrUnknownUser)
+		}
+		return articles.Article{}, fmt.Errorf("articles: creating an article for user %d: %w", in.UserID, err)
+	}
+	return a, nil
+}
+
+// DeleteArticle implements articles.Store: one statement when the user
+// deletes their own article, a second that explains the refusal otherwise.
+func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
+	n, err := c.Writer.Exec(ctx, deleteOwnArticle, id, userID)
+	if err != nil {
+		return fmt.Errorf("articles: deleting article %d: %w", id, err)
+	}
+	if n > 0 {
+		return nil
+	}
+	var (
+		userExists bool
+		owner      *int64
+		published  *bool
+	)
+	if err := c.Reader.QueryRow(ctx, explainDelete, id, userID).Scan(&userExists, &owner, &published); err != nil {
+		return fmt.Errorf("articles: deleting article %d: %w", id, err)
+	}
+	switch {
+	case !userExists:
+		return fmt.Errorf("articles: user %d deleting article %d: %w", userID, id, articles.ErrUnknownUser)
+	case owner != nil && *owner != userID && published != nil && *published:
+		return fmt.Errorf("articles: user %d deleting article %d of user %d: %w", userID, id, *owner, articles.ErrNotAuthor)
+	default:
+		// No such article, another user's unpublished one (which the
+		// caller cannot see), or the caller's own deleted meanwhile.
+		return fmt.Errorf("articles: article %d: %w", id, apierror.ErrNotFound)
+	}
+}
+
+// CreateUser implements articles.Users.
+func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
+	var id int64
+	err := c.Writer.QueryRow(ctx, insertUser, name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))).Scan(&id)
+	if err != nil {
+		if c.Violation(err) == UniqueViolation {
+			return 0, fmt.Errorf("articles: creating a user: %w", articles.ErrEmailTaken)
+		}
+		return 0, fmt.Errorf("articles: creating a user: %w", err)
+	}
+	return id, nil
+}
+
+// DeleteUser implements articles.Users.
+func (c *Core) DeleteUser(ctx context.Context, id int64) error {
+	n, err := c.Writer.Exec(ctx, deleteUser, id)
+	if err != nil {
+		return fmt.Errorf("articles: deleting user %d: %w", id, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("articles: user %d: %w", id, apierror.ErrNotFound)
+	}
+	return nil
+}
+
+// PasswordHash implements articles.Users.
+func (c *Core) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
+	var (
+		id   int64
+		hash string
+	)
+	err := c.Reader.QueryRow(ctx, passwordHash, email).Scan(&id, &hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, errUnknownEmail
+	}
+	if err != nil {
+		return 0, nil, fmt.Errorf("articles: reading a password hash: %w", err)
+	}
+	return id, []byte(hash), nil
+}
+
+// errUnknownEmail is what PasswordHash returns for an address no user has.
+var errUnknownEmail error = unknownEmail{}
+
+type unknownEmail struct{}
+
+func (unknownEmail) Error() string { return "articles: no user has this e-mail address" }
+
+// Is makes the error match both apierror.ErrNotFound and
+// auth.ErrUserNotFound.
+func (unknownEmail) Is(target error) bool {
+	return target == apierror.ErrNotFound || target == auth.ErrUserNotFound
+}

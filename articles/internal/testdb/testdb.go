@@ -1,0 +1,213 @@
+// Package testdb opens fresh, migrated stores for tests, each with a count
+// of the statements it sends to its database.
+//
+// SQLite databases live in t.TempDir(). PostgreSQL is used when
+// TEST_DATABASE_URL is set (the test is skipped otherwise, and fails when
+// the database cannot be reached); each test gets a schema of its own,
+// gqlkit_test_<random>, set as the pool's search_path and dropped at
+// cleanup.
+package testdb
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"modernc.org/sqlite"
+
+	"github.com/gqlkit/gqlkit/articles/pgstore"
+	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+)
+
+// EnvDatabaseURL names the variable holding the PostgreSQL test database.
+const EnvDatabaseURL = "TEST_DATABASE_URL"
+
+// Counter counts statements sent to a database.
+type Counter struct{ n atomic.Int64 }
+
+// Queries returns the number of statements counted so far.
+func (c *Counter) Queries() int64 { return c.n.Load() }
+
+// SQLite returns a migrated store on a new file in t.TempDir(), opened
+// through a connector that counts statements. It uses one *sql.DB with
+// the pragmas of [sqlitestore.DSN] (not the two pools of
+// [sqlitestore.Open]).
+func SQLite(t *testing.T) (*sqlitestore.Store, *Counter) {
+	t.Helper()
+	base, err := sqlite.NewConnector(sqlitestore.DSN(filepath.Join(t.TempDir(), "test.db")))
+	if err != nil {
+		t.Fatalf("sqlite connector: %v", err)
+	}
+	c := new(Counter)
+	db := sql.OpenDB(countingConnector{Connector: base, n: &c.n})
+	t.Cleanup(func() { _ = db.Close() })
+	s := sqlitestore.New(db)
+	if err := s.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	c.n.Store(0)
+	return s, c
+}
+
+// Postgres returns a migrated store in a schema of its own, on a pool whose
+// tracer counts statements. It skips the test when TEST_DATABASE_URL is
+// unset.
+func Postgres(t *testing.T) (*pgstore.Store, *Counter) {
+	t.Helper()
+	pool, c := PostgresPool(t)
+	s := pgstore.New(pool)
+	if err := s.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	c.n.Store(0)
+	return s, c
+}
+
+// PostgresPool returns a pool on a fresh, empty schema, with a statement
+// counter. It skips the test when TEST_DATABASE_URL is unset.
+func PostgresPool(t *testing.T) (*pgxpool.Pool, *Counter) {
+	t.Helper()
+	url := os.Getenv(EnvDatabaseURL)
+	if url == "" {
+		t.Skip(EnvDatabaseURL + " is not set")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+
+	admin, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatalf("%s is set but the database is unreachable: %v", EnvDatabaseURL, err)
+	}
+	var random [6]byte
+	_, _ = rand.Read(random[:])
+	schema := "gqlkit_test_" + hex.EncodeToString(random[:])
+	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		_ = admin.Close(ctx)
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		if _, err := admin.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+		_ = admin.Close(ctx)
+	})
+
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		t.Fatalf("parse %s: %v", EnvDatabaseURL, err)
+	}
+	cfg.ConnConfig.RuntimeParams["search_path"] = schema
+	c := new(Counter)
+	cfg.ConnConfig.Tracer = tracer{n: &c.n}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		t.Fatalf("pool: %v", err)
+	}
+	t.Cleanup(pool.Close) // runs before the schema is dropped
+	return pool, c
+}
+
+// tracer counts the queries pgx sends (Query, QueryRow and Exec).
+type tracer struct{ n *atomic.Int64 }
+
+func (tr tracer) TraceQueryStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceQueryStartData) context.Context {
+	tr.n.Add(1)
+	return ctx
+}
+
+func (tracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// countingConnector wraps a driver.Connector so that every statement its
+// connections run is counted.
+type countingConnector struct {
+	driver.Connector
+	n *atomic.Int64
+}
+
+func (c countingConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	conn, err := c.Connector.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &countingConn{conn: conn, n: c.n}, nil
+}
+
+// countingConn forwards to the modernc.org/sqlite connection, counting
+// QueryContext and ExecContext, and statements prepared and run.
+type countingConn struct {
+	conn driver.Conn
+	n    *atomic.Int64
+}
+
+func (c *countingConn) Prepare(query string) (driver.Stmt, error) {
+	return c.PrepareContext(context.Background(), query)
+}
+
+func (c *countingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	st, err := c.conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return &countingStmt{Stmt: st, n: c.n}, nil
+}
+
+func (c *countingConn) Close() error { return c.conn.Close() }
+
+func (c *countingConn) Begin() (driver.Tx, error) {
+	return c.BeginTx(context.Background(), driver.TxOptions{})
+}
+
+func (c *countingConn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
+	return c.conn.(driver.ConnBeginTx).BeginTx(ctx, opts)
+}
+
+func (c *countingConn) QueryContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Rows, error) {
+	c.n.Add(1)
+	return c.conn.(driver.QueryerContext).QueryContext(ctx, query, args)
+}
+
+func (c *countingConn) ExecContext(ctx context.Context, query string, args []driver.NamedValue) (driver.Result, error) {
+	c.n.Add(1)
+	return c.conn.(driver.ExecerContext).ExecContext(ctx, query, args)
+}
+
+func (c *countingConn) ResetSession(ctx context.Context) error {
+	if r, ok := c.conn.(driver.SessionResetter); ok {
+		return r.ResetSession(ctx)
+	}
+	return nil
+}
+
+func (c *countingConn) IsValid() bool {
+	if v, ok := c.conn.(driver.Validator); ok {
+		return v.IsValid()
+	}
+	return true
+}
+
+// countingStmt counts the runs of a prepared statement.
+type countingStmt struct {
+	driver.Stmt
+	n *atomic.Int64
+}
+
+func (s *countingStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	s.n.Add(1)
+	return s.Stmt.(driver.StmtExecContext).ExecContext(ctx, args)
+}
+
+func (s *countingStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	s.n.Add(1)
+	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+}

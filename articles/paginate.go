@@ -1,0 +1,194 @@
+package articles
+
+import (
+	"math"
+	"net/url"
+	"strconv"
+)
+
+// Pagination defaults and bounds.
+const (
+	// DefaultPerPage is the page size when per_page is absent.
+	DefaultPerPage = 15
+	// MaxPerPage is the largest per_page accepted.
+	MaxPerPage = 100
+)
+
+// paging is a validated page request.
+type paging struct {
+	page    int64
+	perPage int
+}
+
+// offset is the number of articles before the page, saturated at
+// math.MaxInt64 (a page that far is past the end of any list).
+func (p paging) offset() int64 {
+	if p.page-1 > math.MaxInt64/int64(p.perPage) {
+		return math.MaxInt64
+	}
+	return (p.page - 1) * int64(p.perPage)
+}
+
+// readPaging validates page and per_page like Laravel's rules
+// 'page' => 'integer|min:1' and 'per_page' => 'integer|min:1|max:100',
+// with one difference: only plain decimal integers count as integers (no
+// sign other than "-", no leading zeros, no surrounding space). A repeated
+// parameter takes its last value, as PHP does.
+func readPaging(q url.Values) (paging, fieldErrors) {
+	p := paging{page: 1, perPage: DefaultPerPage}
+	var problems fieldErrors
+	if vs, ok := q["page"]; ok {
+		n, msg := integerParam(vs[len(vs)-1], "page", 1, math.MaxInt64)
+		if msg != "" {
+			problems.add("page", msg)
+		}
+		p.page = n
+	}
+	if vs, ok := q["per_page"]; ok {
+		n, msg := integerParam(vs[len(vs)-1], "per page", 1, MaxPerPage)
+		if msg != "" {
+			problems.add("per_page", msg)
+		}
+		p.perPage = int(n)
+	}
+	return p, problems
+}
+
+// integerParam parses s as a plain decimal integer in [lo, hi]. It returns
+// the value or the Laravel message of the first failing rule; attr is the
+// field name as messages spell it ("per page").
+func integerParam(s, attr string, lo, hi int64) (int64, string) {
+	if !plainInteger(s) {
+		return 0, "The " + attr + " field must be an integer."
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil { // out of int64 range: PHP's FILTER_VALIDATE_INT fails too
+		return 0, "The " + attr + " field must be an integer."
+	}
+	if n < lo {
+		return 0, "The " + attr + " field must be at least " + strconv.FormatInt(lo, 10) + "."
+	}
+	if n > hi {
+		return 0, "The " + attr + " field must not be greater than " + strconv.FormatInt(hi, 10) + "."
+	}
+	return n, ""
+}
+
+// plainInteger reports whether s is an optional "-" and then "0" or a
+// digit string without a leading zero.
+func plainInteger(s string) bool {
+	if len(s) > 0 && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" || (s[0] == '0' && len(s) > 1) {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// parseID parses an article id from a path: a positive int64 in plain
+// decimal, without sign or leading zeros.
+func parseID(s string) (int64, bool) {
+	if s == "" || s[0] == '0' || s[0] == '-' || !plainInteger(s) {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	return n, err == nil
+}
+
+// listJSON is the body of a list answer: Laravel's paginated resource
+// collection, without meta.links.
+type listJSON struct {
+	Data  []Article `json:"data"`
+	Links linksJSON `json:"links"`
+	Meta  metaJSON  `json:"meta"`
+}
+
+type linksJSON struct {
+	First string  `json:"first"`
+	Last  string  `json:"last"`
+	Prev  *string `json:"prev"`
+	Next  *string `json:"next"`
+}
+
+type metaJSON struct {
+	CurrentPage int64  `json:"current_page"`
+	From        *int64 `json:"from"`
+	LastPage    int64  `json:"last_page"`
+	Path        string `json:"path"`
+	PerPage     int    `json:"per_page"`
+	To          *int64 `json:"to"`
+	Total       int64  `json:"total"`
+}
+
+func (l listJSON) appendJSON(dst []byte) ([]byte, error) {
+	if dst == nil {
+		size := 512 // links and meta
+		for _, a := range l.Data {
+			size += 200 + len(a.Title) + len(a.Body) + len(a.Author.Name)
+		}
+		dst = make([]byte, 0, size)
+	}
+	dst = append(dst, `{"data":[`...)
+	for i, a := range l.Data {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = a.appendJSON(dst)
+	}
+	links, err := marshal(l.Links)
+	if err != nil {
+		return nil, err
+	}
+	meta, err := marshal(l.Meta)
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, `],"links":`...)
+	dst = append(dst, links...)
+	dst = append(dst, `,"meta":`...)
+	dst = append(dst, meta...)
+	return append(dst, '}'), nil
+}
+
+// envelope builds the list answer for page p of a list, served at path (an
+// absolute URL without query).
+func envelope(path string, p paging, page Page) listJSON {
+	perPage := int64(p.perPage)
+	lastPage := max((page.Total+perPage-1)/perPage, 1)
+	link := func(n int64) string {
+		return path + "?page=" + strconv.FormatInt(n, 10) + "&per_page=" + strconv.Itoa(p.perPage)
+	}
+	out := listJSON{
+		Data:  page.Articles,
+		Links: linksJSON{First: link(1), Last: link(lastPage)},
+		Meta: metaJSON{
+			CurrentPage: p.page,
+			LastPage:    lastPage,
+			Path:        path,
+			PerPage:     p.perPage,
+			Total:       page.Total,
+		},
+	}
+	if out.Data == nil {
+		out.Data = []Article{}
+	}
+	if p.page > 1 {
+		prev := link(p.page - 1)
+		out.Links.Prev = &prev
+	}
+	if p.page < lastPage {
+		next := link(p.page + 1)
+		out.Links.Next = &next
+	}
+	if n := int64(len(out.Data)); n > 0 {
+		from, to := p.offset()+1, p.offset()+n
+		out.Meta.From, out.Meta.To = &from, &to
+	}
+	return out
+}

@@ -1,0 +1,195 @@
+package pgstore
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/articles/internal/sqlstore"
+)
+
+// Store keeps articles and users in PostgreSQL. Build it with [New] or
+// [Open]; it is safe for concurrent use.
+type Store struct {
+	pool *pgxpool.Pool
+	own  bool // Close closes pool
+	core sqlstore.Core
+}
+
+var (
+	_ articles.Store = (*Store)(nil)
+	_ articles.Users = (*Store)(nil)
+)
+
+// New returns a Store over pool. The caller keeps ownership of pool:
+// [Store.Close] leaves it open.
+func New(pool *pgxpool.Pool) *Store {
+	db := poolDB{pool}
+	return &Store{
+		pool: pool,
+		core: sqlstore.Core{
+			Reader:    db,
+			Writer:    db,
+			Violation: violation,
+			BindTime:  func(t time.Time) any { return t },
+			Now:       time.Now,
+		},
+	}
+}
+
+// Open connects to the database at url (a postgres:// URL or a key=value
+// connection string, as pgxpool.ParseConfig reads it, pool_* settings
+// included), checks the connection, and returns a Store that owns the
+// pool: [Store.Close] closes it.
+func Open(ctx context.Context, url string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: %w", err)
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("pgstore: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("pgstore: connecting to %s:%d: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, err)
+	}
+	s := New(pool)
+	s.own = true
+	return s, nil
+}
+
+// Close closes the pool if [Open] opened it; a pool given to [New] stays
+// open.
+func (s *Store) Close() {
+	if s.own {
+		s.pool.Close()
+	}
+}
+
+// migrations holds the schema files.
+//
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrations returns the schema as SQL files, to feed to a migration tool
+// of your own: NNN_name.up.sql applies version NNN, NNN_name.down.sql
+// reverts it (the naming of golang-migrate). Every up file is idempotent.
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil { // cannot happen: the directory is embedded
+		return migrations
+	}
+	return sub
+}
+
+// migrateLockID is the key of the advisory lock that serialises concurrent
+// Migrate calls ("gqlkit" in ASCII).
+const migrateLockID = 0x67716c6b6974
+
+// Migrate creates the tables and indexes that are missing, by running every
+// up file of [Migrations] in order, in one transaction, under an advisory
+// lock. Running it again changes nothing. The tables go into the first
+// schema of the connection's search_path.
+func (s *Store) Migrate(ctx context.Context) error {
+	files, err := fs.Glob(migrations, "migrations/*.up.sql")
+	if err != nil {
+		return fmt.Errorf("pgstore: migrate: %w", err)
+	}
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock($1)", int64(migrateLockID)); err != nil {
+			return err
+		}
+		for _, name := range files { // fs.Glob sorts
+			script, err := migrations.ReadFile(name)
+			if err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, string(script)); err != nil {
+				return fmt.Errorf("%s: %w", path.Base(name), err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("pgstore: migrate: %w", err)
+	}
+	return nil
+}
+
+// ListPublished implements [articles.Store] in at most two queries: a count,
+// then the page joined with its authors (skipped past the end).
+func (s *Store) ListPublished(ctx context.Context, limit int, offset int64) (articles.Page, error) {
+	return s.core.ListPublished(ctx, limit, offset)
+}
+
+// FindPublished implements [articles.Store].
+func (s *Store) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
+	return s.core.FindPublished(ctx, id)
+}
+
+// CreateArticle implements [articles.Store] with a single INSERT; a missing
+// user is a foreign-key violation, reported as [articles.ErrUnknownUser].
+func (s *Store) CreateArticle(ctx context.Context, in articles.NewArticle) (articles.Article, error) {
+	return s.core.CreateArticle(ctx, in)
+}
+
+// DeleteArticle implements [articles.Store].
+func (s *Store) DeleteArticle(ctx context.Context, id, userID int64) error {
+	return s.core.DeleteArticle(ctx, id, userID)
+}
+
+// CreateUser implements [articles.Users].
+func (s *Store) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
+	return s.core.CreateUser(ctx, name, email, passwordHash)
+}
+
+// DeleteUser implements [articles.Users].
+func (s *Store) DeleteUser(ctx context.Context, id int64) error {
+	return s.core.DeleteUser(ctx, id)
+}
+
+// PasswordHash implements [articles.Users] (and so auth.Users).
+func (s *Store) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
+	return s.core.PasswordHash(ctx, email)
+}
+
+// violation classifies a PostgreSQL error by its SQLSTATE.
+func violation(err error) sqlstore.Violation {
+	var pgErr *pgconn.PgError
+	if !errors.As(err, &pgErr) {
+		return sqlstore.NoViolation
+	}
+	switch pgErr.Code {
+	case "23505": // unique_violation
+		return sqlstore.UniqueViolation
+	case "23503": // foreign_key_violation
+		return sqlstore.ForeignKeyViolation
+	}
+	return sqlstore.NoViolation
+}
+
+// poolDB adapts a pool to sqlstore.DB.
+type poolDB struct{ pool *pgxpool.Pool }
+
+func (d poolDB) Query(ctx context.Context, sql string, args ...any) (sqlstore.Rows, error) {
+	return d.pool.Query(ctx, sql, args...)
+}
+
+func (d poolDB) QueryRow(ctx context.Context, sql string, args ...any) sqlstore.Row {
+	return d.pool.QueryRow(ctx, sql, args...)
+}
+
+func (d poolDB) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := d.pool.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}

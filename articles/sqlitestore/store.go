@@ -1,0 +1,270 @@
+package sqlitestore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/articles/internal/sqlstore"
+)
+
+// DefaultBusyTimeout is how long a connection waits for a lock held by
+// another connection (or process) before failing with SQLITE_BUSY.
+const DefaultBusyTimeout = 5 * time.Second
+
+// Store keeps articles and users in a SQLite database. Build it with
+// [Open] or [New]; it is safe for concurrent use.
+type Store struct {
+	owned []*sql.DB // closed by Close
+	write *sql.DB   // runs migrations
+	core  sqlstore.Core
+}
+
+var (
+	_ articles.Store = (*Store)(nil)
+	_ articles.Users = (*Store)(nil)
+)
+
+// Open opens (creating it if need be) the database file at path, a file
+// system path such as "data/app.db"; its directory must exist. In-memory
+// databases are not supported: each connection would see its own.
+//
+// Open keeps two pools: one connection for writes, so that writers queue in
+// Go instead of contending for SQLite's single write lock, and up to
+// max(4, GOMAXPROCS) read-only connections, which WAL mode lets run beside
+// the writer. Every connection is set up by [DSN]. [Store.Close] closes
+// both pools.
+func Open(path string) (*Store, error) {
+	if path == "" || path == ":memory:" {
+		return nil, fmt.Errorf("sqlitestore: %q is not a database file path", path)
+	}
+	write, err := openDB(DSN(path))
+	if err != nil {
+		return nil, err
+	}
+	write.SetMaxOpenConns(1)
+	write.SetMaxIdleConns(1)
+	// The first connection creates the file and switches it to WAL
+	// before any reader opens it.
+	if err := write.Ping(); err != nil {
+		_ = write.Close()
+		return nil, fmt.Errorf("sqlitestore: opening %s: %w", path, err)
+	}
+	read, err := openDB(DSN(path) + "&_pragma=query_only(1)")
+	if err != nil {
+		_ = write.Close()
+		return nil, err
+	}
+	n := max(4, runtime.GOMAXPROCS(0))
+	read.SetMaxOpenConns(n)
+	read.SetMaxIdleConns(n)
+
+	s := newStore(sqlDB{read}, sqlDB{write})
+	s.owned = []*sql.DB{write, read}
+	s.write = write
+	return s, nil
+}
+
+func openDB(dsn string) (*sql.DB, error) {
+	c, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlitestore: %w", err)
+	}
+	return sql.OpenDB(c), nil
+}
+
+// DSN returns the modernc.org/sqlite data source name [Open] uses for the
+// file at path: a file: URI whose parameters set, on every connection,
+//
+//	busy_timeout(5000)    wait up to DefaultBusyTimeout for locks
+//	foreign_keys(1)       enforce REFERENCES, and ON DELETE CASCADE
+//	journal_mode(WAL)     readers do not block the writer, nor it them
+//	synchronous(NORMAL)   the usual pairing with WAL: durable at checkpoints
+//	_txlock=immediate     transactions take the write lock when they begin
+//
+// Pass it to sql.Open("sqlite", dsn) or sqlite.NewConnector to build a
+// *sql.DB of your own for [New].
+func DSN(path string) string {
+	u := url.URL{Path: filepath.ToSlash(filepath.Clean(path))}
+	q := "_pragma=busy_timeout(" + strconv.FormatInt(DefaultBusyTimeout.Milliseconds(), 10) + ")" +
+		"&_pragma=foreign_keys(1)" +
+		"&_pragma=journal_mode(WAL)" +
+		"&_pragma=synchronous(NORMAL)" +
+		"&_txlock=immediate"
+	return "file:" + u.EscapedPath() + "?" + q
+}
+
+// New returns a Store over db, a database opened with the "sqlite" driver
+// of modernc.org/sqlite. Foreign keys must be on for every connection of
+// db (see [DSN]); without them a missing user is not detected and deleting
+// a user leaves their articles behind. The caller keeps ownership of db:
+// [Store.Close] leaves it open.
+func New(db *sql.DB) *Store {
+	s := newStore(sqlDB{db}, sqlDB{db})
+	s.write = db
+	return s
+}
+
+func newStore(read, write sqlDB) *Store {
+	return &Store{core: sqlstore.Core{
+		Reader:    read,
+		Writer:    write,
+		Violation: violation,
+		BindTime:  bindTime,
+		Now:       time.Now,
+	}}
+}
+
+// Close closes the pools [Open] opened; a database given to [New] stays
+// open.
+func (s *Store) Close() error {
+	var errs []error
+	for _, db := range s.owned {
+		errs = append(errs, db.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// timeLayout is how timestamps are stored: UTC, fixed width, so that text
+// order is time order; modernc.org/sqlite parses it back into time.Time
+// for columns declared TIMESTAMP.
+const timeLayout = "2006-01-02 15:04:05.000000+00:00"
+
+func bindTime(t time.Time) any { return t.UTC().Format(timeLayout) }
+
+// migrations holds the schema files.
+//
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrations returns the schema as SQL files, to feed to a migration tool
+// of your own: NNN_name.up.sql applies version NNN, NNN_name.down.sql
+// reverts it (the naming of golang-migrate). Every up file is idempotent.
+func Migrations() fs.FS {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil { // cannot happen: the directory is embedded
+		return migrations
+	}
+	return sub
+}
+
+// Migrate creates the tables and indexes that are missing, by running every
+// up file of [Migrations] in order, in one transaction. Running it again
+// changes nothing.
+func (s *Store) Migrate(ctx context.Context) error {
+	files, err := fs.Glob(migrations, "migrations/*.up.sql")
+	if err != nil {
+		return fmt.Errorf("sqlitestore: migrate: %w", err)
+	}
+	tx, err := s.write.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlitestore: migrate: %w", err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	for _, name := range files { // fs.Glob sorts
+		script, err := migrations.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("sqlitestore: migrate: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, string(script)); err != nil {
+			return fmt.Errorf("sqlitestore: migrate: %s: %w", path.Base(name), err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("sqlitestore: migrate: %w", err)
+	}
+	return nil
+}
+
+// ListPublished implements [articles.Store] in at most two queries: a count,
+// then the page joined with its authors (skipped past the end).
+func (s *Store) ListPublished(ctx context.Context, limit int, offset int64) (articles.Page, error) {
+	return s.core.ListPublished(ctx, limit, offset)
+}
+
+// FindPublished implements [articles.Store].
+func (s *Store) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
+	return s.core.FindPublished(ctx, id)
+}
+
+// CreateArticle implements [articles.Store] with a single INSERT; a missing
+// user is a foreign-key violation, reported as [articles.ErrUnknownUser].
+func (s *Store) CreateArticle(ctx context.Context, in articles.NewArticle) (articles.Article, error) {
+	return s.core.CreateArticle(ctx, in)
+}
+
+// DeleteArticle implements [articles.Store].
+func (s *Store) DeleteArticle(ctx context.Context, id, userID int64) error {
+	return s.core.DeleteArticle(ctx, id, userID)
+}
+
+// CreateUser implements [articles.Users].
+func (s *Store) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
+	return s.core.CreateUser(ctx, name, email, passwordHash)
+}
+
+// DeleteUser implements [articles.Users].
+func (s *Store) DeleteUser(ctx context.Context, id int64) error {
+	return s.core.DeleteUser(ctx, id)
+}
+
+// PasswordHash implements [articles.Users] (and so auth.Users).
+func (s *Store) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
+	return s.core.PasswordHash(ctx, email)
+}
+
+// violation classifies a SQLite error by its extended result code.
+func violation(err error) sqlstore.Violation {
+	var e *sqlite.Error
+	if !errors.As(err, &e) {
+		return sqlstore.NoViolation
+	}
+	switch e.Code() {
+	case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+		return sqlstore.UniqueViolation
+	case sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY:
+		return sqlstore.ForeignKeyViolation
+	}
+	return sqlstore.NoViolation
+}
+
+// sqlDB adapts a *sql.DB to sqlstore.DB.
+type sqlDB struct{ db *sql.DB }
+
+func (d sqlDB) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	rows, err := d.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+func (d sqlDB) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	return d.db.QueryRowContext(ctx, query, args...)
+}
+
+func (d sqlDB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := d.db.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// sqlRows adapts *sql.Rows to sqlstore.Rows.
+type sqlRows struct{ *sql.Rows }
+
+func (r sqlRows) Close() { _ = r.Rows.Close() }

@@ -1,0 +1,142 @@
+package articles
+
+import (
+	"context"
+	"time"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+// Store keeps articles. The sub-packages pgstore and sqlitestore implement
+// it, and storetest checks any implementation. Implementations are safe for
+// concurrent use.
+//
+// Reads see published articles only. A missing article is an error that
+// wraps [apierror.ErrNotFound].
+type Store interface {
+	// ListPublished returns up to limit published articles, newest first
+	// (created_at descending, then id descending), after skipping offset
+	// of them, each with its author, together with the number of published
+	// articles in all. limit must be at least 1 and offset at least 0.
+	//
+	// It costs at most three queries whatever limit is: the implementations
+	// in this module count, then read the page joined with its authors, and
+	// skip the second query when offset is past the end.
+	ListPublished(ctx context.Context, limit int, offset int64) (Page, error)
+
+	// FindPublished returns the published article id with its author. When
+	// there is no such article, or it is not published, the error wraps
+	// [apierror.ErrNotFound].
+	FindPublished(ctx context.Context, id int64) (Article, error)
+
+	// CreateArticle stores a new article and returns it with its id and
+	// author. When the user in.UserID does not exist the error wraps
+	// [ErrUnknownUser] and nothing is stored; the check and the insert are
+	// one atomic statement.
+	CreateArticle(ctx context.Context, in NewArticle) (Article, error)
+
+	// DeleteArticle deletes article id on behalf of user userID. The
+	// author may delete an article whether or not it is published. The
+	// error wraps
+	//   - [ErrUnknownUser] when the user userID does not exist;
+	//   - [ErrNotAuthor] when the article is published and belongs to
+	//     another user;
+	//   - [apierror.ErrNotFound] when there is no article id, or it is
+	//     another user's unpublished article (which others cannot see).
+	DeleteArticle(ctx context.Context, id, userID int64) error
+}
+
+// Users keeps the users that write articles. The stores of this module
+// implement it next to [Store]; the example server and the auth package's
+// login endpoint need it. Implementations are safe for concurrent use.
+type Users interface {
+	// CreateUser stores a new user and returns its id. passwordHash is
+	// stored as given (see auth.HashPassword); email is compared exactly
+	// as given, so normalise it (trim, lower-case) before calling. A taken
+	// e-mail address gives an error wrapping [ErrEmailTaken].
+	CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error)
+
+	// DeleteUser deletes user id and, with it, all their articles. When
+	// there is no such user the error wraps [apierror.ErrNotFound].
+	DeleteUser(ctx context.Context, id int64) error
+
+	// PasswordHash returns the id and password hash of the user with the
+	// given e-mail address, which satisfies auth.Users. When there is none
+	// the error wraps both [apierror.ErrNotFound] and auth.ErrUserNotFound.
+	PasswordHash(ctx context.Context, email string) (id int64, hash []byte, err error)
+}
+
+// NewArticle is what [Store.CreateArticle] stores.
+type NewArticle struct {
+	UserID    int64 // the author; must exist
+	Title     string
+	Body      string
+	Published bool
+	// CreatedAt becomes both created_at and updated_at, stored in UTC and
+	// truncated to microseconds. The zero value means the store's clock.
+	CreatedAt time.Time
+}
+
+// Page is one page of a list and the size of the whole list.
+type Page struct {
+	// Articles holds the page, newest first; it is empty (not nil) past
+	// the end.
+	Articles []Article
+	// Total counts every published article.
+	Total int64
+}
+
+// The errors a Store reports besides [apierror.ErrNotFound]. Test for them
+// with errors.Is: stores wrap them with detail for the log.
+//
+// Each also carries what clients should see, so that
+// [apierror.Presenter] answers it correctly when a resolver or handler
+// returns it unchanged: ErrUnknownUser is a 401 "Unauthenticated.",
+// ErrNotAuthor a 403 "You can only delete your own articles." and
+// ErrEmailTaken a 422 with {"email": ["The email has already been taken."]}.
+var (
+	// ErrUnknownUser means the acting user does not exist (any more): a
+	// valid token for a deleted user.
+	ErrUnknownUser error = &storeError{
+		text: "articles: the user does not exist",
+		code: apierror.CodeUnauthenticated,
+		msg:  apierror.MessageUnauthenticated,
+	}
+	// ErrNotAuthor means the user may not change another user's article.
+	ErrNotAuthor error = &storeError{
+		text: "articles: the article belongs to another user",
+		code: apierror.CodeForbidden,
+		msg:  MessageNotAuthor,
+	}
+	// ErrEmailTaken means another user has the e-mail address.
+	ErrEmailTaken error = &storeError{
+		text:  "articles: the e-mail address is taken",
+		code:  apierror.CodeValidationFailed,
+		msg:   "The email has already been taken.",
+		field: "email",
+	}
+)
+
+// MessageNotAuthor is the message of the 403 answering a delete of another
+// user's article.
+const MessageNotAuthor = "You can only delete your own articles."
+
+// storeError is an immutable sentinel with log text and a client view.
+type storeError struct {
+	text  string // Error(), for logs
+	code  apierror.Code
+	msg   string // client message
+	field string // when set, msg is also the message of this field
+}
+
+func (e *storeError) Error() string { return e.text }
+
+// Unwrap returns a fresh client-safe error, which is what
+// [apierror.Presenter] shows.
+func (e *storeError) Unwrap() error {
+	out := apierror.New(e.code, e.msg)
+	if e.field != "" {
+		out.Fields = map[string][]string{e.field: {e.msg}}
+	}
+	return out
+}
