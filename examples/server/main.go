@@ -1,0 +1,289 @@
+// Command server is the whole specified service in one binary: the GraphQL
+// endpoint with the sample posts schema, the articles REST API, login and a
+// health check, on a stock http.ServeMux, over SQLite (the default) or
+// PostgreSQL.
+//
+// Usage:
+//
+//	server [serve]                       run the service (the default)
+//	server migrate                       create or update the tables
+//	server users add --name N --email E --password P
+//	                                     add a user and print its id
+//	server users delete --id N           delete a user with their articles and posts
+//	server token --user ID [--ttl D]     print an access token for a user
+//
+// Settings come from the environment: ADDR (:8080), DATABASE_URL
+// (sqlite:data/app.db, or a postgres:// URL), JWT_SECRET (when unset, a
+// random secret kept in a file beside the SQLite file), JWT_TTL (60m),
+// APP_DEBUG, GRAPHQL_INTROSPECTION, GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES,
+// GRAPHQL_MAX_QUERY_LENGTH, HTTP_READ_TIMEOUT (15s), HTTP_WRITE_TIMEOUT
+// (30s), HTTP_IDLE_TIMEOUT (120s), SHUTDOWN_TIMEOUT (30s).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/auth"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr))
+}
+
+const usage = `usage:
+  server [serve]                        run the service (the default)
+  server migrate                        create or update the tables
+  server users add --name N --email E --password P
+  server users delete --id N
+  server token --user ID [--ttl D]
+`
+
+// errUsage marks a command line that cannot be understood.
+var errUsage = errors.New("usage")
+
+// run executes one command and returns the process exit status: 0 on
+// success, 1 on failure, 2 on a usage error.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	logger := zerolog.New(stderr).With().Timestamp().Logger()
+	err := dispatch(ctx, args, getenv, stdout, &logger)
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stderr, usage)
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "%v\n%s", err, usage)
+		return 2
+	}
+	logger.Error().Err(err).Msg("failed")
+	return 1
+}
+
+// command is a parsed command line: what to do once the database is open.
+type command struct {
+	name     string // serve, migrate, users add, users delete, token
+	serve    bool   // needs the JWT secret and starts the server
+	needsJWT bool
+	run      func(ctx context.Context, db *database, cfg auth.Config) error
+}
+
+// parseCommand reads the command line. It touches nothing, so that a
+// mistyped command creates no database and no secret file.
+func parseCommand(args []string, stdout io.Writer) (command, error) {
+	name := "serve"
+	if len(args) > 0 {
+		name, args = args[0], args[1:]
+	}
+	switch name {
+	case "-h", "--help", "help":
+		return command{}, flag.ErrHelp
+	case "serve":
+		if err := parseFlags(newFlags("serve"), args); err != nil {
+			return command{}, err
+		}
+		return command{name: name, serve: true, needsJWT: true}, nil
+	case "migrate":
+		if err := parseFlags(newFlags("migrate"), args); err != nil {
+			return command{}, err
+		}
+		return command{name: name, run: func(ctx context.Context, db *database, _ auth.Config) error {
+			return db.migrate(ctx)
+		}}, nil
+	case "users":
+		if len(args) > 0 && args[0] == "add" {
+			return parseAddUser(args[1:], stdout)
+		}
+		if len(args) > 0 && args[0] == "delete" {
+			return parseDeleteUser(args[1:], stdout)
+		}
+		return command{}, fmt.Errorf("%w: users needs add or delete", errUsage)
+	case "token":
+		return parseToken(args, stdout)
+	}
+	return command{}, fmt.Errorf("%w: unknown command %q", errUsage, name)
+}
+
+func dispatch(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer, logger *zerolog.Logger) error {
+	cmd, err := parseCommand(args, stdout)
+	if err != nil {
+		return err
+	}
+	s, err := loadSettings(getenv)
+	if err != nil {
+		return err
+	}
+	db, err := openDatabase(ctx, s.databaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	var cfg auth.Config
+	if cmd.needsJWT {
+		secret, err := jwtSecret(s, db)
+		if err != nil {
+			return err
+		}
+		cfg = auth.Config{Secret: secret, TTL: s.jwtTTL}
+	}
+	if !cmd.serve {
+		if err := cmd.run(ctx, db, cfg); err != nil {
+			return err
+		}
+		if cmd.name == "migrate" {
+			logger.Info().Str("database", db.kind).Str("where", db.where).Msg("migrated")
+		}
+		return nil
+	}
+
+	if err := db.migrate(ctx); err != nil {
+		return err
+	}
+	verifier, err := auth.NewVerifier(cfg)
+	if err != nil {
+		return err
+	}
+	issuer, err := auth.NewIssuer(cfg)
+	if err != nil {
+		return err
+	}
+	handler, err := routes(db, s, verifier, issuer, logger)
+	if err != nil {
+		return err
+	}
+	logger.Info().Str("database", db.kind).Str("where", db.where).Msgf("database: %s %s", db.kind, db.where)
+	logger.Info().Bool("introspection", s.graphql.Introspection).Msgf("introspection: %s", onOff(s.graphql.Introspection))
+	return serve(ctx, s, handler, logger)
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// jwtSecret returns JWT_SECRET, or the secret kept in the secret file.
+func jwtSecret(s settings, db *database) ([]byte, error) {
+	if s.jwtSecret != nil {
+		if len(s.jwtSecret) < auth.MinSecretBytes {
+			return nil, fmt.Errorf("JWT_SECRET must be at least %d bytes", auth.MinSecretBytes)
+		}
+		return s.jwtSecret, nil
+	}
+	return loadSecret(secretFile(db))
+}
+
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %s: %v", errUsage, fs.Name(), err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: %s: unexpected %q", errUsage, fs.Name(), fs.Arg(0))
+	}
+	return nil
+}
+
+// normalEmail is the form e-mail addresses are stored and looked up in:
+// trimmed and lower-cased, so that logging in does not depend on case.
+func normalEmail(email string) string { return strings.ToLower(strings.TrimSpace(email)) }
+
+func parseAddUser(args []string, stdout io.Writer) (command, error) {
+	fs := newFlags("users add")
+	name := fs.String("name", "", "the user's name")
+	email := fs.String("email", "", "the user's e-mail address")
+	password := fs.String("password", "", "the user's password")
+	if err := parseFlags(fs, args); err != nil {
+		return command{}, err
+	}
+	n, e := strings.TrimSpace(*name), normalEmail(*email)
+	if n == "" || e == "" || *password == "" {
+		return command{}, fmt.Errorf("%w: users add needs --name, --email and --password", errUsage)
+	}
+	return command{name: "users add", run: func(ctx context.Context, db *database, _ auth.Config) error {
+		if err := db.migrate(ctx); err != nil {
+			return err
+		}
+		hash, err := auth.HashPassword(*password)
+		if err != nil {
+			return err
+		}
+		id, err := db.store.CreateUser(ctx, n, e, hash)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, id)
+		return nil
+	}}, nil
+}
+
+func parseDeleteUser(args []string, stdout io.Writer) (command, error) {
+	fs := newFlags("users delete")
+	id := fs.Int64("id", 0, "the user's id")
+	if err := parseFlags(fs, args); err != nil {
+		return command{}, err
+	}
+	if *id <= 0 {
+		return command{}, fmt.Errorf("%w: users delete needs --id, a positive integer", errUsage)
+	}
+	return command{name: "users delete", run: func(ctx context.Context, db *database, _ auth.Config) error {
+		if err := db.store.DeleteUser(ctx, *id); err != nil {
+			return fmt.Errorf("deleting user %d: %w", *id, err)
+		}
+		fmt.Fprintf(stdout, "deleted user %d\n", *id)
+		return nil
+	}}, nil
+}
+
+func parseToken(args []string, stdout io.Writer) (command, error) {
+	fs := newFlags("token")
+	user := fs.Int64("user", 0, "the user id the token is for")
+	ttl := fs.Duration("ttl", 0, "the token's lifetime (default JWT_TTL)")
+	if err := parseFlags(fs, args); err != nil {
+		return command{}, err
+	}
+	if *user <= 0 {
+		return command{}, fmt.Errorf("%w: token needs --user, a positive integer", errUsage)
+	}
+	if *ttl < 0 || (*ttl > 0 && *ttl < time.Second) {
+		return command{}, fmt.Errorf("%w: token: --ttl must be at least 1s", errUsage)
+	}
+	return command{name: "token", needsJWT: true, run: func(_ context.Context, _ *database, cfg auth.Config) error {
+		if *ttl > 0 {
+			cfg.TTL = *ttl
+		}
+		issuer, err := auth.NewIssuer(cfg)
+		if err != nil {
+			return err
+		}
+		token, err := issuer.Issue(*user)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout, token)
+		return nil
+	}}, nil
+}

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gqlkit/gqlkit/auth"
+)
+
+// countingQuerier counts the statements a postStore sends to the database.
+type countingQuerier struct {
+	querier
+	n atomic.Int64
+}
+
+func (q *countingQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q.n.Add(1)
+	return q.querier.QueryContext(ctx, query, args...)
+}
+
+func (q *countingQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	q.n.Add(1)
+	return q.querier.QueryRowContext(ctx, query, args...)
+}
+
+func (q *countingQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	q.n.Add(1)
+	return q.querier.ExecContext(ctx, query, args...)
+}
+
+// seededPost is a post written by seedPosts, with what the schema shows of it.
+type seededPost struct {
+	id, title, author string
+}
+
+// seedPosts migrates db and writes 50 posts by 5 authors: "Post k" by
+// "Author ((k-1)%5)+1", each a second newer than the one before. It
+// returns the user ids and the posts, newest first.
+func seedPosts(t *testing.T, db *database) (userIDs []int64, newestFirst []seededPost) {
+	t.Helper()
+	ctx := context.Background()
+	if err := db.migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 5; i++ {
+		id, err := db.store.CreateUser(ctx, fmt.Sprintf("Author %d", i), fmt.Sprintf("author%d@example.com", i), []byte("no password"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		userIDs = append(userIDs, id)
+	}
+	clock := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	writer := &postStore{db: db.posts.db, dialect: db.posts.dialect, now: func() time.Time { return clock }}
+	for k := 1; k <= 50; k++ {
+		clock = clock.Add(time.Second)
+		author := (k - 1) % 5
+		p, err := writer.create(ctx, userIDs[author], fmt.Sprintf("Post %d", k), "Body", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newestFirst = append([]seededPost{{id: fmt.Sprint(p.ID), title: p.Title, author: fmt.Sprintf("Author %d", author+1)}}, newestFirst...)
+	}
+	return userIDs, newestFirst
+}
+
+// TestQueryCount checks that the posts schema loads authors with one query
+// for the whole list, and none when they are not selected.
+func TestQueryCount(t *testing.T) {
+	for _, kind := range databaseKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			tdb := kind.open(t)
+			ctx := context.Background()
+			db, err := openDatabase(ctx, tdb.url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(db.Close)
+			userIDs, posts := seedPosts(t, db)
+
+			counter := &countingQuerier{querier: db.posts.db}
+			schema, err := postsSchema(&postStore{db: counter, dialect: db.posts.dialect, now: time.Now})
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			list := func(n int, withAuthor bool) string {
+				var items []string
+				for _, p := range posts[:n] {
+					if withAuthor {
+						items = append(items, fmt.Sprintf(`{"id":%q,"title":%q,"author":{"name":%q}}`, p.id, p.title, p.author))
+					} else {
+						items = append(items, fmt.Sprintf(`{"id":%q,"title":%q}`, p.id, p.title))
+					}
+				}
+				return `{"posts":[` + strings.Join(items, ",") + `]}`
+			}
+			newest := posts[0]
+			asAuthor1 := auth.WithUserID(ctx, userIDs[0])
+			tests := []struct {
+				name        string
+				ctx         context.Context
+				query       string
+				wantData    string // "" for data left unchecked (writes)
+				wantQueries int64
+			}{
+				{name: "1 post with author", query: `{ posts(first: 1) { id title author { name } } }`, wantData: list(1, true), wantQueries: 2},
+				{name: "10 posts with author", query: `{ posts(first: 10) { id title author { name } } }`, wantData: list(10, true), wantQueries: 2},
+				{name: "50 posts with author", query: `{ posts(first: 50) { id title author { name } } }`, wantData: list(50, true), wantQueries: 2},
+				{name: "first clamped to 50", query: `{ posts(first: 100) { id title author { name } } }`, wantData: list(50, true), wantQueries: 2},
+				{name: "default first", query: `{ posts { id title author { name } } }`, wantData: list(10, true), wantQueries: 2},
+				{name: "author in a fragment", query: `{ posts(first: 10) { id title ...A } } fragment A on Post { author { name } }`, wantData: list(10, true), wantQueries: 2},
+				{name: "author skipped", query: `{ posts(first: 10) { id title author @skip(if: true) { name } } }`, wantData: list(10, false), wantQueries: 1},
+				{name: "1 post without author", query: `{ posts(first: 1) { id title } }`, wantData: list(1, false), wantQueries: 1},
+				{name: "10 posts without author", query: `{ posts(first: 10) { id title } }`, wantData: list(10, false), wantQueries: 1},
+				{name: "50 posts without author", query: `{ posts(first: 50) { id title } }`, wantData: list(50, false), wantQueries: 1},
+				{name: "no posts asked", query: `{ posts(first: 0) { id title author { name } } }`, wantData: `{"posts":[]}`, wantQueries: 0},
+				{name: "negative first", query: `{ posts(first: -1) { id title author { name } } }`, wantData: `{"posts":[]}`, wantQueries: 0},
+				{
+					name:        "post with author",
+					query:       fmt.Sprintf(`{ post(id: %q) { id title author { name } } }`, newest.id),
+					wantData:    fmt.Sprintf(`{"post":{"id":%q,"title":%q,"author":{"name":%q}}}`, newest.id, newest.title, newest.author),
+					wantQueries: 2,
+				},
+				{
+					name:        "post without author",
+					query:       fmt.Sprintf(`{ post(id: %q) { id title } }`, newest.id),
+					wantData:    fmt.Sprintf(`{"post":{"id":%q,"title":%q}}`, newest.id, newest.title),
+					wantQueries: 1,
+				},
+				{name: "missing post", query: `{ post(id: "999999") { id author { name } } }`, wantData: `{"post":null}`, wantQueries: 1},
+				{name: "post id that is no number", query: `{ post(id: "abc") { id author { name } } }`, wantData: `{"post":null}`, wantQueries: 0},
+				{
+					name:        "create with author",
+					ctx:         asAuthor1,
+					query:       `mutation { createPost(input: {title: "New", body: "Body"}) { title author { name } } }`,
+					wantData:    `{"createPost":{"title":"New","author":{"name":"Author 1"}}}`,
+					wantQueries: 2,
+				},
+				{
+					name:        "create without author",
+					ctx:         asAuthor1,
+					query:       `mutation { createPost(input: {title: "New", body: "Body"}) { title } }`,
+					wantData:    `{"createPost":{"title":"New"}}`,
+					wantQueries: 1,
+				},
+				{
+					name:        "delete own with author",
+					ctx:         asAuthor1,
+					query:       fmt.Sprintf(`mutation { deletePost(id: %q) { id author { name } } }`, posts[len(posts)-1].id),
+					wantData:    fmt.Sprintf(`{"deletePost":{"id":%q,"author":{"name":"Author 1"}}}`, posts[len(posts)-1].id),
+					wantQueries: 2,
+				},
+			}
+			for _, tt := range tests {
+				t.Run(tt.name, func(t *testing.T) {
+					ctx := tt.ctx
+					if ctx == nil {
+						ctx = context.Background()
+					}
+					counter.n.Store(0)
+					res := schema.Do(ctx, tt.query, "", nil)
+					if len(res.Errors) > 0 {
+						t.Fatalf("errors: %v", res.Errors)
+					}
+					if got := string(res.Data); got != tt.wantData {
+						t.Errorf("data:\n got %s\nwant %s", got, tt.wantData)
+					}
+					if got := counter.n.Load(); got != tt.wantQueries {
+						t.Errorf("queries: got %d, want %d", got, tt.wantQueries)
+					}
+				})
+			}
+		})
+	}
+}
+
+func TestValidatePost(t *testing.T) {
+	tests := []struct {
+		name  string
+		title string
+		body  string
+		tags  []string
+		want  map[string][]string
+	}{
+		{name: "valid", title: "Title", body: "Body", want: nil},
+		{name: "valid with tags", title: "Title", body: "Body", tags: []string{"go", strings.Repeat("t", 50)}, want: nil},
+		{name: "200 characters of two bytes each", title: strings.Repeat("é", 200), body: "Body", want: nil},
+		{
+			name: "empty title", title: "", body: "Body",
+			want: map[string][]string{"input.title": {"The title field is required."}},
+		},
+		{
+			name: "201 characters", title: strings.Repeat("é", 201), body: "Body",
+			want: map[string][]string{"input.title": {"The title field must not be greater than 200 characters."}},
+		},
+		{
+			name: "empty body", title: "Title", body: "",
+			want: map[string][]string{"input.body": {"The body field is required."}},
+		},
+		{
+			name: "21 tags", title: "Title", body: "Body", tags: strings.Split(strings.Repeat("t,", 20)+"t", ","),
+			want: map[string][]string{"input.tags": {"The tags field must not have more than 20 items."}},
+		},
+		{
+			name: "empty and long tags", title: "Title", body: "Body", tags: []string{"ok", "", strings.Repeat("t", 51)},
+			want: map[string][]string{
+				"input.tags.1": {"Each tag must be 1 to 50 characters."},
+				"input.tags.2": {"Each tag must be 1 to 50 characters."},
+			},
+		},
+		{
+			name: "everything wrong", title: "", body: "", tags: []string{""},
+			want: map[string][]string{
+				"input.title":  {"The title field is required."},
+				"input.body":   {"The body field is required."},
+				"input.tags.0": {"Each tag must be 1 to 50 characters."},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := validatePost(tt.title, tt.body, tt.tags)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("validatePost(%q, %q, %q) = %v, want %v", tt.title, tt.body, tt.tags, got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+// Post is a row of the posts table, shaped for the GraphQL schema: the
+// default resolver reads its fields by their json names.
+type Post struct {
+	ID        int64    `json:"id"`
+	UserID    int64    `json:"-"`
+	Title     string   `json:"title"`
+	Body      string   `json:"body"`
+	Tags      []string `json:"tags"`
+	CreatedAt string   `json:"createdAt"`
+	Author    *User    `json:"author"` // loaded only when the client selects it
+}
+
+// User is the public view of a user: never the e-mail or the password.
+type User struct {
+	ID   int64  `json:"id"`
+	Name string `json:"name"`
+}
+
+type dialect int
+
+const (
+	dialectSQLite dialect = iota
+	dialectPostgres
+)
+
+// querier is what postStore needs of a *sql.DB; tests wrap it to count
+// queries.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// postStore reads and writes posts with the same SQL on both databases.
+type postStore struct {
+	db      querier // reads
+	writer  querier // writes; nil means db
+	dialect dialect
+	now     func() time.Time
+}
+
+// w is where writes go: SQLite takes one writer at a time, so the server
+// gives writes a pool of one connection, and writers queue in Go instead of
+// racing for the lock and timing out under load.
+func (s *postStore) w() querier {
+	if s.writer != nil {
+		return s.writer
+	}
+	return s.db
+}
+
+func newPostStore(db querier, d dialect) *postStore {
+	return &postStore{db: db, dialect: d, now: time.Now}
+}
+
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+// timestamp is how a time is passed to the database: SQLite keeps the
+// fixed-width text the articles store uses, PostgreSQL a timestamptz.
+func (s *postStore) timestamp(t time.Time) any {
+	if s.dialect == dialectSQLite {
+		return t.Format("2006-01-02 15:04:05.000000+00:00")
+	}
+	return t
+}
+
+const postColumns = "id, user_id, title, body, tags, created_at"
+
+func scanPost(row interface{ Scan(...any) error }) (*Post, error) {
+	var p Post
+	var tags sql.NullString
+	var created time.Time
+	if err := row.Scan(&p.ID, &p.UserID, &p.Title, &p.Body, &tags, &created); err != nil {
+		return nil, err
+	}
+	if tags.Valid {
+		if err := json.Unmarshal([]byte(tags.String), &p.Tags); err != nil {
+			return nil, fmt.Errorf("post %d: tags: %w", p.ID, err)
+		}
+	}
+	p.CreatedAt = created.UTC().Format(timeLayout)
+	return &p, nil
+}
+
+// latest returns the newest n posts.
+func (s *postStore) latest(ctx context.Context, n int) ([]*Post, error) {
+	rows, err := s.db.QueryContext(ctx,
+		"SELECT "+postColumns+" FROM posts ORDER BY created_at DESC, id DESC LIMIT $1", n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	posts := make([]*Post, 0, n)
+	for rows.Next() {
+		p, err := scanPost(rows)
+		if err != nil {
+			return nil, err
+		}
+		posts = append(posts, p)
+	}
+	return posts, rows.Err()
+}
+
+// find returns one post, or an error wrapping sql.ErrNoRows.
+func (s *postStore) find(ctx context.Context, id int64) (*Post, error) {
+	return scanPost(s.db.QueryRowContext(ctx, "SELECT "+postColumns+" FROM posts WHERE id = $1", id))
+}
+
+// loadAuthors fills the Author of every post with one query.
+func (s *postStore) loadAuthors(ctx context.Context, posts []*Post) error {
+	if len(posts) == 0 {
+		return nil
+	}
+	ids := make([]any, 0, len(posts))
+	seen := map[int64]bool{}
+	var marks []string
+	for _, p := range posts {
+		if !seen[p.UserID] {
+			seen[p.UserID] = true
+			ids = append(ids, p.UserID)
+			marks = append(marks, "$"+strconv.Itoa(len(ids)))
+		}
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT id, name FROM users WHERE id IN ("+strings.Join(marks, ", ")+")", ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	users := map[int64]*User{}
+	for rows.Next() {
+		var u User
+		if err := rows.Scan(&u.ID, &u.Name); err != nil {
+			return err
+		}
+		users[u.ID] = &u
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, p := range posts {
+		p.Author = users[p.UserID]
+	}
+	return nil
+}
+
+// errUserGone reports a write by a user who has been deleted since their
+// token was issued.
+var errUserGone = apierror.Unauthenticated("")
+
+// create inserts a post by userID, in one statement that writes nothing
+// when the user no longer exists.
+func (s *postStore) create(ctx context.Context, userID int64, title, body string, tags []string) (*Post, error) {
+	var tagsJSON any
+	if tags != nil {
+		b, err := json.Marshal(tags)
+		if err != nil {
+			return nil, err
+		}
+		tagsJSON = string(b)
+	}
+	now := s.now().UTC().Truncate(time.Microsecond)
+	var id int64
+	err := s.w().QueryRowContext(ctx,
+		"INSERT INTO posts (user_id, title, body, tags, created_at) "+
+			"SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1) RETURNING id",
+		userID, title, body, tagsJSON, s.timestamp(now)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, errUserGone
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Post{ID: id, UserID: userID, Title: title, Body: body, Tags: tags, CreatedAt: now.Format(timeLayout)}, nil
+}
+
+// deleteOwn deletes post id if userID wrote it. It answers NOT_FOUND when
+// there is no such post and FORBIDDEN when someone else wrote it.
+func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, error) {
+	p, err := scanPost(s.w().QueryRowContext(ctx,
+		"DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns, id, userID))
+	if err == nil {
+		return p, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	if _, err := s.find(ctx, id); errors.Is(err, sql.ErrNoRows) {
+		return nil, apierror.NotFound("Post not found.")
+	} else if err != nil {
+		return nil, err
+	}
+	return nil, apierror.Forbidden("You can only delete your own posts.")
+}

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/graphqlhttp"
+	"github.com/gqlkit/gqlkit/reqlog"
+)
+
+// routes wires the service into a stock http.ServeMux: this is all it
+// takes to mount gqlkit in an existing net/http service.
+func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issuer, logger *zerolog.Logger) (http.Handler, error) {
+	presenter := apierror.Presenter{Debug: s.graphql.Debug, Logger: logger}
+
+	schema, err := postsSchema(db.posts)
+	if err != nil {
+		return nil, err
+	}
+	gqlConfig := s.graphql // limits, introspection and debug, from the environment
+	gqlConfig.Logger = logger
+	gqlConfig.DisableAccessLog = true // reqlog wraps the whole mux below
+	gqlConfig.Authenticate = verifier.Context
+	gqlConfig.UserID = auth.UserID
+	gql, err := graphqlhttp.New(schema, gqlConfig)
+	if err != nil {
+		return nil, err
+	}
+
+	arts, err := articles.NewHandler(db.store, articles.Config{Presenter: presenter})
+	if err != nil {
+		return nil, err
+	}
+	login, err := auth.NewLogin(emailCase{db.store}, issuer, auth.LoginConfig{})
+	if err != nil {
+		return nil, err
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle("/api/graphql", gql)
+	// Reads are public; Optional sets the user for writes (the handler
+	// answers 401 itself when there is none) and refuses bad tokens.
+	mux.Handle("/api/articles", verifier.Optional(arts))
+	mux.Handle("/api/articles/", verifier.Optional(arts))
+	mux.Handle("/api/auth/login", login)
+	mux.Handle("/healthz", health(db))
+	mux.Handle("/", http.HandlerFunc(notFound))
+	// Request ids and access lines outermost; then a panic anywhere below
+	// is a masked 500 for that request only.
+	return reqlog.Handler(*logger)(presenter.Recover(mux)), nil
+}
+
+// emailCase looks users up by their normalised e-mail address, the form
+// "users add" stores.
+type emailCase struct{ users articles.Users }
+
+func (u emailCase) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
+	return u.users.PasswordHash(ctx, normalEmail(email))
+}
+
+// health answers 200 while the database answers, 503 otherwise.
+func health(db *database) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			writeJSON(w, http.StatusMethodNotAllowed, map[string]string{"message": "Method not allowed."})
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		if _, err := db.posts.latest(ctx, 1); err != nil {
+			zerolog.Ctx(r.Context()).Warn().Err(err).Msg("health check: database unavailable")
+			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+}
+
+func notFound(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusNotFound, map[string]string{"message": "Not found."})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	b, _ := json.Marshal(v)
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
+}
+
+// serve runs the HTTP server until ctx is cancelled (SIGINT or SIGTERM),
+// then stops accepting connections and lets in-flight requests finish
+// within the shutdown timeout.
+func serve(ctx context.Context, s settings, handler http.Handler, logger *zerolog.Logger) error {
+	ln, err := net.Listen("tcp", s.addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", s.addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: min(s.readTimeout, 10*time.Second),
+		ReadTimeout:       s.readTimeout,
+		WriteTimeout:      s.writeTimeout,
+		IdleTimeout:       s.idleTimeout,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          nil,
+	}
+	logger.Info().Str("addr", ln.Addr().String()).Msgf("listening on http://%s", ln.Addr())
+
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ln) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+	}
+	logger.Info().Dur("timeout", s.shutdownTimeout).Msg("shutting down: finishing in-flight requests")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), s.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutting down: %w", err)
+	}
+	if err := <-done; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Info().Msg("stopped")
+	return nil
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// resources are the readings of the server process that can be taken from
+// outside. The server has no pprof endpoint, so goroutines cannot be
+// counted: threads and open file descriptors (each connection holds one)
+// stand in for them.
+type resources struct {
+	rssKiB  int64 // VmRSS
+	threads int   // Threads
+	fds     int   // entries of /proc/<pid>/fd
+}
+
+// readResources reads /proc/<pid>/status and /proc/<pid>/fd.
+func readResources(pid int) (resources, error) {
+	dir := "/proc/" + strconv.Itoa(pid)
+	f, err := os.Open(dir + "/status")
+	if err != nil {
+		return resources{}, fmt.Errorf("reading the server's resources: %w", err)
+	}
+	defer f.Close()
+	var r resources
+	var haveRSS, haveThreads bool
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		key, value, ok := strings.Cut(sc.Text(), ":")
+		if !ok {
+			continue
+		}
+		fields := strings.Fields(value)
+		switch {
+		case key == "VmRSS" && len(fields) == 2 && fields[1] == "kB":
+			r.rssKiB, err = strconv.ParseInt(fields[0], 10, 64)
+			haveRSS = err == nil
+		case key == "Threads" && len(fields) == 1:
+			r.threads, err = strconv.Atoi(fields[0])
+			haveThreads = err == nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return resources{}, fmt.Errorf("reading %s/status: %w", dir, err)
+	}
+	if !haveRSS || !haveThreads {
+		return resources{}, fmt.Errorf("%s/status has no VmRSS or Threads line", dir)
+	}
+	fds, err := os.ReadDir(dir + "/fd")
+	if err != nil {
+		return resources{}, fmt.Errorf("reading the server's descriptors: %w", err)
+	}
+	r.fds = len(fds)
+	return r, nil
+}
+
+// Margins within which the readings after the load must stay above the
+// warm ones.
+const (
+	rssMarginFraction = 0.5      // of the warm RSS …
+	rssMarginMinKiB   = 32 << 10 // … but at least 32 MiB
+	threadsMargin     = 4
+	fdsMargin         = 4
+)
+
+// rssLimitKiB is the highest RSS accepted after the load.
+func rssLimitKiB(warm resources) int64 {
+	return warm.rssKiB + max(int64(float64(warm.rssKiB)*rssMarginFraction), rssMarginMinKiB)
+}
+
+// withinMargins reports whether after is near warm.
+func withinMargins(warm, after resources) bool {
+	return after.rssKiB <= rssLimitKiB(warm) &&
+		after.threads <= warm.threads+threadsMargin &&
+		after.fds <= warm.fds+fdsMargin
+}

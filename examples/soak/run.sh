@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Soaks the example server: builds it and the soak program, starts the
+# server on a fresh SQLite file and, when TEST_DATABASE_URL is set, once more
+# on a fresh PostgreSQL schema (psql creates and drops it), adds two users,
+# runs the soak against each, and prints the summaries in Markdown.
+#
+#   examples/soak/run.sh
+#   TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' examples/soak/run.sh
+#
+# SOAK_DURATION (60s), SOAK_WARMUP (5s), SOAK_SETTLE (5s) and
+# SOAK_CONCURRENCY (8) tune the load. The exit status is 0 when every soak
+# passed.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+duration=${SOAK_DURATION:-60s}
+warmup=${SOAK_WARMUP:-5s}
+settle=${SOAK_SETTLE:-5s}
+concurrency=${SOAK_CONCURRENCY:-8}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gqlkit-soak.XXXXXX")
+server_pid=""
+schema=""
+cleanup() {
+	if [[ -n $server_pid ]] && kill -0 "$server_pid" 2>/dev/null; then
+		kill -TERM "$server_pid" 2>/dev/null || true
+		wait "$server_pid" 2>/dev/null || true
+	fi
+	if [[ -n $schema ]]; then
+		psql "$TEST_DATABASE_URL" -qXc "DROP SCHEMA IF EXISTS $schema CASCADE" >/dev/null 2>&1 || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+echo "building the server and the soak program" >&2
+(cd "$root" && go build -o "$work/server" ./examples/server && go build -o "$work/soak" ./examples/soak)
+
+# random prints n random bytes in hex.
+random() { od -An -N"$1" -tx1 /dev/urandom | tr -d ' \n'; }
+
+# soak_one LABEL DATABASE_URL runs one server and one soak against it.
+soak_one() {
+	local label=$1 database_url=$2
+	local dir="$work/$(echo "$label" | tr -c 'a-zA-Z0-9\n' '_')"
+	mkdir -p "$dir"
+	local pw_ada pw_bob
+	pw_ada=$(random 12)
+	pw_bob=$(random 12)
+	# The server keeps its generated JWT secret beside the SQLite file, or
+	# in data/ of its working directory for PostgreSQL: dir in both cases.
+	(cd "$dir" && DATABASE_URL=$database_url "$work/server" users add --name Ada --email ada@example.com --password "$pw_ada" >/dev/null)
+	(cd "$dir" && DATABASE_URL=$database_url "$work/server" users add --name Bob --email bob@example.com --password "$pw_bob" >/dev/null)
+
+	(cd "$dir" && exec env DATABASE_URL="$database_url" ADDR=127.0.0.1:0 "$work/server" serve 2>"$dir/server.log") &
+	server_pid=$!
+	local addr="" i
+	for i in $(seq 100); do
+		addr=$(grep -o '"addr":"[^"]*"' "$dir/server.log" 2>/dev/null | head -1 | cut -d'"' -f4 || true)
+		[[ -n $addr ]] && break
+		kill -0 "$server_pid" 2>/dev/null || break
+		sleep 0.2
+	done
+	if [[ -z $addr ]]; then
+		echo "the server did not start; its log:" >&2
+		cat "$dir/server.log" >&2
+		return 1
+	fi
+	echo "$label: server $server_pid listening on $addr" >&2
+
+	local status=0
+	"$work/soak" -url "http://$addr" -duration "$duration" -warmup "$warmup" -settle "$settle" \
+		-concurrency "$concurrency" -users "ada@example.com:$pw_ada,bob@example.com:$pw_bob" \
+		-pid "$server_pid" -label "$label" >"$dir/summary.md" || status=$?
+
+	kill -TERM "$server_pid"
+	wait "$server_pid" || status=1
+	server_pid=""
+	{
+		echo
+		echo "Server log: $(grep -c . "$dir/server.log") lines, $(grep -c '"level":"error"' "$dir/server.log" || true) at error level; it stopped cleanly on SIGTERM."
+	} >>"$dir/summary.md"
+	summaries+=("$dir/summary.md")
+	return "$status"
+}
+
+summaries=()
+failed=0
+soak_one "SQLite" "sqlite:$work/sqlite-db/app.db" || failed=1
+
+if [[ -n ${TEST_DATABASE_URL:-} ]]; then
+	command -v psql >/dev/null || { echo "TEST_DATABASE_URL is set but psql is not installed" >&2; exit 1; }
+	schema="gqlkit_soak_$(random 6)"
+	psql "$TEST_DATABASE_URL" -qXc "CREATE SCHEMA $schema" >/dev/null
+	sep='?'
+	[[ $TEST_DATABASE_URL == *\?* ]] && sep='&'
+	soak_one "PostgreSQL" "$TEST_DATABASE_URL${sep}search_path=$schema" || failed=1
+fi
+
+echo "## Soak of the example server"
+echo
+echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "- machine: $(uname -srm), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM"
+echo "- $(go version)"
+echo "- load: ${warmup} warm-up + ${duration}, ${concurrency} clients, settle ${settle}"
+for s in "${summaries[@]}"; do
+	echo
+	cat "$s"
+done
+exit "$failed"
