@@ -460,6 +460,7 @@ func (s *service) testCommands(t *testing.T) {
 		{name: "users delete of a missing user", args: []string{"users", "delete", "--id", "999"}, wantCode: 1, wantStderr: "deleting user 999"},
 		{name: "token without user", args: []string{"token"}, wantCode: 2, wantStderr: "token needs --user, a positive integer"},
 		{name: "token with a short ttl", args: []string{"token", "--user", "1", "--ttl", "500ms"}, wantCode: 2, wantStderr: "--ttl must be at least 1s"},
+		{name: "token for a missing user", args: []string{"token", "--user", "999"}, wantCode: 1, wantStderr: "token: there is no user 999 (see users add)"},
 		{name: "token with a short JWT_SECRET", env: []string{"JWT_SECRET=short"}, args: []string{"token", "--user", "1"}, wantCode: 1, wantStderr: "JWT_SECRET must be at least 32 bytes"},
 		{name: "bad JWT_TTL", env: []string{"JWT_TTL=soon"}, args: []string{"token", "--user", "1"}, wantCode: 1, wantStderr: `JWT_TTL=\"soon\" is not a positive duration`},
 		{name: "bad DATABASE_URL", env: []string{"DATABASE_URL=mysql://x"}, args: []string{"migrate"}, wantCode: 1, wantStderr: "use sqlite:PATH or a postgres:// URL"},

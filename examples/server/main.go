@@ -271,7 +271,18 @@ func parseToken(args []string, stdout io.Writer) (command, error) {
 	if *ttl < 0 || (*ttl > 0 && *ttl < time.Second) {
 		return command{}, fmt.Errorf("%w: token: --ttl must be at least 1s", errUsage)
 	}
-	return command{name: "token", needsJWT: true, run: func(_ context.Context, _ *database, cfg auth.Config) error {
+	return command{name: "token", needsJWT: true, run: func(ctx context.Context, db *database, cfg auth.Config) error {
+		// A token for a user who does not exist would only be refused
+		// later, at its first use: refuse it now.
+		if err := db.migrate(ctx); err != nil {
+			return err
+		}
+		switch ok, err := db.posts.userExists(ctx, *user); {
+		case err != nil:
+			return fmt.Errorf("looking up user %d: %w", *user, err)
+		case !ok:
+			return fmt.Errorf("token: there is no user %d (see users add)", *user)
+		}
 		if *ttl > 0 {
 			cfg.TTL = *ttl
 		}

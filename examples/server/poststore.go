@@ -158,6 +158,16 @@ func (s *postStore) loadAuthors(ctx context.Context, posts []*Post) error {
 	return nil
 }
 
+// userExists reports whether there is a user id.
+func (s *postStore) userExists(ctx context.Context, id int64) (bool, error) {
+	var one int
+	err := s.db.QueryRowContext(ctx, "SELECT 1 FROM users WHERE id = $1", id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // errUserGone reports a write by a user who has been deleted since their
 // token was issued.
 var errUserGone = apierror.Unauthenticated("")
