@@ -25,45 +25,24 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gqlkit/gqlkit/examples/internal/testbin"
 )
 
-// binDir holds the server binary; TestMain removes it.
-var binDir string
-
-var (
-	buildOnce sync.Once
-	buildErr  error
-)
+// server is the example server's binary, built on first use.
+var server = testbin.New(".", "server")
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "gqlkit-server-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	server.Remove()
 	os.Exit(code)
 }
 
-// serverBinary builds the server once per test run and returns its path.
-// It is built without the race detector even under go test -race: that
-// would make every bcrypt hash ten times slower and the run five times
-// longer, for code whose packages run their own tests with -race.
+// serverBinary returns the path of the example server, built once per
+// test run.
 func serverBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(binDir, "server")
-	buildOnce.Do(func() {
-		out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return bin
+	return server.Path(t)
 }
 
 // commandTimeout bounds every child process a test waits for.

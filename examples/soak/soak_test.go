@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"os"
 	"os/exec"
@@ -19,44 +18,24 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlkit/gqlkit/examples/internal/testbin"
 	"github.com/jackc/pgx/v5"
 )
 
-// binDir holds the server binary; TestMain removes it.
-var binDir string
-
-var (
-	buildOnce sync.Once
-	buildErr  error
-)
+// server is the example server's binary, built on first use.
+var server = testbin.New("../server", "server")
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "gqlkit-soak-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	server.Remove()
 	os.Exit(code)
 }
 
-// serverBinary builds the example server once per test run, without the
-// race detector (bcrypt would be ten times slower).
+// serverBinary returns the path of the example server, built once per
+// test run.
 func serverBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(binDir, "server")
-	buildOnce.Do(func() {
-		out, err := exec.Command("go", "build", "-o", bin, "../server").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return bin
+	return server.Path(t)
 }
 
 // testServer is a running example server with two users.
