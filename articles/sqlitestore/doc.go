@@ -34,7 +34,10 @@
 //
 // The statements are shared, word for word, with the PostgreSQL store
 // ($N placeholders, INSERT … RETURNING); see the pgstore documentation.
-// Constraint failures are told apart by extended result code:
+// Each is prepared once per pool, on first use, and database/sql prepares
+// it on each connection the first time that connection runs it (SQLite
+// would otherwise compile the SQL again on every call); [Store.Close]
+// releases them. Constraint failures are told apart by extended result code:
 // SQLITE_CONSTRAINT_FOREIGNKEY is [articles.ErrUnknownUser],
 // SQLITE_CONSTRAINT_UNIQUE [articles.ErrEmailTaken].
 //

@@ -169,6 +169,48 @@ func TestCloseLeavesCallersDB(t *testing.T) {
 	}
 }
 
+// TestStatementsPreparedOnce: the store prepares each statement once and
+// runs it again and again, instead of having SQLite compile the same SQL
+// on every call; Close releases the statements, and a closed store answers
+// with an error.
+func TestStatementsPreparedOnce(t *testing.T) {
+	s, c := testdb.SQLite(t)
+	ctx := context.Background()
+	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := s.CreateArticle(ctx, articles.NewArticle{UserID: ada, Title: "t", Body: "b", Published: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 10 {
+		if _, err := s.ListPublished(ctx, 10, 0); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.FindPublished(ctx, a.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// CreateUser, CreateArticle, and the count, page and find queries.
+	if got := c.Prepared(); got != 5 {
+		t.Errorf("statements prepared: %d, want 5 (one per distinct statement)", got)
+	}
+	if got := c.Queries(); got != 32 {
+		t.Errorf("statements run: %d, want 32", got)
+	}
+
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if _, err := s.ListPublished(ctx, 10, 0); err == nil {
+		t.Errorf("ListPublished on a closed store: no error")
+	}
+	if _, err := s.CreateUser(ctx, "Bob", "bob@example.com", []byte("h")); err == nil {
+		t.Errorf("CreateUser on a closed store: no error")
+	}
+}
+
 // TestStoredTimeFormat pins the text timestamps are stored as, by the
 // store and by the schema's defaults: fixed width, so text order is time
 // order.

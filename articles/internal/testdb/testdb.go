@@ -32,10 +32,17 @@ import (
 const EnvDatabaseURL = "TEST_DATABASE_URL"
 
 // Counter counts statements sent to a database.
-type Counter struct{ n atomic.Int64 }
+type Counter struct {
+	n        atomic.Int64 // statements run
+	prepared atomic.Int64 // statements prepared (SQLite only)
+}
 
 // Queries returns the number of statements counted so far.
 func (c *Counter) Queries() int64 { return c.n.Load() }
+
+// Prepared returns the number of statements the SQLite driver was asked
+// to prepare so far.
+func (c *Counter) Prepared() int64 { return c.prepared.Load() }
 
 // SQLite returns a migrated store on a new file in t.TempDir(), opened
 // through a connector that counts statements. It uses one *sql.DB with
@@ -48,13 +55,14 @@ func SQLite(t *testing.T) (*sqlitestore.Store, *Counter) {
 		t.Fatalf("sqlite connector: %v", err)
 	}
 	c := new(Counter)
-	db := sql.OpenDB(countingConnector{Connector: base, n: &c.n})
+	db := sql.OpenDB(countingConnector{Connector: base, c: c})
 	t.Cleanup(func() { _ = db.Close() })
 	s := sqlitestore.New(db)
 	if err := s.Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
 	c.n.Store(0)
+	c.prepared.Store(0)
 	return s, c
 }
 
@@ -132,7 +140,7 @@ func (tracer) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {
 // connections run is counted.
 type countingConnector struct {
 	driver.Connector
-	n *atomic.Int64
+	c *Counter
 }
 
 func (c countingConnector) Connect(ctx context.Context) (driver.Conn, error) {
@@ -140,14 +148,15 @@ func (c countingConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingConn{conn: conn, n: c.n}, nil
+	return &countingConn{conn: conn, n: &c.c.n, prepared: &c.c.prepared}, nil
 }
 
 // countingConn forwards to the modernc.org/sqlite connection, counting
 // QueryContext and ExecContext, and statements prepared and run.
 type countingConn struct {
-	conn driver.Conn
-	n    *atomic.Int64
+	conn     driver.Conn
+	n        *atomic.Int64
+	prepared *atomic.Int64
 }
 
 func (c *countingConn) Prepare(query string) (driver.Stmt, error) {
@@ -155,6 +164,7 @@ func (c *countingConn) Prepare(query string) (driver.Stmt, error) {
 }
 
 func (c *countingConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
+	c.prepared.Add(1)
 	st, err := c.conn.(driver.ConnPrepareContext).PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
