@@ -54,7 +54,7 @@ func TestDelete(t *testing.T) {
 			{name: "deleted user", path: path(published.ID), token: gone, status: http.StatusUnauthorized, body: unauthenticated},
 			{name: "deleted user, missing article", path: path(999), token: gone, status: http.StatusUnauthorized, body: unauthenticated},
 			{name: "another's article", path: path(published.ID), token: bob, status: http.StatusForbidden, body: forbidden},
-			{name: "another's draft", path: path(draft.ID), token: bob, status: http.StatusNotFound, body: notFound},
+			{name: "another's draft", path: path(draft.ID), token: bob, status: http.StatusForbidden, body: forbidden},
 			{name: "missing article", path: path(999), token: ada, status: http.StatusNotFound, body: notFound},
 			{name: "id zero", path: "/api/articles/0", token: ada, status: http.StatusNotFound, body: notFound},
 			{name: "negative id", path: "/api/articles/-1", token: ada, status: http.StatusNotFound, body: notFound},

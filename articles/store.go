@@ -39,10 +39,9 @@ type Store interface {
 	// author may delete an article whether or not it is published. The
 	// error wraps
 	//   - [ErrUnknownUser] when the user userID does not exist;
-	//   - [ErrNotAuthor] when the article is published and belongs to
+	//   - [ErrNotAuthor] when the article, published or not, belongs to
 	//     another user;
-	//   - [apierror.ErrNotFound] when there is no article id, or it is
-	//     another user's unpublished article (which others cannot see).
+	//   - [apierror.ErrNotFound] when there is no article id.
 	DeleteArticle(ctx context.Context, id, userID int64) error
 }
 

@@ -186,7 +186,7 @@ func testDelete(t *testing.T, newStore func(t *testing.T) Store) {
 		want   error // nil, ErrNotAuthor, ErrUnknownUser or apierror.ErrNotFound
 	}{
 		{name: "another's published article", id: published.ID, userID: bob, want: articles.ErrNotAuthor},
-		{name: "another's draft is invisible", id: draft.ID, userID: bob, want: apierror.ErrNotFound},
+		{name: "another's draft", id: draft.ID, userID: bob, want: articles.ErrNotAuthor},
 		{name: "missing article", id: bobs.ID + 1000, userID: bob, want: apierror.ErrNotFound},
 		{name: "deleted user, published article", id: published.ID, userID: gone, want: articles.ErrUnknownUser},
 		{name: "deleted user, missing article", id: bobs.ID + 1000, userID: gone, want: articles.ErrUnknownUser},

@@ -31,8 +31,8 @@
 //     articles only, newest first with ties broken by id, at any limit and
 //     offset, with their authors, and an empty non-nil page past the end;
 //   - deleting: the author deletes drafts and published articles alike;
-//     another user gets [articles.ErrNotAuthor] for a published article
-//     and not-found for a draft; a deleted user gets
+//     another user gets [articles.ErrNotAuthor] for either; a deleted
+//     user gets
 //     [articles.ErrUnknownUser]; deleting a user deletes their articles;
 //   - concurrency: 100 creates from 10 goroutines all succeed for the right
 //     users, with distinct ids, and the total grows by exactly 100;

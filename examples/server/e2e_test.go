@@ -579,12 +579,27 @@ func (s *service) testArticles(t *testing.T) {
 
 	show := func(id int64) string { return fmt.Sprintf("%s/%d", collection, id) }
 	send(t, http.MethodGet, show(first), "").check(t, http.StatusOK, `{"data":`+article(first, s.ada, "First", "Ada", true)+`}`)
+	// Reads are public: a bad or stale token is not looked at.
+	badToken := []string{"Authorization", "Bearer not.a.token"}
+	send(t, http.MethodGet, show(first), "", badToken...).check(t, http.StatusOK, `{"data":`+article(first, s.ada, "First", "Ada", true)+`}`)
+	if r := send(t, http.MethodGet, collection, "", badToken...); r.status != http.StatusOK {
+		t.Errorf("GET %s with a bad token: status %d, want 200 (%s)", collection, r.status, r.body)
+	}
+	// Other methods than the four routes' are 405, with or without a token.
+	for _, headers := range [][]string{nil, asAda} {
+		if r := send(t, http.MethodPut, show(first), `{}`, headers...); r.status != http.StatusMethodNotAllowed {
+			t.Errorf("PUT %s: status %d, want 405 (%s)", show(first), r.status, r.body)
+		}
+	}
 	for _, path := range []string{show(draft), show(999999), collection + "/abc", collection + "/0"} {
 		send(t, http.MethodGet, path, "").check(t, http.StatusNotFound, `{"message":"Not found."}`)
 	}
 
-	send(t, http.MethodDelete, show(first), "", asBob...).check(t, http.StatusForbidden,
-		`{"message":"You can only delete your own articles."}`)
+	// Another user's article is a 403, published or not.
+	for _, id := range []int64{first, draft} {
+		send(t, http.MethodDelete, show(id), "", asBob...).check(t, http.StatusForbidden,
+			`{"message":"You can only delete your own articles."}`)
+	}
 	send(t, http.MethodDelete, show(first), "").check(t, http.StatusUnauthorized,
 		`{"message":"Unauthenticated."}`, "WWW-Authenticate", "Bearer")
 	send(t, http.MethodDelete, show(first), "", asAda...).check(t, http.StatusNoContent, "")

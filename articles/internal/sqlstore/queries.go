@@ -35,9 +35,9 @@ RETURNING id, (SELECT name FROM users WHERE users.id = articles.user_id)`
 	deleteOwnArticle = `DELETE FROM articles WHERE id = $1 AND user_id = $2`
 
 	// explainDelete tells why deleteOwnArticle deleted nothing: whether
-	// the user exists, and the owner and published flag of the article
-	// (NULL when there is none). $1 = article id, $2 = user id.
-	explainDelete = `SELECT EXISTS (SELECT 1 FROM users WHERE id = $2), a.user_id, a.published
+	// the user exists, and the owner of the article (NULL when there is
+	// none). $1 = article id, $2 = user id.
+	explainDelete = `SELECT EXISTS (SELECT 1 FROM users WHERE id = $2), a.user_id
 FROM (SELECT 1 AS one) AS single LEFT JOIN articles AS a ON a.id = $1`
 
 	// insertUser stores a user and returns its id. $1 = name, $2 = email,

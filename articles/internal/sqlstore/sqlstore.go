@@ -158,19 +158,19 @@ func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
 	var (
 		userExists bool
 		owner      *int64
-		published  *bool
 	)
-	if err := c.Reader.QueryRow(ctx, explainDelete, id, userID).Scan(&userExists, &owner, &published); err != nil {
+	if err := c.Reader.QueryRow(ctx, explainDelete, id, userID).Scan(&userExists, &owner); err != nil {
 		return fmt.Errorf("articles: deleting article %d: %w", id, err)
 	}
 	switch {
 	case !userExists:
 		return fmt.Errorf("articles: user %d deleting article %d: %w", userID, id, articles.ErrUnknownUser)
-	case owner != nil && *owner != userID && published != nil && *published:
+	case owner != nil && *owner != userID:
+		// Published or not, as the specification's rule says: another
+		// user's article is a 403.
 		return fmt.Errorf("articles: user %d deleting article %d of user %d: %w", userID, id, *owner, articles.ErrNotAuthor)
 	default:
-		// No such article, another user's unpublished one (which the
-		// caller cannot see), or the caller's own deleted meanwhile.
+		// No such article, or the caller's own deleted meanwhile.
 		return fmt.Errorf("articles: article %d: %w", id, apierror.ErrNotFound)
 	}
 }
