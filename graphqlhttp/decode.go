@@ -174,7 +174,8 @@ func decodeBody(body []byte) (params, *failure) {
 		return p, badRequest("The request body is not valid JSON.")
 	case !json.Valid(trimmed):
 		return p, badRequest("The request body is not valid JSON.")
-	case jsonDepth(trimmed) > MaxVariablesNesting+1:
+	// The body's object is one level above the variables'.
+	case jsonDepth(trimmed, MaxVariablesNesting+1) > MaxVariablesNesting+1:
 		return p, badRequest(tooDeep)
 	}
 	r := &jsonReader{b: trimmed, i: 1}
@@ -243,7 +244,7 @@ func decodeVariables(raw []byte) (map[string]any, *failure) {
 	if len(trimmed) == 0 || trimmed[0] != '{' || !json.Valid(trimmed) {
 		return nil, badRequest("The variables parameter must be a JSON object.")
 	}
-	if jsonDepth(trimmed) > MaxVariablesNesting {
+	if jsonDepth(trimmed, MaxVariablesNesting) > MaxVariablesNesting {
 		return nil, badRequest(tooDeep)
 	}
 	return (&jsonReader{b: trimmed}).value().(map[string]any), nil

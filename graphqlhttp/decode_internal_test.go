@@ -53,7 +53,7 @@ func FuzzDecodeBodyMatchesEncodingJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		got, fail := decodeBody(body)
 		want, ok := referenceDecode(body)
-		if !json.Valid(body) || jsonDepth(body) > MaxVariablesNesting+1 {
+		if !json.Valid(body) || jsonDepth(body, MaxVariablesNesting+1) > MaxVariablesNesting+1 {
 			if fail == nil {
 				t.Fatalf("accepted %q", body)
 			}

@@ -386,8 +386,8 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) (
 }
 
 // jsonDepth returns how deeply the arrays and objects of a JSON text nest.
-// It stops counting at MaxVariablesNesting+1.
-func jsonDepth(b []byte) int {
+// It stops counting once the depth exceeds limit, returning limit+1.
+func jsonDepth(b []byte, limit int) int {
 	depth, deepest, inString := 0, 0, false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -404,7 +404,7 @@ func jsonDepth(b []byte) int {
 			depth++
 			if depth > deepest {
 				deepest = depth
-				if deepest > MaxVariablesNesting {
+				if deepest > limit {
 					return deepest
 				}
 			}

@@ -23,7 +23,14 @@ const (
 	msgMethod          = "Only GET and POST requests are supported."
 	msgGETMutation     = "Mutations can only be sent with POST."
 	msgUnauthenticated = "Unauthenticated."
+	msgTooDeep         = "The variables are nested more than 64 levels deep."
 )
+
+// nestedVariables returns a variables object whose value "v" nests arrays
+// so that the whole object is depth levels deep.
+func nestedVariables(depth int) string {
+	return `{"v":` + strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1) + `}`
+}
 
 // TestTransport sends one real request for every row of the HTTP contract
 // of /api/graphql and checks status, headers and the exact body.
@@ -72,6 +79,18 @@ func TestTransport(t *testing.T) {
 			want: want{status: badReq, body: errorsBodyAt("Syntax Error: Unexpected <EOF>.", "GRAPHQL_PARSE_FAILED", 1, 1)}},
 
 		// GET
+		// Variables nest at most 64 levels, however they are sent.
+		{name: "POST json variables 64 levels deep", req: request{contentType: appJSON, body: jsonBody("{ hello }", nestedVariables(64), "")},
+			want: want{status: 200, body: helloData}},
+		{name: "POST json variables 65 levels deep", req: request{contentType: appJSON, body: jsonBody("{ hello }", nestedVariables(65), "")},
+			want: want{status: badReq, body: errorsBody(msgTooDeep, "BAD_USER_INPUT")}},
+		{name: "POST json variables 5000 levels deep", req: request{contentType: appJSON, body: jsonBody("{ hello }", nestedVariables(5000), "")},
+			want: want{status: badReq, body: errorsBody(msgTooDeep, "BAD_USER_INPUT")}},
+		{name: "GET variables 64 levels deep", req: request{method: "GET", rawQuery: getQuery("{ hello }", nestedVariables(64), "")},
+			want: want{status: 200, body: helloData}},
+		{name: "GET variables 65 levels deep", req: request{method: "GET", rawQuery: getQuery("{ hello }", nestedVariables(65), "")},
+			want: want{status: badReq, body: errorsBody(msgTooDeep, "BAD_USER_INPUT")}},
+
 		{name: "GET query", req: request{method: "GET", rawQuery: getQuery("{ hello }", "", "")},
 			want: want{status: 200, body: helloData}},
 		{name: "GET variables and operationName", req: request{method: "GET",
