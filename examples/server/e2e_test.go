@@ -442,6 +442,8 @@ func (s *service) testCommands(t *testing.T) {
 		{name: "token for a missing user", args: []string{"token", "--user", "999"}, wantCode: 1, wantStderr: "token: there is no user 999 (see users add)"},
 		{name: "token with a short JWT_SECRET", env: []string{"JWT_SECRET=short"}, args: []string{"token", "--user", "1"}, wantCode: 1, wantStderr: "JWT_SECRET must be at least 32 bytes"},
 		{name: "bad JWT_TTL", env: []string{"JWT_TTL=soon"}, args: []string{"token", "--user", "1"}, wantCode: 1, wantStderr: `JWT_TTL=\"soon\" is not a positive duration`},
+		{name: "JWT_TTL under a second", env: []string{"JWT_TTL=500ms"}, args: []string{"token", "--user", "1"}, wantCode: 1, wantStderr: `JWT_TTL=\"500ms\" is shorter than the least token lifetime, 1s`},
+		{name: "bad ADDR", env: []string{"ADDR=bogus"}, args: []string{"serve"}, wantCode: 1, wantStderr: `ADDR=\"bogus\" is not a host:port address such as :8080 or 127.0.0.1:8080`},
 		{name: "bad DATABASE_URL", env: []string{"DATABASE_URL=mysql://x"}, args: []string{"migrate"}, wantCode: 1, wantStderr: "use sqlite:PATH or a postgres:// URL"},
 	}
 	for _, tt := range tests {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -57,11 +58,17 @@ func loadSettings(getenv func(string) string) (settings, error) {
 		*into = d
 	}
 	str("ADDR", &s.addr)
+	if _, port, err := net.SplitHostPort(s.addr); err != nil || port == "" {
+		problems = append(problems, fmt.Sprintf("ADDR=%q is not a host:port address such as :8080 or 127.0.0.1:8080", s.addr))
+	}
 	str("DATABASE_URL", &s.databaseURL)
 	if v := getenv("JWT_SECRET"); v != "" {
 		s.jwtSecret = []byte(v)
 	}
 	duration("JWT_TTL", &s.jwtTTL)
+	if s.jwtTTL < time.Second {
+		problems = append(problems, fmt.Sprintf("JWT_TTL=%q is shorter than the least token lifetime, 1s", getenv("JWT_TTL")))
+	}
 	duration("HTTP_READ_TIMEOUT", &s.readTimeout)
 	duration("HTTP_WRITE_TIMEOUT", &s.writeTimeout)
 	duration("HTTP_IDLE_TIMEOUT", &s.idleTimeout)
