@@ -12,11 +12,15 @@
 // # Mounting
 //
 // [NewHandler] returns a [Handler] that routes by itself. Mount it at the
-// collection's path and below, wrapped in the auth package's Optional
-// middleware, which verifies a token when one is sent; the handler refuses
-// writes without an authenticated user on its own:
+// collection's path and below: bare for GET, so that reads stay public
+// even for a client holding a stale token, and otherwise wrapped in the
+// auth package's Optional middleware, which verifies a token when one is
+// sent (the handler refuses writes without an authenticated user on its
+// own, and answers 405 to methods it does not serve):
 //
 //	h, err := articles.NewHandler(store, articles.Config{})
+//	mux.Handle("GET /api/articles", h)
+//	mux.Handle("GET /api/articles/", h)
 //	mux.Handle("/api/articles", verifier.Optional(h))
 //	mux.Handle("/api/articles/", verifier.Optional(h))
 //

@@ -52,9 +52,12 @@ func Example_mount() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	// Optional verifies a token when one is sent; the handler itself
-	// refuses writes without one.
+	// Reads are public: no token is looked at, so a stale one does not
+	// stop a client from reading. For the writes, Optional verifies a
+	// token when one is sent and the handler refuses writes without one.
 	mux := http.NewServeMux()
+	mux.Handle("GET /api/articles", h)
+	mux.Handle("GET /api/articles/", h)
 	mux.Handle("/api/articles", verifier.Optional(h))
 	mux.Handle("/api/articles/", verifier.Optional(h))
 
@@ -94,7 +97,7 @@ func Example_mount() {
 	send("POST", "/api/articles", "", `{"title":"Hello","body":"World"}`)
 	send("POST", "/api/articles", token, `{"title":"","body":"World"}`)
 	send("POST", "/api/articles", token, `{"title":"Hello","body":"World","published":true}`)
-	send("GET", "/api/articles?per_page=10", "", "")
+	send("GET", "/api/articles?per_page=10", "stale.token", "")
 	send("DELETE", "/api/articles/1", token, "")
 	// Output:
 	// POST /api/articles 401 Unauthorized
