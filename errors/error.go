@@ -50,7 +50,9 @@ type Error struct {
 	// map is not copied; do not change it after returning the error.
 	Fields map[string][]string
 	// Extensions holds extra entries for the extensions of a GraphQL error.
-	// "code", "status" and "validation" are set by the presenter and win.
+	// "code", "status" and "validation" belong to the presenter: entries
+	// with these keys are replaced, or dropped where the presenter sets
+	// none.
 	Extensions map[string]any
 	// Err is the cause. It is logged (at info level, once, by the
 	// presenter) and never shown to clients.

@@ -57,7 +57,11 @@ func (p Presenter) GraphQL(ctx context.Context, err error) *gqlerror.Error {
 
 	ext := make(map[string]any, len(v.extensions)+3)
 	maps.Copy(ext, v.extensions)
-	delete(ext, "file") // gqlparser's source name, not for clients
+	// gqlparser's source name is not for clients, and the keys the
+	// presenter owns are its alone, present or not.
+	delete(ext, "file")
+	delete(ext, "status")
+	delete(ext, "validation")
 	ext["code"] = v.code
 	if v.showStatus {
 		ext["status"] = v.status

@@ -151,6 +151,13 @@ func presentCases() []presentCase {
 			status:  400, rest: `{"message":"Too deep."}`,
 		},
 		{
+			name: "reserved keys the presenter does not set are dropped",
+			err: &apierror.Error{Code: apierror.CodeForbidden,
+				Extensions: map[string]any{"status": 999, "validation": "fake", "hint": "kept"}},
+			graphql: `{"message":"This action is unauthorized.","extensions":{"code":"FORBIDDEN","hint":"kept"}}`,
+			status:  403, rest: `{"message":"This action is unauthorized."}`,
+		},
+		{
 			name:    "known error with a cause is logged at info",
 			err:     &apierror.Error{Code: apierror.CodeUnauthenticated, Err: errors.New("token is expired")},
 			graphql: `{"message":"Unauthenticated.","extensions":{"code":"UNAUTHENTICATED"}}`,

@@ -4,10 +4,17 @@ import "net/http"
 
 // Recover is middleware that turns a panic in next into a masked 500
 // {"message":"Internal server error."}, logged once with its stack, so that
-// a bug in one handler costs one request and never the connection. A
-// panic with http.ErrAbortHandler is left to net/http, which uses it to
-// abort a response on purpose. When next had already started its answer,
-// nothing more can be written; the panic is still logged.
+// a bug in one handler costs one request and never the connection. The
+// headers next had set that describe its own answer (Content-Length,
+// Content-Encoding, caching, cookies, Location…) are dropped first; others,
+// such as X-Request-Id, stay. A panic with http.ErrAbortHandler is left to
+// net/http, which uses it to abort a response on purpose.
+//
+// When next had already started its answer (a final status, body bytes or
+// a flush; 1xx informational answers do not count), nothing can replace
+// it: the panic is logged and the response aborted with
+// http.ErrAbortHandler, so that the client sees a broken response instead
+// of a short one that looks complete.
 //
 //	mux.Handle("/api/articles/", presenter.Recover(articlesHandler))
 func (p Presenter) Recover(next http.Handler) http.Handler {
@@ -24,12 +31,26 @@ func (p Presenter) Recover(next http.Handler) http.Handler {
 			err := Recovered(v)
 			if rw.started {
 				p.REST(r.Context(), err) // logs it; the answer is already under way
-				return
+				panic(http.ErrAbortHandler)
 			}
+			h := w.Header()
+			for _, name := range answerHeaders {
+				h.Del(name)
+			}
+			h.Set("Cache-Control", "no-store")
 			p.WriteREST(w, r, err)
 		}()
 		next.ServeHTTP(rw, r)
 	})
+}
+
+// answerHeaders describe a handler's own answer; Recover drops them before
+// it writes the error in its place.
+var answerHeaders = []string{
+	"Content-Length", "Content-Encoding", "Content-Type", "Content-Disposition",
+	"Content-Language", "Content-Range", "Transfer-Encoding", "Trailer",
+	"Cache-Control", "Expires", "ETag", "Last-Modified", "Age",
+	"Set-Cookie", "Location", "Refresh", "Retry-After",
 }
 
 // startedWriter records whether a response has begun.
@@ -39,7 +60,11 @@ type startedWriter struct {
 }
 
 func (w *startedWriter) WriteHeader(code int) {
-	w.started = true
+	// 1xx answers other than 101 are informational: the final one is
+	// still to come.
+	if code >= 200 || code == http.StatusSwitchingProtocols {
+		w.started = true
+	}
 	w.ResponseWriter.WriteHeader(code)
 }
 

@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -13,52 +15,127 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
+// lockedBuffer is a bytes.Buffer that server goroutines write while the
+// test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func (b *lockedBuffer) Reset() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.buf.Reset()
+}
+
 func TestRecover(t *testing.T) {
-	var logs bytes.Buffer
-	logger := zerolog.New(&logs)
+	logs := new(lockedBuffer)
+	logger := zerolog.New(logs)
 	p := apierror.Presenter{Logger: &logger}
-	calls := 0
+	var calls atomic.Int64
 	h := p.Recover(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		calls++
+		calls.Add(1)
 		switch r.URL.Path {
 		case "/boom":
 			panic("handler exploded")
+		case "/headers":
+			// Headers of an answer that never came must not describe the
+			// error written instead.
+			h := w.Header()
+			h.Set("Content-Length", "2")
+			h.Set("Content-Encoding", "gzip")
+			h.Set("Cache-Control", "public, max-age=3600")
+			h.Set("Set-Cookie", "session=x")
+			h.Set("X-Request-Id", "kept")
+			panic("with headers set")
+		case "/informational":
+			w.WriteHeader(http.StatusEarlyHints)
+			panic("after an informational answer")
 		case "/late":
 			w.WriteHeader(http.StatusAccepted)
 			panic("after the header")
+		case "/midstream":
+			io.WriteString(w, `{"data":[1,2,`)
+			http.NewResponseController(w).Flush()
+			panic("in the middle of the body")
 		}
 		io.WriteString(w, "fine")
 	}))
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
-	get := func(path string) (int, string) {
+	// A new connection per request: on a reused one, net/http's client
+	// would send a GET again after an aborted answer.
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	get := func(path string) (*http.Response, string, error) {
 		t.Helper()
-		res, err := http.Get(srv.URL + path)
+		res, err := client.Get(srv.URL + path)
 		if err != nil {
-			t.Fatalf("GET %s: %v", path, err)
+			return nil, "", err
 		}
 		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		return res.StatusCode, string(b)
+		b, err := io.ReadAll(res.Body)
+		return res, string(b), err
 	}
-	if status, body := get("/boom"); status != 500 || body != `{"message":"Internal server error."}` {
-		t.Errorf("GET /boom = %d %s, want 500 masked", status, body)
+	const masked = `{"message":"Internal server error."}`
+	if res, body, err := get("/boom"); err != nil || res.StatusCode != 500 || body != masked {
+		t.Errorf("GET /boom = %v %v %s, want 500 masked", err, res, body)
 	}
 	if !strings.Contains(logs.String(), `"panic":"handler exploded"`) || !strings.Contains(logs.String(), `"stack":`) {
 		t.Errorf("log = %s, want the panic and its stack", logs.String())
 	}
-	if status, body := get("/next"); status != 200 || body != "fine" {
-		t.Errorf("GET /next after a panic = %d %s, want 200 fine", status, body)
+	if res, body, err := get("/next"); err != nil || res.StatusCode != 200 || body != "fine" {
+		t.Errorf("GET /next after a panic = %v %v %s, want 200 fine", err, res, body)
 	}
+
+	res, body, err := get("/headers")
+	if err != nil || res.StatusCode != 500 || body != masked {
+		t.Fatalf("GET /headers = %v %v %q, want 500 masked", err, res, body)
+	}
+	for name, want := range map[string]string{
+		"Content-Encoding": "", "Set-Cookie": "", "Cache-Control": "no-store",
+		"Content-Type": "application/json", "X-Request-Id": "kept",
+	} {
+		if got := res.Header.Get(name); got != want {
+			t.Errorf("GET /headers: %s = %q, want %q", name, got, want)
+		}
+	}
+	if res.ContentLength != int64(len(masked)) && res.ContentLength != -1 {
+		t.Errorf("GET /headers: Content-Length %d, want the error's length", res.ContentLength)
+	}
+
+	// A 1xx answer is not the answer: the error can still be written.
+	if res, body, err := get("/informational"); err != nil || res.StatusCode != 500 || body != masked {
+		t.Errorf("GET /informational = %v %v %q, want 500 masked", err, res, body)
+	}
+
+	// Once the answer has begun, the response is aborted, so that the
+	// client cannot take a cut answer for a whole one.
 	logs.Reset()
-	if status, _ := get("/late"); status != http.StatusAccepted {
-		t.Errorf("GET /late = %d, want the status already written (202)", status)
+	for _, path := range []string{"/late", "/midstream"} {
+		res, body, err := get(path)
+		if err == nil {
+			t.Errorf("GET %s = %d %q with no error, want a broken response", path, res.StatusCode, body)
+		}
 	}
-	if !strings.Contains(logs.String(), `"panic":"after the header"`) {
-		t.Errorf("log = %s, want the late panic logged", logs.String())
+	for _, panicked := range []string{"after the header", "in the middle of the body"} {
+		if !strings.Contains(logs.String(), `"panic":"`+panicked+`"`) {
+			t.Errorf("log = %s, want the panic %q logged", logs.String(), panicked)
+		}
 	}
-	if calls != 3 {
-		t.Errorf("handler ran %d times, want 3", calls)
+	if n := calls.Load(); n != 6 {
+		t.Errorf("handler ran %d times, want 6", n)
 	}
 }

@@ -187,6 +187,15 @@ func TestAccessLine(t *testing.T) {
 			target: "/api/articles", status: 201, logged: 201, bytes: 11, level: "info",
 		},
 		{
+			name: "an empty copy sends nothing, the status comes after",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				// (A LimitReader has no WriteTo, so io.Copy uses ReadFrom.)
+				io.Copy(w, io.LimitReader(strings.NewReader(""), 10))
+				http.Error(w, "empty", http.StatusNotFound)
+			},
+			target: "/empty-copy", status: 404, logged: 404, bytes: 6, level: "warn",
+		},
+		{
 			name:    "not found",
 			handler: http.NotFound,
 			target:  "/nope", status: 404, logged: 404, bytes: 19, level: "warn",
@@ -390,5 +399,39 @@ func TestDisabledLogger(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
 	if got := rec.Header().Get("X-Request-Id"); got == "" || got != seen {
 		t.Errorf("X-Request-Id = %q, handler saw %q, want the same non-empty id", got, seen)
+	}
+}
+
+// plainWriter hides every optional interface of the writer it wraps, as
+// some other middleware's wrapper might.
+type plainWriter struct{ w http.ResponseWriter }
+
+func (p plainWriter) Header() http.Header         { return p.w.Header() }
+func (p plainWriter) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p plainWriter) WriteHeader(code int)        { p.w.WriteHeader(code) }
+
+// TestFailedFlushSendsNothing: a flush the wrapped writer cannot do sends
+// no header, so the status the handler then chooses is the one logged.
+func TestFailedFlushSendsNothing(t *testing.T) {
+	logs := make(sink, 16)
+	inner := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := http.NewResponseController(w).Flush(); err != nil {
+			http.Error(w, "cannot stream", http.StatusNotAcceptable)
+			return
+		}
+		io.WriteString(w, "streamed")
+	})
+	logged := reqlog.Handler(zerolog.New(logs))(inner)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		logged.ServeHTTP(plainWriter{w}, r)
+	}))
+	t.Cleanup(srv.Close)
+
+	if resp := get(t, srv.URL+"/stream", nil); resp.StatusCode != http.StatusNotAcceptable {
+		t.Errorf("status %d, want 406", resp.StatusCode)
+	}
+	line := logs.next(t)
+	if line["status"] != float64(http.StatusNotAcceptable) || line["level"] != "warn" {
+		t.Errorf("access line %v, want status 406 at warn", line)
 	}
 }

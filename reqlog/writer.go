@@ -41,10 +41,11 @@ func (w *recorder) Write(p []byte) (int, error) {
 // ReadFrom keeps io.Copy into the response on the wrapped writer's fast
 // path (sendfile for files on HTTP/1).
 func (w *recorder) ReadFrom(src io.Reader) (int64, error) {
-	if w.status == 0 {
+	n, err := io.Copy(w.ResponseWriter, src)
+	// Nothing copied, nothing sent: the handler may still choose a status.
+	if n > 0 && w.status == 0 {
 		w.status = http.StatusOK
 	}
-	n, err := io.Copy(w.ResponseWriter, src)
 	w.bytes += n
 	return n, err
 }
@@ -54,10 +55,13 @@ func (w *recorder) Flush() { _ = w.FlushError() }
 
 // FlushError is what http.ResponseController.Flush calls.
 func (w *recorder) FlushError() error {
-	if w.status == 0 {
+	err := http.NewResponseController(w.ResponseWriter).Flush()
+	// A flush that happened sent the header (200 unless one was set); one
+	// the wrapped writer cannot do sent nothing.
+	if err == nil && w.status == 0 {
 		w.status = http.StatusOK
 	}
-	return http.NewResponseController(w.ResponseWriter).Flush()
+	return err
 }
 
 // Hijack implements http.Hijacker.
