@@ -5,7 +5,6 @@ package articles_test
 // reqlog outermost, then presenter.Recover(verifier.Optional(h)).
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -16,7 +15,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -29,34 +27,16 @@ import (
 	"github.com/gqlkit/gqlkit/articles/internal/testdb"
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
-
-// lockedBuffer is a log sink that the server's goroutines and the test
-// share.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // serveLikeExample serves store on a loopback server, mounted the way the
 // example server mounts it, and returns the server, its log and a counter
 // of the connections it accepted.
-func serveLikeExample(t *testing.T, store articles.Store) (*httptest.Server, *lockedBuffer, *atomic.Int32) {
+func serveLikeExample(t *testing.T, store articles.Store) (*httptest.Server, *logbuf.Buffer, *atomic.Int32) {
 	t.Helper()
-	logs := new(lockedBuffer)
+	logs := new(logbuf.Buffer)
 	logger := zerolog.New(logs)
 	presenter := apierror.Presenter{Logger: &logger}
 	h, err := articles.NewHandler(store, articles.Config{Presenter: presenter})

@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
 // testSecret is exactly auth.MinSecretBytes long.
@@ -114,33 +114,15 @@ func rawToken(header, payload string, secret []byte) string {
 
 // logBuffer returns a middleware that gives every request a debug-level
 // zerolog logger writing into the returned buffer.
-func logBuffer(t *testing.T) (*syncBuffer, func(http.Handler) http.Handler) {
+func logBuffer(t *testing.T) (*logbuf.Buffer, func(http.Handler) http.Handler) {
 	t.Helper()
-	buf := new(syncBuffer)
+	buf := new(logbuf.Buffer)
 	logger := zerolog.New(buf).Level(zerolog.DebugLevel)
 	return buf, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			next.ServeHTTP(w, r.WithContext(logger.WithContext(r.Context())))
 		})
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the server goroutine and the test.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 // response is what the tests compare: status, selected headers and body.

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
 // memUsers is an in-memory auth.Users.
@@ -70,7 +71,7 @@ func newUsers(t *testing.T) *memUsers {
 }
 
 // startLogin serves a Login over users on loopback and returns its URL and log.
-func startLogin(t *testing.T, users auth.Users) (string, *syncBuffer) {
+func startLogin(t *testing.T, users auth.Users) (string, *logbuf.Buffer) {
 	t.Helper()
 	login, err := auth.NewLogin(users, newIssuer(t), auth.LoginConfig{Cost: bcrypt.MinCost})
 	if err != nil {

@@ -1,47 +1,21 @@
 package errors_test
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
-// lockedBuffer is a bytes.Buffer that server goroutines write while the
-// test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-func (b *lockedBuffer) Reset() {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.buf.Reset()
-}
-
 func TestRecover(t *testing.T) {
-	logs := new(lockedBuffer)
+	logs := new(logbuf.Buffer)
 	logger := zerolog.New(logs)
 	p := apierror.Presenter{Logger: &logger}
 	var calls atomic.Int64

@@ -57,7 +57,7 @@ func TestMaskedErrorIsLogged(t *testing.T) {
 	ts := newTestServer(t, graphqlhttp.Config{})
 	req := request{contentType: "application/json", body: jsonBody("{ fail }", "", ""), requestID: "req-masked-1"}
 	ts.send(t, req)
-	lines := ts.logs.lines(t, "password authentication failed")
+	lines := logLines(t, ts.logs, "password authentication failed")
 	if len(lines) != 1 {
 		t.Fatalf("got %d log lines with the cause, want 1:\n%s", len(lines), ts.logs.String())
 	}
@@ -87,7 +87,7 @@ func TestPanickingResolver(t *testing.T) {
 		req = request{contentType: "application/json", body: jsonBody("{ hello }", "", ""), requestID: fmt.Sprintf("after-panic-%d", i)}
 		check(t, req, ts.send(t, req), want{status: 200, body: helloData})
 	}
-	lines := ts.logs.lines(t, panicValue)
+	lines := logLines(t, ts.logs, panicValue)
 	if len(lines) != 3 {
 		t.Fatalf("got %d log lines with the panic, want 3:\n%s", len(lines), ts.logs.String())
 	}
@@ -111,7 +111,7 @@ func TestPanicOutsideResolvers(t *testing.T) {
 			msg = "panic: " + authenticateBug
 		}
 		check(t, req, ts.send(t, req), want{status: 500, body: errorsBody(msg, "INTERNAL_SERVER_ERROR")})
-		lines := ts.logs.lines(t, "internal server error")
+		lines := logLines(t, ts.logs, "internal server error")
 		if len(lines) != 1 {
 			t.Fatalf("debug %v: got %d error lines, want 1:\n%s", debug, len(lines), ts.logs.String())
 		}
@@ -377,7 +377,7 @@ func TestCustomScalarErrors(t *testing.T) {
 			check(t, req, ts.send(t, req), tt.want)
 		})
 	}
-	lines := ts.logs.lines(t, "Loud parser exploded")
+	lines := logLines(t, ts.logs, "Loud parser exploded")
 	if len(lines) != 1 || lines[0]["request_id"] != fmt.Sprintf("scalar-%d", len(tests)-1) || lines[0]["level"] != "error" {
 		t.Errorf("log lines with the panic = %v, want one error line with the request id", lines)
 	}

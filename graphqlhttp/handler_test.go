@@ -253,7 +253,7 @@ func TestRequestID(t *testing.T) {
 	// connection for a second request, which is read only once the first
 	// one's handler has returned.
 	ts.send(t, request{contentType: "application/json", body: jsonBody("{ hello }", "", "")})
-	lines := ts.logs.lines(t, id)
+	lines := logLines(t, ts.logs, id)
 	if len(lines) != 1 {
 		t.Fatalf("log lines with the id %s: %v, want the access line", id, lines)
 	}
@@ -360,7 +360,7 @@ func TestAuthenticationLogsReason(t *testing.T) {
 	token := expiredToken(t)
 	req := request{contentType: "application/json", body: jsonBody("{ hello }", "", ""), authorization: token, requestID: "expired-1"}
 	check(t, req, ts.send(t, req), want{status: 401, wwwAuth: "Bearer", body: errorsBody(msgUnauthenticated, "UNAUTHENTICATED")})
-	lines := ts.logs.lines(t, "graphql: invalid credentials")
+	lines := logLines(t, ts.logs, "graphql: invalid credentials")
 	if len(lines) != 1 {
 		t.Fatalf("got %d credential log lines, want 1: %s", len(lines), ts.logs.String())
 	}

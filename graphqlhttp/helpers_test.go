@@ -12,7 +12,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -23,6 +22,7 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
 // testSecret signs the tokens of every test; otherSecret signs tokens that
@@ -287,39 +287,14 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 	return s
 }
 
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
-// lines returns the decoded JSON log lines that contain substr.
-func (b *syncBuffer) lines(t *testing.T, substr string) []map[string]any {
+// logLines returns the decoded JSON log lines that contain substr.
+func logLines(t *testing.T, logs *logbuf.Buffer, substr string) []map[string]any {
 	t.Helper()
-	var out []map[string]any
-	for _, line := range strings.Split(b.String(), "\n") {
-		if line == "" || !strings.Contains(line, substr) {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("log line %q is not JSON: %v", line, err)
-		}
-		out = append(out, m)
+	lines, err := logs.Lines(substr)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	return lines
 }
 
 // testServer is a graphqlhttp.Handler over the test schema on a loopback
@@ -327,7 +302,7 @@ func (b *syncBuffer) lines(t *testing.T, substr string) []map[string]any {
 type testServer struct {
 	*httptest.Server
 	handler   *graphqlhttp.Handler
-	logs      *syncBuffer
+	logs      *logbuf.Buffer
 	mutations *atomic.Int64
 	issuer    *auth.Issuer
 }
@@ -337,7 +312,7 @@ type testServer struct {
 // authentication of a real auth.Verifier.
 func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	t.Helper()
-	ts := &testServer{logs: &syncBuffer{}, mutations: new(atomic.Int64)}
+	ts := &testServer{logs: &logbuf.Buffer{}, mutations: new(atomic.Int64)}
 	if cfg.Logger == nil {
 		logger := zerolog.New(ts.logs)
 		cfg.Logger = &logger
