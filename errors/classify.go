@@ -86,8 +86,12 @@ func decide(err error) (v verdict, ok bool) {
 		if status >= 500 {
 			return masked(), true
 		}
+		code := e.Code
+		if code == "" {
+			code = CodeForStatus(status) // never an empty extensions.code
+		}
 		return verdict{
-			code:       e.Code,
+			code:       code,
 			message:    e.message(),
 			status:     status,
 			showStatus: e.Status != 0 && e.Status == status,

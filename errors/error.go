@@ -35,7 +35,9 @@ type StatusCoder interface {
 // An Error whose status (explicit or derived from Code) is 500 or more is
 // treated as unknown: its message is masked and it is logged.
 type Error struct {
-	// Code is the machine-readable kind; it goes to extensions.code.
+	// Code is the machine-readable kind; it goes to extensions.code. When
+	// empty, the code follows the status (see [CodeForStatus]): a bare
+	// &Error{Message: "…"} is a 400 BAD_REQUEST.
 	Code Code
 	// Message is shown to clients; when empty, a default for Code is used
 	// ("Not found." for NOT_FOUND, and so on).

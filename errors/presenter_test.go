@@ -151,6 +151,18 @@ func presentCases() []presentCase {
 			status:  400, rest: `{"message":"Too deep."}`,
 		},
 		{
+			name:    "no code: the status's",
+			err:     &apierror.Error{Message: "Try again with a smaller page."},
+			graphql: `{"message":"Try again with a smaller page.","extensions":{"code":"BAD_REQUEST"}}`,
+			status:  400, rest: `{"message":"Try again with a smaller page."}`,
+		},
+		{
+			name:    "no code, an explicit status",
+			err:     &apierror.Error{Message: "Gone fishing.", Status: http.StatusNotFound},
+			graphql: `{"message":"Gone fishing.","extensions":{"code":"NOT_FOUND","status":404}}`,
+			status:  404, rest: `{"message":"Gone fishing."}`,
+		},
+		{
 			name: "reserved keys the presenter does not set are dropped",
 			err: &apierror.Error{Code: apierror.CodeForbidden,
 				Extensions: map[string]any{"status": 999, "validation": "fake", "hint": "kept"}},
