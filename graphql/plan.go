@@ -312,10 +312,11 @@ func (s *Schema) argumentValues(fi *fieldInfo, args ast.ArgumentList, vars map[s
 }
 
 // counted returns the occurrences of fp that count under the executor's
-// variables, as a bitmask (bit i for occurrence i; all bits past 64).
+// variables, as a bitmask (bit i for occurrence i). It is only used for
+// fields with at most 64 occurrences.
 func (fp *fieldPlan) counted(e *executor) (mask uint64) {
 	for i, o := range fp.occ {
-		if ok, _ := o.counts(e); ok && i < 64 {
+		if ok, _ := o.counts(e); ok {
 			mask |= 1 << i
 		}
 	}
@@ -323,29 +324,33 @@ func (fp *fieldPlan) counted(e *executor) (mask uint64) {
 }
 
 // dynamicChild plans the sub-selection of a conditional field from the
-// occurrences that count.
+// occurrences that count. Plans are cached by the set of occurrences that
+// count when there are at most 64; more are planned on every execution.
 func (fp *fieldPlan) dynamicChild(e *executor) *selectionPlan {
 	obj := fp.planner.objectOf(fp.typ)
 	if obj == nil {
 		return nil
 	}
-	mask := fp.counted(e)
-	cacheable := len(fp.occ) <= 64
-	if cacheable {
-		if v, ok := fp.dynCache.Load(mask); ok {
-			return v.(*selectionPlan)
-		}
-	}
 	var fields []*ast.Field
+	if len(fp.occ) > 64 {
+		for _, o := range fp.occ {
+			if ok, _ := o.counts(e); ok {
+				fields = append(fields, o.field)
+			}
+		}
+		return fp.planner.plan(obj, fields)
+	}
+	mask := fp.counted(e)
+	if v, ok := fp.dynCache.Load(mask); ok {
+		return v.(*selectionPlan)
+	}
 	for i, o := range fp.occ {
-		if i >= 64 || mask&(1<<i) != 0 {
+		if mask&(1<<i) != 0 {
 			fields = append(fields, o.field)
 		}
 	}
 	sp := fp.planner.plan(obj, fields)
-	if cacheable {
-		fp.dynCache.Store(mask, sp)
-	}
+	fp.dynCache.Store(mask, sp)
 	return sp
 }
 

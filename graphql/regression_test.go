@@ -120,3 +120,25 @@ func TestRegressionCustomScalarVariableMessage(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+func TestRegressionConditionsOfManyOccurrences(t *testing.T) {
+	// A response key with more than 64 occurrences is planned without the
+	// bitmask cache; @include and @skip must still hold for every one.
+	s := heroSchema(t)
+	many := strings.Repeat("hero { age } ", 64)
+	tests := []struct{ query, vars, want string }{
+		{`query($v: Boolean!) { ` + many + `hero @include(if: $v) { name } }`, `{"v": false}`,
+			`{"data":{"hero":{"age":19}}}`},
+		{`query($v: Boolean!) { ` + many + `hero @include(if: $v) { name } }`, `{"v": true}`,
+			`{"data":{"hero":{"age":19,"name":"Luke"}}}`},
+		{`query($v: Boolean!) { hero @skip(if: $v) { name } ` + many + many + `}`, `{"v": true}`,
+			`{"data":{"hero":{"age":19}}}`},
+		{`query($v: Boolean!) { hero @skip(if: $v) { name } ` + many + many + `}`, `{"v": false}`,
+			`{"data":{"hero":{"name":"Luke","age":19}}}`},
+	}
+	for _, tt := range tests {
+		if got := response(t, s, tt.query, "", tt.vars); got != tt.want {
+			t.Errorf("%.60s… %s:\n got %s\nwant %s", tt.query, tt.vars, got, tt.want)
+		}
+	}
+}
