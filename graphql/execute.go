@@ -92,15 +92,30 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 		return
 	}
 	var given *gqlerror.Error
-	if errors.As(err, &given) {
+	if errors.As(err, &given) && given != nil {
 		ge.Message, ge.Extensions = given.Message, given.Extensions
 		if given.Err != nil {
 			ge.Err = given.Err
 		}
 	} else {
-		ge.Message = err.Error()
+		ge.Message = errorText(err)
 	}
 	e.errs = append(e.errs, ge)
+}
+
+// errorText is err.Error(), or a description of err when err is a typed
+// nil pointer (a resolver's "return nil, errOfSomeType" slip) or its Error
+// method panics.
+func errorText(err error) (s string) {
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Sprintf("a nil %T returned as an error", err)
+	}
+	defer func() {
+		if recover() != nil {
+			s = fmt.Sprintf("the Error method of %T panicked", err)
+		}
+	}()
+	return err.Error()
 }
 
 func (e *executor) nullError(fp *fieldPlan) {
@@ -248,6 +263,9 @@ func deref(v reflect.Value) (reflect.Value, bool) {
 // complete writes v as a value of type t. It returns false when a non-null
 // position received null, so that the caller nulls its own value.
 func (e *executor) complete(fp *fieldPlan, t Type, v reflect.Value) bool {
+	if e.s.pointerEnums && e.enumPointer(t, v) {
+		return true
+	}
 	if nn, ok := t.(*NonNull); ok {
 		dv, null := deref(v)
 		if null {
@@ -270,6 +288,29 @@ func (e *executor) complete(fp *fieldPlan, t Type, v reflect.Value) bool {
 		e.buf = append(e.buf[:mark], "null"...)
 	}
 	return true
+}
+
+// enumPointer writes v when t is an enum with pointer internal values and
+// v is one of them, before deref follows the pointer.
+func (e *executor) enumPointer(t Type, v reflect.Value) bool {
+	if nn, ok := t.(*NonNull); ok {
+		t = nn.OfType
+	}
+	en, ok := t.(*Enum)
+	if !ok || !e.s.enums[en].pointers {
+		return false
+	}
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Pointer || v.IsNil() || !v.CanInterface() {
+		return false
+	}
+	name, ok := e.s.enums[en].byValue[v.Interface()]
+	if ok {
+		e.buf = appendString(e.buf, name)
+	}
+	return ok
 }
 
 func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
@@ -309,7 +350,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		}
 		iv := v.Interface()
 		info := e.s.enums[x]
-		if !reflect.TypeOf(iv).Comparable() {
+		if !v.Comparable() {
 			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, inspect(iv)))
 			return false
 		}

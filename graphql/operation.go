@@ -261,13 +261,23 @@ func appendJSONValue(dst []byte, v any) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(dst, x), nil
 	case json.Number:
+		if !isJSONNumber(string(x)) {
+			return dst, fmt.Errorf("json.Number %s is not a JSON number", inspect(string(x)))
+		}
 		return append(dst, x...), nil
 	case json.Marshaler:
 		b, err := x.MarshalJSON()
 		if err != nil {
 			return dst, err
 		}
-		return append(dst, b...), nil
+		// Written into the response as it is, so it must be JSON; it is
+		// compacted, as encoding/json does.
+		start := len(dst)
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, b); err != nil {
+			return dst[:start], fmt.Errorf("MarshalJSON of %T returned invalid JSON: %w", x, err)
+		}
+		return append(dst, buf.Bytes()...), nil
 	case []any:
 		dst = append(dst, '[')
 		for i, e := range x {
@@ -299,13 +309,8 @@ func appendJSONValue(dst []byte, v any) ([]byte, error) {
 		if f != f || f > 1.7976931348623157e308 || f < -1.7976931348623157e308 {
 			return dst, fmt.Errorf("cannot represent %v in JSON", v)
 		}
-		switch n := v.(type) {
-		case int:
-			return strconv.AppendInt(dst, int64(n), 10), nil
-		case int64:
-			return strconv.AppendInt(dst, n, 10), nil
-		case uint64:
-			return strconv.AppendUint(dst, n, 10), nil
+		if s, ok := exactInt(v); ok {
+			return append(dst, s...), nil
 		}
 		return appendFloat(dst, f), nil
 	}
@@ -316,4 +321,42 @@ func appendJSONValue(dst []byte, v any) ([]byte, error) {
 		return dst, err
 	}
 	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...), nil
+}
+
+// isJSONNumber reports whether s is a number as JSON writes one:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func isJSONNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case digits() == 0:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }

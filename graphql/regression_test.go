@@ -2,10 +2,13 @@ package graphql_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -140,5 +143,86 @@ func TestRegressionConditionsOfManyOccurrences(t *testing.T) {
 		if got := response(t, s, tt.query, "", tt.vars); got != tt.want {
 			t.Errorf("%.60s… %s:\n got %s\nwant %s", tt.query, tt.vars, got, tt.want)
 		}
+	}
+}
+
+// badJSON is a json.Marshaler whose output is not JSON.
+type badJSON string
+
+func (b badJSON) MarshalJSON() ([]byte, error) { return []byte(b), nil }
+
+func TestRegressionHostileResolverResults(t *testing.T) {
+	// Each of these once produced invalid JSON, a wrong number, or a
+	// response without data; each must cost one field.
+	one := 1
+	ptrEnum := &graphql.Enum{Name: "P", Values: []graphql.EnumValue{{Name: "ONE", Value: &one}}}
+	custom := func(v any) *graphql.Scalar {
+		return &graphql.Scalar{Name: "Custom",
+			Serialize:  func(any) (any, error) { return v, nil },
+			ParseValue: func(v any) (any, error) { return v, nil }}
+	}
+	tests := []struct {
+		name   string
+		typ    graphql.Type
+		result any
+		err    error
+		want   string
+	}{
+		{name: "json.Number that is no number", typ: custom(json.Number("abc")), result: "x",
+			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"json.Number \"abc\" is not a JSON number","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
+		{name: "MarshalJSON that is no JSON", typ: custom(badJSON("{bad")), result: "x",
+			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"MarshalJSON of graphql_test.badJSON returned invalid JSON: invalid character 'b' looking for beginning of object key string","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
+		{name: "MarshalJSON that is empty", typ: custom(badJSON("")), result: "x",
+			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"MarshalJSON of graphql_test.badJSON returned invalid JSON: unexpected end of JSON input","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
+		{name: "MarshalJSON is compacted", typ: custom(badJSON(`{ "a" : [1, 2] }`)), result: "x",
+			want: `{"data":{"f":{"a":[1,2]},"ok":"ok"}}`},
+		{name: "a large uint from a custom scalar", typ: custom(uint(math.MaxUint64)), result: "x",
+			want: `{"data":{"f":18446744073709551615,"ok":"ok"}}`},
+		{name: "a large uint as a String", typ: graphql.String, result: uint(math.MaxUint64),
+			want: `{"data":{"f":"18446744073709551615","ok":"ok"}}`},
+		{name: "a large uint as an ID", typ: graphql.ID, result: uint(1 << 60),
+			want: `{"data":{"f":"1152921504606846976","ok":"ok"}}`},
+		{name: "a typed nil *gqlerror.Error", typ: graphql.String, err: (*gqlerror.Error)(nil),
+			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"a nil *gqlerror.Error returned as an error","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
+		{name: "an enum value that cannot be hashed", typ: ptrEnum, result: struct{ X any }{[]int{1}},
+			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"Enum \"P\" cannot represent value: {[1]}","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
+		{name: "a pointer enum value", typ: ptrEnum, result: &one,
+			want: `{"data":{"f":"ONE","ok":"ok"}}`},
+		{name: "a pointer enum value, non-null", typ: &graphql.NonNull{OfType: ptrEnum}, result: &one,
+			want: `{"data":{"f":"ONE","ok":"ok"}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
+				graphql.Field{Name: "f", Type: tt.typ, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+					if tt.err != nil {
+						return nil, tt.err
+					}
+					return tt.result, nil
+				}},
+				graphql.Field{Name: "ok", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+					return "ok", nil
+				}},
+			)})
+			if err != nil {
+				t.Fatalf("NewSchema: %v", err)
+			}
+			if got := response(t, s, `{ f ok }`, "", ""); got != tt.want {
+				t.Errorf("\n got %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestRegressionEnumValueNotHashable(t *testing.T) {
+	// The type of [1]any is comparable, a slice inside is not: NewSchema
+	// reports it beside the other problems instead of stopping.
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "a", Type: &graphql.Enum{Name: "A", Values: []graphql.EnumValue{{Name: "X", Value: [1]any{[]int{1}}}}}},
+		graphql.Field{Name: "b", Type: &graphql.Enum{Name: "B"}},
+	)})
+	want := "graphql: enum A: the value of X ([1]interface {}) is not comparable\ngraphql: enum B has no values"
+	if err == nil || err.Error() != want {
+		t.Errorf("NewSchema error:\n got %v\nwant %s", err, want)
 	}
 }

@@ -150,15 +150,10 @@ func parseBuiltin(kind scalarKind, v any) (any, error) {
 
 // idInt formats an integral number as an ID string.
 func idInt(v any) (string, bool) {
+	if s, ok := exactInt(v); ok {
+		return s, true
+	}
 	switch x := v.(type) {
-	case int:
-		return strconv.Itoa(x), true
-	case int32:
-		return strconv.FormatInt(int64(x), 10), true
-	case int64:
-		return strconv.FormatInt(x, 10), true
-	case uint64:
-		return strconv.FormatUint(x, 10), true
 	case json.Number:
 		if _, err := strconv.ParseInt(string(x), 10, 64); err == nil {
 			return string(x), true
@@ -332,15 +327,40 @@ func appendBuiltinRV(dst []byte, kind scalarKind, rv reflect.Value) (out []byte,
 }
 
 func numberString(v any, f float64) string {
-	switch x := v.(type) {
-	case int:
-		return strconv.Itoa(x)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case uint64:
-		return strconv.FormatUint(x, 10)
+	if s, ok := exactInt(v); ok {
+		return s
 	}
 	return formatFloat(f)
+}
+
+// exactInt formats a value of any Go integer type exactly (a float64 would
+// round integers beyond 2^53).
+func exactInt(v any) (string, bool) {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x), true
+	case int8:
+		return strconv.FormatInt(int64(x), 10), true
+	case int16:
+		return strconv.FormatInt(int64(x), 10), true
+	case int32:
+		return strconv.FormatInt(int64(x), 10), true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case uint:
+		return strconv.FormatUint(uint64(x), 10), true
+	case uint8:
+		return strconv.FormatUint(uint64(x), 10), true
+	case uint16:
+		return strconv.FormatUint(uint64(x), 10), true
+	case uint32:
+		return strconv.FormatUint(uint64(x), 10), true
+	case uint64:
+		return strconv.FormatUint(x, 10), true
+	case uintptr:
+		return strconv.FormatUint(uint64(x), 10), true
+	}
+	return "", false
 }
 
 // inspect renders a value for an error message as graphql-js does: at

@@ -38,6 +38,9 @@ type Schema struct {
 	objects map[*Object]*objectInfo
 	inputs  map[*InputObject]*inputInfo
 	enums   map[*Enum]*enumInfo
+	// pointerEnums: some enum has pointer internal values (see
+	// executor.enumPointer).
+	pointerEnums bool
 
 	ast          *ast.Schema
 	rules        *rules.Rules // introspection allowed
@@ -86,6 +89,9 @@ type enumInfo struct {
 	enum    *Enum
 	byName  map[string]any
 	byValue map[any]string
+	// pointers: some internal value is a pointer, which results are
+	// matched against before it is followed.
+	pointers bool
 }
 
 // NewSchema builds and checks a schema. Every problem found in the
@@ -196,6 +202,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		switch x := t.(type) {
 		case *Enum:
 			s.enums[x] = b.compileEnum(x)
+			s.pointerEnums = s.pointerEnums || s.enums[x].pointers
 		case *InputObject:
 			s.inputs[x] = &inputInfo{obj: x, byName: map[string]*argInfo{}}
 		case *Object:
@@ -434,9 +441,14 @@ func (b *builder) compileEnum(e *Enum) *enumInfo {
 		if val == nil {
 			val = v.Name
 		}
-		if !reflect.TypeOf(val).Comparable() {
+		// The value, not just its type: an interface inside may hold a
+		// slice, which would make the map panic.
+		if !reflect.ValueOf(val).Comparable() {
 			b.errorf("graphql: enum %s: the value of %s (%T) is not comparable", e.Name, v.Name, val)
 			continue
+		}
+		if reflect.TypeOf(val).Kind() == reflect.Pointer {
+			info.pointers = true
 		}
 		if prev, dup := info.byValue[val]; dup {
 			b.errorf("graphql: enum %s: %s and %s have the same internal value", e.Name, prev, v.Name)
