@@ -67,9 +67,18 @@ func extendPath(path []any, p any) []any {
 	return out
 }
 
+// maxInputDepth bounds how deeply a variable's value may nest.
+const maxInputDepth = 256
+
 // coerceInput coerces an external input value (from JSON variables) to type
 // t, reporting every failure through errs.
 func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any {
+	if len(path) > maxInputDepth {
+		// JSON cannot nest this deep through graphqlhttp; a Go caller's
+		// map that contains itself can.
+		*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("The value is nested more than %d levels deep.", maxInputDepth)})
+		return nil
+	}
 	if nn, ok := t.(*NonNull); ok {
 		if v == nil {
 			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})

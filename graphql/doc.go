@@ -27,9 +27,12 @@
 //
 // [NewSchema] checks every definition (names, duplicates, input and output
 // positions, defaults against their types, empty types, missing scalar
-// functions) and reports every problem at once; it never panics. The
-// schema is immutable and safe for concurrent use. [Schema.SDL] prints it
-// as graphql-js's printSchema would.
+// functions) and reports every problem at once (a panic in a function of
+// yours that it calls, such as a Serialize checking a default, ends the
+// check with that one error); it never panics. The schema is safe for
+// concurrent use. It keeps and reads the definitions you gave it
+// (descriptions, enum values, scalar functions), so do not change them
+// after NewSchema. [Schema.SDL] prints it as graphql-js's printSchema would.
 //
 // # Resolving fields
 //
@@ -56,7 +59,9 @@
 // an error with the field's path and locations; a null in a non-null
 // position makes the nearest nullable parent null. Root fields of a
 // mutation run one after another, in document order; all fields run on the
-// request's goroutine.
+// request's goroutine. Once the context is done (the client went away, a
+// deadline passed), no further Resolve function is called: the fields left
+// are null and one error carries ctx.Err().
 //
 // # Executing a document
 //
@@ -77,6 +82,8 @@
 //     checked to 32 bits and never taken from a string, enum names matched
 //     exactly and mapped to internal values, custom scalars parsed, input
 //     defaults applied, unknown input fields refused, nullability checked);
+//     values nested more than 256 levels deep are refused (graphqlhttp
+//     refuses JSON variables past 64 before this);
 //     any failure is reported before a single resolver runs, and the result
 //     then has no data. Otherwise the response is written straight into a
 //     byte buffer, in selection order, without building a map of the result.

@@ -41,6 +41,9 @@ type executor struct {
 	path    []pathSeg
 	info    ResolveInfo
 	condErr *conditionError // a @skip/@include whose variable is null
+	// done: ctx ended and one field error saying so has been reported;
+	// the resolvers left are not called, and report nothing more.
+	done bool
 }
 
 type conditionError struct {
@@ -82,6 +85,12 @@ func (e *executor) astPath() ast.Path {
 }
 
 func (e *executor) fieldError(fp *fieldPlan, err error) {
+	if ctxErr := e.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+		if e.done {
+			return // reported once
+		}
+		e.done = true
+	}
 	ge := &gqlerror.Error{Path: e.astPath(), Locations: fp.locs, Err: err}
 	if ae, ok := err.(*argumentError); ok {
 		ge.Message, ge.Err = ae.msg, nil
@@ -214,6 +223,11 @@ func (e *executor) callResolver(sp *selectionPlan, fp *fieldPlan, parent reflect
 			out, err = reflect.Value{}, &PanicError{Value: r, Stack: debug.Stack()}
 		}
 	}()
+	if err := e.ctx.Err(); err != nil {
+		// The caller is gone or out of time: resolvers, which are where
+		// the work is, are not called any more.
+		return reflect.Value{}, err
+	}
 	var p any
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()

@@ -3,6 +3,7 @@ package graphql_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -224,5 +225,65 @@ func TestRegressionEnumValueNotHashable(t *testing.T) {
 	want := "graphql: enum A: the value of X ([1]interface {}) is not comparable\ngraphql: enum B has no values"
 	if err == nil || err.Error() != want {
 		t.Errorf("NewSchema error:\n got %v\nwant %s", err, want)
+	}
+}
+
+func TestRegressionCyclicVariableValue(t *testing.T) {
+	// A Go caller's map that contains itself, for a recursive input type,
+	// is refused instead of coerced forever.
+	node := &graphql.InputObject{Name: "Node"}
+	node.Fields = []graphql.InputField{{Name: "next", Type: node}}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
+		Args: []graphql.Argument{{Name: "n", Type: node}},
+		Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+			return "resolved", nil
+		}})})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	m := map[string]any{}
+	m["next"] = m
+	res := s.Do(context.Background(), `query($n: Node) { f(n: $n) }`, "", map[string]any{"n": m})
+	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "The value is nested more than 256 levels deep.") {
+		t.Errorf("errors: %v, want one saying the value nests too deeply", res.Errors)
+	}
+	if res.Data != nil {
+		t.Errorf("data: %s, want none (a request error)", res.Data)
+	}
+}
+
+func TestRegressionCancelledContextStopsResolvers(t *testing.T) {
+	// Once the context is done, no resolver is called; the fields left are
+	// null, and one error says why.
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls int
+	item := &graphql.Object{Name: "Item", Fields: graphql.Fields{{Name: "n", Type: graphql.Int,
+		Resolve: func(_ context.Context, p any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			calls++
+			if calls == 3 {
+				cancel()
+			}
+			return p, nil
+		}}}}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "items", Type: &graphql.List{OfType: item},
+		Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+			items := make([]any, 1000)
+			for i := range items {
+				items[i] = i
+			}
+			return items, nil
+		}})})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	res := s.Do(ctx, `{ items { n } }`, "", nil)
+	if calls != 3 {
+		t.Errorf("resolvers called %d times, want 3 (none after the cancel)", calls)
+	}
+	if len(res.Errors) != 1 || res.Errors[0].Message != "context canceled" || !errors.Is(res.Errors[0], context.Canceled) {
+		t.Errorf("errors: %v, want one context.Canceled", res.Errors)
+	}
+	if !strings.HasPrefix(string(res.Data), `{"items":[{"n":0},{"n":1},{"n":2},{"n":null},`) {
+		t.Errorf("data: %.80s…", res.Data)
 	}
 }

@@ -25,7 +25,8 @@ type SchemaConfig struct {
 }
 
 // Schema is a built, validated schema, ready to validate and execute
-// documents. It is safe for concurrent use and never changes once built.
+// documents. It is safe for concurrent use; it reads the definitions given
+// to [NewSchema], which must not be changed afterwards.
 type Schema struct {
 	description string
 	query       *objectInfo
