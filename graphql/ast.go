@@ -180,11 +180,18 @@ func capRules(r *rules.Rules) *rules.Rules {
 
 // valuesOfCorrectType wraps gqlparser's rule, which refuses an Int literal
 // beyond 64 bits even where graphql-js accepts it: as a Float (1e20) or as
-// an ID (the digits as a string).
+// an ID (the digits as a string). It also drops what the rule reports at a
+// variable: gqlparser checks the variable's default there again (graphql-js
+// checks it once, where it is written), and a default it cannot read, such
+// as a 20-digit ID, was refused at every use.
 func valuesOfCorrectType(inner core.RuleFunc) core.RuleFunc {
 	return func(observers *core.Events, addError core.AddErrFunc) {
 		allowed := map[*ast.Position]bool{}
 		observers.OnValue(func(_ *core.Walker, value *ast.Value) {
+			if value.Kind == ast.Variable && value.Position != nil {
+				allowed[value.Position] = true
+				return
+			}
 			if value.Kind == ast.IntValue && value.Definition != nil && value.Definition.Kind == ast.Scalar &&
 				(value.Definition.Name == "Float" || value.Definition.Name == "ID") && value.Position != nil {
 				if _, err := strconv.ParseInt(value.Raw, 10, 64); err != nil {
@@ -240,6 +247,12 @@ func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrF
 					// so that the HTTP layer masks and logs it.
 					addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
 						core.At(value.Position), func(e *gqlerror.Error) { e.Err = pe })
+					return
+				}
+				var nv noValueError
+				if errors.As(err, &nv) {
+					addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
+						core.At(value.Position))
 					return
 				}
 				addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), err.Error()),

@@ -312,10 +312,16 @@ func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]an
 		return nil, err
 	}
 	if out == nil {
-		return nil, fmt.Errorf("Expected value of type %q, found %s.", sc.Name, v.String())
+		return nil, noValueError{fmt.Sprintf("Expected value of type %q, found %s.", sc.Name, v.String())}
 	}
 	return out, nil
 }
+
+// noValueError reports a custom scalar's parser that gave nil without an
+// error: its message is complete, and validation does not add to it.
+type noValueError struct{ msg string }
+
+func (e noValueError) Error() string { return e.msg }
 
 func hasVariables(v *ast.Value) bool {
 	if v.Kind == ast.Variable {

@@ -287,3 +287,52 @@ func TestRegressionCancelledContextStopsResolvers(t *testing.T) {
 		t.Errorf("data: %.80s…", res.Data)
 	}
 }
+
+func TestRegressionLargeIntegers(t *testing.T) {
+	// Integers beyond 64 bits are IDs and Floats, in literals, variable
+	// defaults and variables alike.
+	echo := func(name string, typ graphql.Type) graphql.Field {
+		return graphql.Field{Name: name, Type: typ, Args: []graphql.Argument{{Name: "v", Type: typ}},
+			Resolve: func(_ context.Context, _ any, a graphql.Args, _ *graphql.ResolveInfo) (any, error) { return a["v"], nil }}
+	}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(echo("id", graphql.ID), echo("fl", graphql.Float))})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	tests := []struct{ query, vars, want string }{
+		{`{ id(v: 99999999999999999999) fl(v: 99999999999999999999) }`, ``,
+			`{"data":{"id":"99999999999999999999","fl":100000000000000000000}}`},
+		{`query($v: ID = 99999999999999999999) { id(v: $v) }`, ``,
+			`{"data":{"id":"99999999999999999999"}}`},
+		{`query($v: Float = 99999999999999999999) { fl(v: $v) }`, ``,
+			`{"data":{"fl":100000000000000000000}}`},
+		{`query($v: ID) { id(v: $v) }`, `{"v": 12345678901234567890}`,
+			`{"data":{"id":"12345678901234567890"}}`},
+		{`query($v: ID) { id(v: $v) }`, `{"v": 1e3}`,
+			`{"data":{"id":"1000"}}`},
+		// A default that is wrong is reported once, where it is written.
+		{`query($v: Float = 1e400) { fl(v: $v) }`, ``,
+			`{"errors":[{"message":"Float cannot represent non numeric value: 1e400","locations":[{"line":1,"column":19}]}]}`},
+	}
+	for _, tt := range tests {
+		if got := response(t, s, tt.query, "", tt.vars); got != tt.want {
+			t.Errorf("%s %s:\n got %s\nwant %s", tt.query, tt.vars, got, tt.want)
+		}
+	}
+}
+
+func TestRegressionCustomLiteralWithoutValue(t *testing.T) {
+	// A parser that returns nil and no error: graphql-js's one sentence.
+	cust := &graphql.Scalar{Name: "Cust",
+		Serialize:  func(v any) (any, error) { return v, nil },
+		ParseValue: func(any) (any, error) { return nil, nil }}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
+		Args: []graphql.Argument{{Name: "v", Type: cust}}})})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	want := `{"errors":[{"message":"Expected value of type \"Cust\", found \"nil\".","locations":[{"line":1,"column":9}]}]}`
+	if got := response(t, s, `{ f(v: "nil") }`, "", ""); got != want {
+		t.Errorf("\n got %s\nwant %s", got, want)
+	}
+}

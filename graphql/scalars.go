@@ -153,17 +153,14 @@ func idInt(v any) (string, bool) {
 	if s, ok := exactInt(v); ok {
 		return s, true
 	}
-	switch x := v.(type) {
-	case json.Number:
-		if _, err := strconv.ParseInt(string(x), 10, 64); err == nil {
-			return string(x), true
-		}
+	if x, ok := v.(json.Number); ok && isJSONInteger(string(x)) {
+		return string(x), true // exactly the digits sent, however many
 	}
 	f, ok := numberOf(v)
-	if !ok || f != math.Trunc(f) || math.IsInf(f, 0) || math.Abs(f) > 1<<53 {
+	if !ok || f != math.Trunc(f) || math.IsInf(f, 0) {
 		return "", false
 	}
-	return strconv.FormatInt(int64(f), 10), true
+	return strconv.FormatFloat(f, 'f', -1, 64), true
 }
 
 // parseBuiltinLiteral coerces a literal (already checked for its kind by
@@ -431,4 +428,21 @@ func moreItems(n int) []string {
 		return []string{"... " + strconv.Itoa(n) + " more items"}
 	}
 	return nil
+}
+
+// isJSONInteger reports whether s is an integer as JSON writes one:
+// -?(0|[1-9][0-9]*).
+func isJSONInteger(s string) bool {
+	if s != "" && s[0] == '-' {
+		s = s[1:]
+	}
+	if s == "" || s[0] == '0' && len(s) > 1 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
