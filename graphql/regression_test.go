@@ -293,7 +293,9 @@ func TestRegressionLargeIntegers(t *testing.T) {
 	// defaults and variables alike.
 	echo := func(name string, typ graphql.Type) graphql.Field {
 		return graphql.Field{Name: name, Type: typ, Args: []graphql.Argument{{Name: "v", Type: typ}},
-			Resolve: func(_ context.Context, _ any, a graphql.Args, _ *graphql.ResolveInfo) (any, error) { return a["v"], nil }}
+			Resolve: func(_ context.Context, _ any, a graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				return a["v"], nil
+			}}
 	}
 	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(echo("id", graphql.ID), echo("fl", graphql.Float))})
 	if err != nil {
