@@ -44,6 +44,9 @@ type executor struct {
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
 	done bool
+	// dynPlans: sub-selection plans of conditional fields made for this
+	// execution only (see fieldPlan.dynamicChild).
+	dynPlans map[*fieldPlan]*selectionPlan
 }
 
 type conditionError struct {
@@ -334,7 +337,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 	case *Object:
 		sp := e.childPlanOf(fp)
 		if sp == nil || sp.obj.obj != x {
-			sp = e.op.planFor(fp, x)
+			sp = fp.planner.plan(e.s.objects[x], fp.countingFields(e))
 		}
 		return e.execSelection(sp, v)
 	case *List:

@@ -93,14 +93,6 @@ func (op *Operation) Name() string { return op.def.Name }
 // Definition returns the operation's node in the document.
 func (op *Operation) Definition() *ast.OperationDefinition { return op.def }
 
-func (op *Operation) planFor(fp *fieldPlan, o *Object) *selectionPlan {
-	fields := make([]*ast.Field, len(fp.occ))
-	for i, oc := range fp.occ {
-		fields[i] = oc.field
-	}
-	return fp.planner.plan(op.s.objects[o], fields)
-}
-
 // Result is the outcome of an execution. Data is the JSON object of the
 // "data" entry (it may be the literal null), or nil when the request failed
 // before execution (invalid variables), in which case the response has no

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -76,8 +77,15 @@ type fieldPlan struct {
 	locs  []gqlerror.Location
 
 	planner  *planner
-	dynCache sync.Map // bitmask of counted occurrences -> *selectionPlan
+	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan
+	dynCount atomic.Int32 // entries in dynCache, at most maxDynPlans
 }
+
+// maxDynPlans bounds the sub-selection plans an operation keeps for one
+// conditional field, one per combination of @skip/@include outcomes: a
+// client that varies many conditions must not grow a cached operation
+// without end. Combinations past it are planned once per execution.
+const maxDynPlans = 16
 
 type planner struct {
 	s   *Schema
@@ -324,34 +332,50 @@ func (fp *fieldPlan) counted(e *executor) (mask uint64) {
 }
 
 // dynamicChild plans the sub-selection of a conditional field from the
-// occurrences that count. Plans are cached by the set of occurrences that
-// count when there are at most 64; more are planned on every execution.
+// occurrences that count. Which ones count depends only on the variables,
+// so one plan serves a whole execution. Across executions, plans are kept
+// by the set of occurrences that count (a bitmask, for fields with at most
+// 64 occurrences), up to maxDynPlans per field.
 func (fp *fieldPlan) dynamicChild(e *executor) *selectionPlan {
+	if sp, ok := e.dynPlans[fp]; ok {
+		return sp
+	}
 	obj := fp.planner.objectOf(fp.typ)
 	if obj == nil {
 		return nil
 	}
-	var fields []*ast.Field
-	if len(fp.occ) > 64 {
-		for _, o := range fp.occ {
-			if ok, _ := o.counts(e); ok {
-				fields = append(fields, o.field)
-			}
+	cacheable := len(fp.occ) <= 64
+	var mask uint64
+	if cacheable {
+		mask = fp.counted(e)
+		if v, ok := fp.dynCache.Load(mask); ok {
+			return v.(*selectionPlan)
 		}
-		return fp.planner.plan(obj, fields)
 	}
-	mask := fp.counted(e)
-	if v, ok := fp.dynCache.Load(mask); ok {
-		return v.(*selectionPlan)
+	sp := fp.planner.plan(obj, fp.countingFields(e))
+	if cacheable && fp.dynCount.Load() < maxDynPlans {
+		if _, loaded := fp.dynCache.LoadOrStore(mask, sp); !loaded {
+			fp.dynCount.Add(1)
+		}
+		return sp
 	}
-	for i, o := range fp.occ {
-		if mask&(1<<i) != 0 {
+	if e.dynPlans == nil {
+		e.dynPlans = make(map[*fieldPlan]*selectionPlan)
+	}
+	e.dynPlans[fp] = sp
+	return sp
+}
+
+// countingFields returns the nodes of the occurrences of fp that count
+// under the executor's variables.
+func (fp *fieldPlan) countingFields(e *executor) []*ast.Field {
+	fields := make([]*ast.Field, 0, len(fp.occ))
+	for _, o := range fp.occ {
+		if ok, _ := o.counts(e); ok {
 			fields = append(fields, o.field)
 		}
 	}
-	sp := fp.planner.plan(obj, fields)
-	fp.dynCache.Store(mask, sp)
-	return sp
+	return fields
 }
 
 // activeFields returns the fields of a conditional plan that count under
