@@ -2,7 +2,8 @@ package articles_test
 
 // Faults: a store that panics, and a client that goes away while its
 // query runs. The handler is mounted as the example server mounts it:
-// reqlog outermost, then presenter.Recover(verifier.Optional(h)).
+// reqlog outermost, then presenter.Recover; GET bare, the other methods
+// behind verifier.Optional.
 
 import (
 	"context"
@@ -48,6 +49,8 @@ func serveLikeExample(t *testing.T, store articles.Store) (*httptest.Server, *lo
 		t.Fatalf("NewVerifier error: %v", err)
 	}
 	mux := http.NewServeMux()
+	mux.Handle("GET /api/articles", presenter.Recover(h))
+	mux.Handle("GET /api/articles/", presenter.Recover(h))
 	mux.Handle("/api/articles", presenter.Recover(verifier.Optional(h)))
 	mux.Handle("/api/articles/", presenter.Recover(verifier.Optional(h)))
 	srv := httptest.NewUnstartedServer(reqlog.Handler(logger)(mux))

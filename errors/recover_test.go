@@ -1,6 +1,7 @@
 package errors_test
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -111,5 +112,78 @@ func TestRecover(t *testing.T) {
 	}
 	if n := calls.Load(); n != 6 {
 		t.Errorf("handler ran %d times, want 6", n)
+	}
+}
+
+// plainWriter hides every optional interface of the writer it wraps (no
+// Flush), as http.TimeoutHandler's writer and some middleware do.
+type plainWriter struct{ w http.ResponseWriter }
+
+func (p plainWriter) Header() http.Header         { return p.w.Header() }
+func (p plainWriter) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p plainWriter) WriteHeader(code int)        { p.w.WriteHeader(code) }
+
+// TestRecoverAnswersWithoutBody: a panic after an answer that is whole
+// without a body lets that answer go out; a flush that could not happen
+// does not count as the answer having begun.
+func TestRecoverAnswersWithoutBody(t *testing.T) {
+	logs := new(logbuf.Buffer)
+	logger := zerolog.New(logs)
+	p := apierror.Presenter{Logger: &logger}
+	var flushErr atomic.Value
+	h := p.Recover(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/deleted":
+			w.WriteHeader(http.StatusNoContent)
+			panic("while cleaning up")
+		case "/head":
+			w.Header().Set("Content-Type", "text/plain")
+			w.WriteHeader(http.StatusOK)
+			panic("after the head")
+		case "/flush":
+			flushErr.Store(fmt.Sprint(http.NewResponseController(w).Flush()))
+			panic("after a flush that could not happen")
+		}
+	}))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/flush" {
+			w = plainWriter{w}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+	for _, tc := range []struct {
+		method, path string
+		status       int
+		body         string
+	}{
+		{http.MethodDelete, "/deleted", http.StatusNoContent, ""},
+		{http.MethodHead, "/head", http.StatusOK, ""},
+		{http.MethodGet, "/flush", http.StatusInternalServerError, `{"message":"Internal server error."}`},
+	} {
+		req, err := http.NewRequest(tc.method, srv.URL+tc.path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := client.Do(req)
+		if err != nil {
+			t.Errorf("%s %s: %v, want %d", tc.method, tc.path, err, tc.status)
+			continue
+		}
+		b, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil || res.StatusCode != tc.status || string(b) != tc.body {
+			t.Errorf("%s %s = %d %q (%v), want %d %q", tc.method, tc.path, res.StatusCode, b, err, tc.status, tc.body)
+		}
+	}
+	if got, _ := flushErr.Load().(string); !strings.Contains(got, "not supported") {
+		t.Errorf("ResponseController.Flush through Recover = %q, want http.ErrNotSupported", got)
+	}
+	for _, panicked := range []string{"while cleaning up", "after the head", "after a flush that could not happen"} {
+		if !strings.Contains(logs.String(), `"panic":"`+panicked+`"`) {
+			t.Errorf("log = %s, want the panic %q logged", logs.String(), panicked)
+		}
 	}
 }

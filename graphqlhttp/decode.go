@@ -174,9 +174,6 @@ func decodeBody(body []byte) (params, *failure) {
 		return p, badRequest("The request body is not valid JSON.")
 	case !json.Valid(trimmed):
 		return p, badRequest("The request body is not valid JSON.")
-	// The body's object is one level above the variables'.
-	case jsonDepth(trimmed, MaxVariablesNesting+1) > MaxVariablesNesting+1:
-		return p, badRequest(tooDeep)
 	}
 	r := &jsonReader{b: trimmed, i: 1}
 	hasQuery := false
@@ -210,6 +207,14 @@ func decodeBody(body []byte) (params, *failure) {
 			case "variables":
 				switch kind {
 				case '{':
+					// Measured before it is decoded (recursively); other
+					// members are skipped without recursion, however deep.
+					start := r.i
+					r.skip()
+					if jsonDepth(r.b[start:r.i], MaxVariablesNesting) > MaxVariablesNesting {
+						return p, badRequest(tooDeep)
+					}
+					r.i = start
 					p.variables = r.value().(map[string]any)
 				case 'n':
 					r.skip()
