@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -29,13 +30,13 @@ func keys(t *testing.T, c *cache) []string {
 			t.Errorf("the map does not point at the list element of %q", d.query)
 		}
 		out = append(out, d.query)
-		bytes += len(d.query)
+		bytes += d.size()
 	}
 	if len(c.items) != len(out) {
 		t.Errorf("the map has %d entries, the list %d", len(c.items), len(out))
 	}
 	if bytes != c.bytes {
-		t.Errorf("the cache counts %d bytes, its queries hold %d", c.bytes, bytes)
+		t.Errorf("the cache counts %d bytes, its documents weigh %d", c.bytes, bytes)
 	}
 	if len(out) > c.maxItems || c.bytes > c.maxBytes {
 		t.Errorf("the cache holds %d documents and %d bytes, over its bounds %d and %d", len(out), c.bytes, c.maxItems, c.maxBytes)
@@ -273,13 +274,52 @@ func TestHandlerWithoutCache(t *testing.T) {
 // TestHandlerCacheBoundedByBytes checks that Config.CacheBytes reaches the
 // cache.
 func TestHandlerCacheBoundedByBytes(t *testing.T) {
-	h := newCacheHandler(t, Config{CacheSize: 100, CacheBytes: 30})
+	// Each query is 13 bytes, 5 tokens and 1 node: room for two.
+	one := documentWeight(13, 5, 1, 1, 0)
+	h := newCacheHandler(t, Config{CacheSize: 100, CacheBytes: 2*one + one/2})
 	for i := range 5 {
-		post(h, fmt.Sprintf(`{"query":"{ a%d: hello }"}`, i)) // 13 bytes each
+		post(h, fmt.Sprintf(`{"query":"{ a%d: hello }"}`, i))
 	}
 	if got := keys(t, h.cache); !sameKeys(got, "{ a4: hello }", "{ a3: hello }") {
 		t.Errorf("keys = %v, want the last two queries", got)
 	}
+	if h.cache.bytes != 2*one {
+		t.Errorf("cache weight %d, want %d", h.cache.bytes, 2*one)
+	}
+}
+
+// TestCacheWeightTracksMemory: the estimated weight of cached documents
+// is not below the memory they take, so that CacheBytes bounds memory and
+// not just query text (1,000 documents of 500 aliased fields took some
+// 290 MiB when only their 5.9 MB of text was counted).
+func TestCacheWeightTracksMemory(t *testing.T) {
+	const docs = 100
+	h := newCacheHandler(t, Config{CacheSize: docs})
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	before := ms.HeapAlloc
+	for i := range docs {
+		var b strings.Builder
+		fmt.Fprintf(&b, "query Q%d {", i)
+		for j := range 499 {
+			fmt.Fprintf(&b, " a%d: hello", j)
+		}
+		b.WriteString(" }")
+		if code, body := post(h, `{"query":"`+b.String()+`"}`); code != 200 {
+			t.Fatalf("status %d: %s", code, body)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	grown := int(ms.HeapAlloc) - int(before)
+	if h.cache.len() != docs {
+		t.Fatalf("%d documents cached, want %d", h.cache.len(), docs)
+	}
+	if h.cache.bytes < grown*3/4 {
+		t.Errorf("estimated weight %d bytes for %d bytes of heap: the estimate is far below the memory", h.cache.bytes, grown)
+	}
+	t.Logf("%d documents: heap %.1f MiB, estimated %.1f MiB", docs, float64(grown)/(1<<20), float64(h.cache.bytes)/(1<<20))
 }
 
 // TestHandlerConcurrent serves many requests at once through a cache small
