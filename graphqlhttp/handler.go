@@ -211,7 +211,7 @@ func (h *Handler) document(query string) *document {
 		return d
 	}
 	d := &document{query: query}
-	d.doc, d.errs, d.fault, d.weight = h.check(query)
+	d.doc, d.errs, d.weight, d.fault = h.check(query)
 	if d.fault == nil { // a server fault is answered, not remembered
 		h.cache.add(d)
 	}
@@ -221,33 +221,33 @@ func (h *Handler) document(query string) *document {
 // check runs steps 2 to 4 of the data flow: the pre-parse scan, parsing,
 // the depth and node limits, and validation. weight estimates the memory
 // the outcome takes in the cache.
-func (h *Handler) check(query string) (doc *ast.QueryDocument, errs []errorObject, fault error, weight int) {
-	doc, errs, fault, tokens, nodes := h.checkCounting(query)
+func (h *Handler) check(query string) (doc *ast.QueryDocument, errs []errorObject, weight int, fault error) {
+	doc, errs, tokens, nodes, fault := h.checkCounting(query)
 	operations := 0
 	if doc != nil {
 		operations = len(doc.Operations)
 	} else {
 		tokens, nodes = 0, 0 // the parsed document is not kept
 	}
-	return doc, errs, fault, documentWeight(len(query), tokens, nodes, operations, len(errs))
+	return doc, errs, documentWeight(len(query), tokens, nodes, operations, len(errs)), fault
 }
 
-func (h *Handler) checkCounting(query string) (doc *ast.QueryDocument, errs []errorObject, fault error, tokens, nodes int) {
+func (h *Handler) checkCounting(query string) (doc *ast.QueryDocument, errs []errorObject, tokens, nodes int, fault error) {
 	var le *limits.Error
 	var ds limits.DocStats
 	stats, err := h.limits.Scan(query)
 	if err != nil {
 		if errors.As(err, &le) {
-			return nil, []errorObject{limitError(le)}, nil, stats.Tokens, ds.Nodes
+			return nil, []errorObject{limitError(le)}, stats.Tokens, ds.Nodes, nil
 		}
-		return nil, []errorObject{simpleError(apierror.CodeParseFailed, err.Error())}, nil, stats.Tokens, ds.Nodes
+		return nil, []errorObject{simpleError(apierror.CodeParseFailed, err.Error())}, stats.Tokens, ds.Nodes, nil
 	}
 	if ref := stats.UndefinedVariable; ref.Name != "" {
 		// Validation would refuse the document with this error, among
 		// others: one per such reference, up to MaxErrors. The first one is
 		// answer enough, and spares parsing a document that may be made of
 		// thousands of them.
-		return nil, []errorObject{undefinedVariableError(ref)}, nil, stats.Tokens, ds.Nodes
+		return nil, []errorObject{undefinedVariableError(ref)}, stats.Tokens, ds.Nodes, nil
 	}
 	maxTokens := h.limits.MaxTokens
 	if maxTokens < 0 {
@@ -256,28 +256,28 @@ func (h *Handler) checkCounting(query string) (doc *ast.QueryDocument, errs []er
 	doc, perr := graphql.ParseQuery(query, maxTokens)
 	if perr != nil {
 		if errors.Is(perr, graphql.ErrTokenLimit) {
-			return nil, []errorObject{limitError(&limits.Error{Limit: limits.Tokens, Max: maxTokens, Found: maxTokens + 1})}, nil, stats.Tokens, ds.Nodes
+			return nil, []errorObject{limitError(&limits.Error{Limit: limits.Tokens, Max: maxTokens, Found: maxTokens + 1})}, stats.Tokens, ds.Nodes, nil
 		}
 		return nil, []errorObject{{Message: perr.Message, Locations: locationsOf(perr.Locations),
-			Extensions: codeExt{apierror.CodeParseFailed}}}, nil, stats.Tokens, ds.Nodes
+			Extensions: codeExt{apierror.CodeParseFailed}}}, stats.Tokens, ds.Nodes, nil
 	}
 	ds, err = h.limits.CheckDocument(doc)
 	if err != nil {
 		if errors.As(err, &le) {
-			return nil, []errorObject{limitError(le)}, nil, stats.Tokens, ds.Nodes
+			return nil, []errorObject{limitError(le)}, stats.Tokens, ds.Nodes, nil
 		}
-		return nil, []errorObject{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, nil, stats.Tokens, ds.Nodes
+		return nil, []errorObject{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, stats.Tokens, ds.Nodes, nil
 	}
 	if errs := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !h.cfg.Introspection}); len(errs) > 0 {
 		for _, e := range errs {
 			var pe *graphql.PanicError
 			if errors.As(e.Err, &pe) { // a custom scalar's literal parser panicked
-				return nil, nil, pe, stats.Tokens, ds.Nodes
+				return nil, nil, stats.Tokens, ds.Nodes, pe
 			}
 		}
-		return nil, requestErrors(errs), nil, stats.Tokens, ds.Nodes
+		return nil, requestErrors(errs), stats.Tokens, ds.Nodes, nil
 	}
-	return doc, nil, nil, stats.Tokens, ds.Nodes
+	return doc, nil, stats.Tokens, ds.Nodes, nil
 }
 
 // readParams reads the GraphQL parameters of a GET or POST request.
