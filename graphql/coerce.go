@@ -70,9 +70,17 @@ func extendPath(path []any, p any) []any {
 // maxInputDepth bounds how deeply a variable's value may nest.
 const maxInputDepth = 256
 
+// maxInputErrors bounds the errors coercing one variable collects, as
+// validation bounds each rule's: a value with thousands of unknown fields
+// must not cost thousands of messages.
+const maxInputErrors = 100
+
 // coerceInput coerces an external input value (from JSON variables) to type
 // t, reporting every failure through errs.
 func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any {
+	if len(*errs) >= maxInputErrors {
+		return nil // the answer lists no more; do not spend more on it
+	}
 	if len(path) > maxInputDepth {
 		// JSON cannot nest this deep through graphqlhttp; a Go caller's
 		// map that contains itself can.
@@ -127,6 +135,9 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 			out[f.name] = s.coerceInput(fv, f.typ, extendPath(path, f.name), errs)
 		}
 		for _, k := range sortedKeys(m) {
+			if len(*errs) >= maxInputErrors {
+				break
+			}
 			if info.byName[k] == nil {
 				*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q is not defined by type %q.", k, x.Name)})
 			}
@@ -584,12 +595,27 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 		}
 		var ierrs []inputError
 		val := s.coerceInput(v, t, nil, &ierrs)
+		var shown map[uintptr]string // an object's text, shared by its errors
 		for _, ie := range ierrs {
 			at := ""
 			if len(ie.path) > 0 {
 				at = fmt.Sprintf(" at %q", printPath(def.Variable, ie.path))
 			}
-			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, inspect(ie.val), at, ie.msg))
+			text, ok := "", false
+			rv := reflect.ValueOf(ie.val)
+			if rv.Kind() == reflect.Map {
+				text, ok = shown[rv.Pointer()]
+			}
+			if !ok {
+				text = inspect(ie.val)
+				if rv.Kind() == reflect.Map {
+					if shown == nil {
+						shown = map[uintptr]string{}
+					}
+					shown[rv.Pointer()] = text
+				}
+			}
+			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, text, at, ie.msg))
 			if ie.panic != nil {
 				// A server bug, not bad input: keep the panic for the
 				// presenter to mask and log.

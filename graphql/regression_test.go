@@ -338,3 +338,26 @@ func TestRegressionCustomLiteralWithoutValue(t *testing.T) {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestRegressionManyUnknownInputFields(t *testing.T) {
+	// Thousands of unknown fields in one variable give at most 100 errors,
+	// and coercion stops collecting there (it used to format every one).
+	in := &graphql.InputObject{Name: "In", Fields: []graphql.InputField{{Name: "title", Type: graphql.String}}}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
+		Args: []graphql.Argument{{Name: "in", Type: in}}})})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	value := map[string]any{}
+	for i := range 3000 {
+		value[fmt.Sprintf("k%04d", i)] = i
+	}
+	res := s.Do(context.Background(), `query($in: In) { f(in: $in) }`, "", map[string]any{"in": value})
+	if len(res.Errors) != 100 {
+		t.Fatalf("%d errors, want 100", len(res.Errors))
+	}
+	want := `Variable "$in" got invalid value { k0000: 0, k0001: 1, k0002: 2, k0003: 3, k0004: 4, k0005: 5, k0006: 6, k0007: 7, k0008: 8, k0009: 9, ... 2990 more items }; Field "k0000" is not defined by type "In".`
+	if got := res.Errors[0].Message; got != want {
+		t.Errorf("first error:\n got %s\nwant %s", got, want)
+	}
+}

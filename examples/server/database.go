@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -90,6 +91,12 @@ func openSQLite(path string) (*database, error) {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
 	writer.SetMaxOpenConns(1)
+	// Readers are bounded as the articles store bounds its own: without
+	// a bound, every request in flight opens a connection (and its file
+	// handles).
+	n := max(4, runtime.GOMAXPROCS(0))
+	readers.SetMaxOpenConns(n)
+	readers.SetMaxIdleConns(n)
 	if err := writer.Ping(); err != nil {
 		st.Close()
 		readers.Close()
