@@ -294,7 +294,84 @@ func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gq
 			errs = gqlerror.List{{Message: fmt.Sprintf("The document could not be validated: %v", p)}}
 		}
 	}()
+	if err := checkSpreadNesting(doc); err != nil {
+		return gqlerror.List{err}
+	}
 	return dedupe(validator.ValidateWithRules(s.ast, doc, r))
+}
+
+// MaxFragmentNesting bounds how deeply fragment spreads may nest (a spread
+// of a fragment that spreads another, and so on). Such a chain adds no
+// depth and no nodes, so the limits do not see it; [Schema.Validate]
+// refuses a deeper one before running the validation rules, which would
+// walk it again and again.
+const MaxFragmentNesting = 64
+
+// checkSpreadNesting reports the first spread, in an operation or a
+// fragment, that starts a chain of more than MaxFragmentNesting spreads.
+func checkSpreadNesting(doc *ast.QueryDocument) *gqlerror.Error {
+	if len(doc.Fragments) == 0 {
+		return nil
+	}
+	byName := fragmentIndex(nil)
+	depth := map[string]int{} // the longest chain a fragment starts, itself included
+	var chain func(name string) int
+	var inSet func(set ast.SelectionSet) (deepest int, at *ast.FragmentSpread)
+	chain = func(name string) int {
+		if d, ok := depth[name]; ok {
+			return d // -1 while it is being measured: a cycle, validation's to report
+		}
+		f := byName.get(doc, name)
+		if f == nil {
+			return 0
+		}
+		depth[name] = -1
+		d, _ := inSet(f.SelectionSet)
+		depth[name] = d + 1
+		return d + 1
+	}
+	inSet = func(set ast.SelectionSet) (deepest int, at *ast.FragmentSpread) {
+		for _, sel := range set {
+			var d int
+			var here *ast.FragmentSpread
+			switch x := sel.(type) {
+			case *ast.Field:
+				d, here = inSet(x.SelectionSet)
+			case *ast.InlineFragment:
+				d, here = inSet(x.SelectionSet)
+			case *ast.FragmentSpread:
+				d, here = chain(x.Name), x
+			}
+			if d > deepest {
+				deepest, at = d, here
+			}
+			if deepest > MaxFragmentNesting {
+				return deepest, at
+			}
+		}
+		return deepest, at
+	}
+	check := func(set ast.SelectionSet) *gqlerror.Error {
+		if d, at := inSet(set); d > MaxFragmentNesting && at != nil {
+			return &gqlerror.Error{
+				Message:   fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", MaxFragmentNesting),
+				Locations: []gqlerror.Location{{Line: at.Position.Line, Column: at.Position.Column}},
+				Rule:      "GqlkitFragmentNesting",
+			}
+		}
+		return nil
+	}
+	for _, op := range doc.Operations {
+		if err := check(op.SelectionSet); err != nil {
+			return err
+		}
+	}
+	for _, f := range doc.Fragments {
+		if err := check(f.SelectionSet); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dedupe drops repeated errors: gqlparser walks a fragment's fields at its

@@ -60,6 +60,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 			Locations: []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}, Err: ErrInvalidOperation}}
 	}
 	p := &planner{s: s, doc: doc}
+	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, doc: doc, def: def, root: root, plan: p.planRoot(root, def.SelectionSet)}
 	if err := op.checkArguments(op.plan, 0); err != nil {
 		return nil, gqlerror.List{err}

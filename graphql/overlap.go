@@ -47,6 +47,7 @@ type overlapChecker struct {
 	errors      int // conflicts still to report
 	comparisons int // pair comparisons still allowed
 	shapes      map[*ast.Field]string
+	fragments   fragmentIndex
 }
 
 // ofield is a field found in a selection set, with its parent type.
@@ -166,7 +167,7 @@ func (c *overlapChecker) collect(set ast.SelectionSet, parent *ast.Definition) (
 					continue
 				}
 				seen[x.Name] = true
-				if frag := c.doc.Fragments.ForName(x.Name); frag != nil {
+				if frag := c.fragments.get(c.doc, x.Name); frag != nil {
 					walk(frag.SelectionSet, c.schema.Types[frag.TypeCondition])
 				}
 			}

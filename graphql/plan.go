@@ -88,8 +88,25 @@ type fieldPlan struct {
 const maxDynPlans = 16
 
 type planner struct {
-	s   *Schema
-	doc *ast.QueryDocument
+	s         *Schema
+	doc       *ast.QueryDocument
+	fragments fragmentIndex
+}
+
+// fragmentIndex finds a document's fragments by name without scanning the
+// list for every spread (a document may hold hundreds).
+type fragmentIndex map[string]*ast.FragmentDefinition
+
+func (ix *fragmentIndex) get(doc *ast.QueryDocument, name string) *ast.FragmentDefinition {
+	if *ix == nil {
+		*ix = make(fragmentIndex, len(doc.Fragments))
+		for _, f := range doc.Fragments {
+			if _, dup := (*ix)[f.Name]; !dup { // the first, as ForName finds
+				(*ix)[f.Name] = f
+			}
+		}
+	}
+	return (*ix)[name]
 }
 
 // condition evaluates the @skip/@include directives of a selection without
@@ -165,7 +182,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				}
 				c.static[x.Name] = true
 			}
-			frag := c.p.doc.Fragments.ForName(x.Name)
+			frag := c.p.fragments.get(c.p.doc, x.Name)
 			if frag == nil || frag.TypeCondition != c.obj.name {
 				continue
 			}

@@ -361,3 +361,28 @@ func TestRegressionManyUnknownInputFields(t *testing.T) {
 		t.Errorf("first error:\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestRegressionFragmentChains(t *testing.T) {
+	// A chain of spreads adds no depth and no nodes; past MaxFragmentNesting
+	// it is refused by validation (the planner used to drop its fields
+	// silently past 256, answering {} for a valid-looking document).
+	s := heroSchema(t)
+	chain := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{ ...f0 }")
+		for i := range n {
+			fmt.Fprintf(&b, " fragment f%d on Query { ...f%d }", i, i+1)
+		}
+		fmt.Fprintf(&b, " fragment f%d on Query { __typename }", n)
+		return b.String()
+	}
+	if got, want := response(t, s, chain(graphql.MaxFragmentNesting-1), "", ""), `{"data":{"__typename":"Query"}}`; got != want {
+		t.Errorf("a chain of %d spreads:\n got %s\nwant %s", graphql.MaxFragmentNesting, got, want)
+	}
+	want := `{"errors":[{"message":"Fragment spreads are nested more than 64 levels deep.","locations":[{"line":1,"column":6}]}]}`
+	for _, n := range []int{graphql.MaxFragmentNesting, 300, 627} {
+		if got := response(t, s, chain(n), "", ""); got != want {
+			t.Errorf("a chain of %d spreads:\n got %s\nwant %s", n+1, got, want)
+		}
+	}
+}
