@@ -47,6 +47,28 @@ type executor struct {
 	// dynPlans: sub-selection plans of conditional fields made for this
 	// execution only (see fieldPlan.dynamicChild).
 	dynPlans map[*fieldPlan]*selectionPlan
+	// maxEnd: the response may not grow past this length of buf (0: no
+	// limit); tooLarge once it did, and execution stops.
+	maxEnd, maxBytes int
+	tooLarge         bool
+	limitErr         int // index in errs of the error tooLarge added
+}
+
+// overLimit reports whether the response has outgrown its limit,
+// recording the error the first time.
+func (e *executor) overLimit() bool {
+	if e.tooLarge {
+		return true
+	}
+	if e.maxEnd == 0 || len(e.buf) <= e.maxEnd {
+		return false
+	}
+	e.tooLarge, e.limitErr = true, len(e.errs)
+	e.errs = append(e.errs, &gqlerror.Error{
+		Message:    fmt.Sprintf("The response is larger than the limit of %d bytes.", e.maxBytes),
+		Extensions: map[string]any{"code": "RESPONSE_TOO_LARGE"},
+	})
+	return true
 }
 
 type conditionError struct {
@@ -162,6 +184,9 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 	}
 	e.buf = append(e.buf, '{')
 	for i, fp := range fields {
+		if e.overLimit() {
+			return false
+		}
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
@@ -348,6 +373,9 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		n := v.Len()
 		e.buf = append(e.buf, '[')
 		for i := 0; i < n; i++ {
+			if e.overLimit() {
+				return false
+			}
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}

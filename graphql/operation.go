@@ -199,6 +199,9 @@ func (op *Operation) ExecuteCoerced(ctx context.Context, dst []byte, vars map[st
 	*e = executor{ctx: ctx, s: op.s, op: op, vars: vars, buf: dst, path: e.path[:0]}
 	e.info.Operation, e.info.Variables, e.info.e = op.def, vars, e
 	start := len(dst)
+	if n, ok := ctx.Value(maxResponseKey{}).(int); ok && n > 0 {
+		e.maxEnd, e.maxBytes = start+n, n
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(),
@@ -207,10 +210,26 @@ func (op *Operation) ExecuteCoerced(ctx context.Context, dst []byte, vars map[st
 		}
 		e.release()
 	}()
-	if !e.execSelection(op.plan, reflect.ValueOf(root)) {
+	if !e.execSelection(op.plan, reflect.ValueOf(root)) || e.tooLarge {
 		e.buf = append(e.buf[:start], "null"...)
 	}
+	if e.tooLarge {
+		// What went wrong on the way out is no error of its own.
+		e.errs = e.errs[:e.limitErr+1]
+	}
 	return Result{Data: e.buf[start:], Errors: e.errs}
+}
+
+type maxResponseKey struct{}
+
+// WithMaxResponseBytes returns a context under which [Operation] execution
+// stops once the response data grows past n bytes: the data is then null
+// and the one error says so, with extensions.code RESPONSE_TOO_LARGE. The
+// query limits bound a document's fields, not the rows its lists return,
+// so a few aliases over a list can otherwise ask for gigabytes.
+// graphqlhttp sets it from Config.MaxResponseBytes. n <= 0 means no limit.
+func WithMaxResponseBytes(ctx context.Context, n int) context.Context {
+	return context.WithValue(ctx, maxResponseKey{}, n)
 }
 
 // executors recycles executors (and their path stacks) between requests.

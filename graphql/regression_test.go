@@ -386,3 +386,34 @@ func TestRegressionFragmentChains(t *testing.T) {
 		}
 	}
 }
+
+func TestRegressionResponseSizeLimit(t *testing.T) {
+	// A few aliases over a list can ask for far more than any field limit
+	// suggests; under WithMaxResponseBytes execution stops past the limit.
+	s := heroSchema(t)
+	var b strings.Builder
+	b.WriteString("{ ")
+	for i := range 200 {
+		fmt.Fprintf(&b, "a%d: hero { friends { name age } } ", i)
+	}
+	b.WriteString("}")
+	q := b.String()
+	full := s.Do(context.Background(), q, "", nil)
+	if len(full.Errors) > 0 || len(full.Data) < 10000 {
+		t.Fatalf("without a limit: %d bytes, errors %v", len(full.Data), full.Errors)
+	}
+	ctx := graphql.WithMaxResponseBytes(context.Background(), 5000)
+	res := s.Do(ctx, q, "", nil)
+	if string(res.Data) != "null" {
+		t.Errorf("data past the limit: %.60s…, want null", res.Data)
+	}
+	want := `[{"message":"The response is larger than the limit of 5000 bytes.","extensions":{"code":"RESPONSE_TOO_LARGE"}}]`
+	if got, _ := json.Marshal(res.Errors); string(got) != want {
+		t.Errorf("errors:\n got %s\nwant %s", got, want)
+	}
+	// Under the limit nothing changes.
+	ctx = graphql.WithMaxResponseBytes(context.Background(), len(full.Data)+1)
+	if res := s.Do(ctx, q, "", nil); string(res.Data) != string(full.Data) || len(res.Errors) > 0 {
+		t.Errorf("under the limit: %d bytes, errors %v; want the full answer", len(res.Data), res.Errors)
+	}
+}

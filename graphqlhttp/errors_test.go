@@ -382,3 +382,37 @@ func TestCustomScalarErrors(t *testing.T) {
 		t.Errorf("log lines with the panic = %v, want one error line with the request id", lines)
 	}
 }
+
+// TestResponseSizeLimit: the data of one response is bounded; past
+// Config.MaxResponseBytes the client gets null data and one error.
+func TestResponseSizeLimit(t *testing.T) {
+	var q strings.Builder
+	q.WriteString("{")
+	for i := range 100 {
+		fmt.Fprintf(&q, " a%d: hello", i)
+	}
+	q.WriteString(" }")
+	for _, tc := range []struct {
+		name string
+		max  int
+		want want
+	}{
+		{name: "past the limit", max: 500, want: want{status: 200,
+			body: `{"data":null,"errors":[{"message":"The response is larger than the limit of 500 bytes.","extensions":{"code":"RESPONSE_TOO_LARGE"}}]}`}},
+		{name: "no limit", max: -1, want: want{status: 200}},
+		{name: "the default", max: 0, want: want{status: 200}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := newTestServer(t, graphqlhttp.Config{MaxResponseBytes: tc.max})
+			req := request{contentType: "application/json", body: jsonBody(q.String(), "", "")}
+			got := ts.send(t, req)
+			if tc.want.body == "" {
+				if got.status != 200 || !strings.HasPrefix(got.body, `{"data":{"a0":"world",`) || strings.Contains(got.body, "errors") {
+					t.Errorf("got %d %.80s…, want the whole answer", got.status, got.body)
+				}
+				return
+			}
+			check(t, req, got, tc.want)
+		})
+	}
+}

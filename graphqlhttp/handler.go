@@ -36,6 +36,8 @@ type Handler struct {
 	cache     *cache
 	bufs      sync.Pool
 	handler   http.Handler
+	// maxResponse is the effective Config.MaxResponseBytes (0: none).
+	maxResponse int
 }
 
 // New returns the endpoint for schema. It refuses a nil schema.
@@ -50,6 +52,12 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 		h.logger = zerolog.New(os.Stderr).With().Timestamp().Logger()
 	}
 	h.presenter = apierror.Presenter{Debug: cfg.Debug, Logger: &h.logger}
+	switch {
+	case cfg.MaxResponseBytes == 0:
+		h.maxResponse = DefaultMaxResponseBytes
+	case cfg.MaxResponseBytes > 0:
+		h.maxResponse = cfg.MaxResponseBytes
+	}
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.handler = http.HandlerFunc(h.serve)
 	if !cfg.DisableAccessLog {
@@ -159,6 +167,9 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}
 
 	ctx = context.WithValue(ctx, requestKey{}, r)
+	if h.maxResponse > 0 {
+		ctx = graphql.WithMaxResponseBytes(ctx, h.maxResponse)
+	}
 	bp := h.bufs.Get().(*[]byte)
 	res := op.op.ExecuteCoerced(ctx, (*bp)[:0], vars, h.cfg.Root)
 	out := res.Data
