@@ -595,27 +595,12 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 		}
 		var ierrs []inputError
 		val := s.coerceInput(v, t, nil, &ierrs)
-		var shown map[uintptr]string // an object's text, shared by its errors
 		for _, ie := range ierrs {
 			at := ""
 			if len(ie.path) > 0 {
 				at = fmt.Sprintf(" at %q", printPath(def.Variable, ie.path))
 			}
-			text, ok := "", false
-			rv := reflect.ValueOf(ie.val)
-			if rv.Kind() == reflect.Map {
-				text, ok = shown[rv.Pointer()]
-			}
-			if !ok {
-				text = inspect(ie.val)
-				if rv.Kind() == reflect.Map {
-					if shown == nil {
-						shown = map[uintptr]string{}
-					}
-					shown[rv.Pointer()] = text
-				}
-			}
-			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, text, at, ie.msg))
+			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, inspect(ie.val), at, ie.msg))
 			if ie.panic != nil {
 				// A server bug, not bad input: keep the panic for the
 				// presenter to mask and log.

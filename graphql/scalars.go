@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -401,13 +402,12 @@ func inspectDepth(v any, depth int) string {
 		if depth > inspectMaxDepth {
 			return "[Object]"
 		}
-		keys := sortedKeys(x)
-		n := min(len(keys), inspectMaxItems)
-		parts := make([]string, 0, n+1)
-		for _, k := range keys[:n] {
+		keys := firstKeys(x, inspectMaxItems)
+		parts := make([]string, 0, len(keys)+1)
+		for _, k := range keys {
 			parts = append(parts, k+": "+inspectDepth(x[k], depth+1))
 		}
-		parts = append(parts, moreItems(len(keys)-n)...)
+		parts = append(parts, moreItems(len(x)-len(keys))...)
 		return "{ " + strings.Join(parts, ", ") + " }"
 	}
 	if f, ok := numberOf(v); ok {
@@ -433,16 +433,25 @@ func moreItems(n int) []string {
 // isJSONInteger reports whether s is an integer as JSON writes one:
 // -?(0|[1-9][0-9]*).
 func isJSONInteger(s string) bool {
-	if s != "" && s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" || s[0] == '0' && len(s) > 1 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
+	return isJSONNumber(s) && !strings.ContainsAny(s, ".eE")
+}
+
+// firstKeys returns the n smallest keys of m in order, without sorting all
+// of them: error messages show a few keys of objects that may hold
+// thousands.
+func firstKeys(m map[string]any, n int) []string {
+	keys := make([]string, 0, n+1)
+	for k := range m {
+		i := sort.SearchStrings(keys, k)
+		if i == n {
+			continue
+		}
+		keys = append(keys, "")
+		copy(keys[i+1:], keys[i:])
+		keys[i] = k
+		if len(keys) > n {
+			keys = keys[:n]
 		}
 	}
-	return true
+	return keys
 }

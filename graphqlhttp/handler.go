@@ -223,6 +223,9 @@ func (h *Handler) document(query string) *document {
 	}
 	d := &document{query: query}
 	d.doc, d.errs, d.weight, d.fault = h.check(query)
+	if d.weight == 0 {
+		d.weight = documentWeight(len(query), 0, 0, 0, len(d.errs))
+	}
 	if d.fault == nil { // a server fault is answered, not remembered
 		h.cache.add(d)
 	}
@@ -231,34 +234,22 @@ func (h *Handler) document(query string) *document {
 
 // check runs steps 2 to 4 of the data flow: the pre-parse scan, parsing,
 // the depth and node limits, and validation. weight estimates the memory
-// the outcome takes in the cache.
+// a validated document takes in the cache; it is 0 for a refused one.
 func (h *Handler) check(query string) (doc *ast.QueryDocument, errs []errorObject, weight int, fault error) {
-	doc, errs, tokens, nodes, fault := h.checkCounting(query)
-	operations := 0
-	if doc != nil {
-		operations = len(doc.Operations)
-	} else {
-		tokens, nodes = 0, 0 // the parsed document is not kept
-	}
-	return doc, errs, documentWeight(len(query), tokens, nodes, operations, len(errs)), fault
-}
-
-func (h *Handler) checkCounting(query string) (doc *ast.QueryDocument, errs []errorObject, tokens, nodes int, fault error) {
 	var le *limits.Error
-	var ds limits.DocStats
 	stats, err := h.limits.Scan(query)
 	if err != nil {
 		if errors.As(err, &le) {
-			return nil, []errorObject{limitError(le)}, stats.Tokens, ds.Nodes, nil
+			return nil, []errorObject{limitError(le)}, 0, nil
 		}
-		return nil, []errorObject{simpleError(apierror.CodeParseFailed, err.Error())}, stats.Tokens, ds.Nodes, nil
+		return nil, []errorObject{simpleError(apierror.CodeParseFailed, err.Error())}, 0, nil
 	}
 	if ref := stats.UndefinedVariable; ref.Name != "" {
 		// Validation would refuse the document with this error, among
 		// others: one per such reference, up to MaxErrors. The first one is
 		// answer enough, and spares parsing a document that may be made of
 		// thousands of them.
-		return nil, []errorObject{undefinedVariableError(ref)}, stats.Tokens, ds.Nodes, nil
+		return nil, []errorObject{undefinedVariableError(ref)}, 0, nil
 	}
 	maxTokens := h.limits.MaxTokens
 	if maxTokens < 0 {
@@ -267,28 +258,28 @@ func (h *Handler) checkCounting(query string) (doc *ast.QueryDocument, errs []er
 	doc, perr := graphql.ParseQuery(query, maxTokens)
 	if perr != nil {
 		if errors.Is(perr, graphql.ErrTokenLimit) {
-			return nil, []errorObject{limitError(&limits.Error{Limit: limits.Tokens, Max: maxTokens, Found: maxTokens + 1})}, stats.Tokens, ds.Nodes, nil
+			return nil, []errorObject{limitError(&limits.Error{Limit: limits.Tokens, Max: maxTokens, Found: maxTokens + 1})}, 0, nil
 		}
 		return nil, []errorObject{{Message: perr.Message, Locations: locationsOf(perr.Locations),
-			Extensions: codeExt{apierror.CodeParseFailed}}}, stats.Tokens, ds.Nodes, nil
+			Extensions: codeExt{apierror.CodeParseFailed}}}, 0, nil
 	}
-	ds, err = h.limits.CheckDocument(doc)
+	ds, err := h.limits.CheckDocument(doc)
 	if err != nil {
 		if errors.As(err, &le) {
-			return nil, []errorObject{limitError(le)}, stats.Tokens, ds.Nodes, nil
+			return nil, []errorObject{limitError(le)}, 0, nil
 		}
-		return nil, []errorObject{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, stats.Tokens, ds.Nodes, nil
+		return nil, []errorObject{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, 0, nil
 	}
 	if errs := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !h.cfg.Introspection}); len(errs) > 0 {
 		for _, e := range errs {
 			var pe *graphql.PanicError
 			if errors.As(e.Err, &pe) { // a custom scalar's literal parser panicked
-				return nil, nil, stats.Tokens, ds.Nodes, pe
+				return nil, nil, 0, pe
 			}
 		}
-		return nil, requestErrors(errs), stats.Tokens, ds.Nodes, nil
+		return nil, requestErrors(errs), 0, nil
 	}
-	return doc, nil, stats.Tokens, ds.Nodes, nil
+	return doc, nil, documentWeight(len(query), stats.Tokens, ds.Nodes, len(doc.Operations), 0), nil
 }
 
 // readParams reads the GraphQL parameters of a GET or POST request.
