@@ -84,9 +84,10 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 	for _, t := range s.types {
 		def := &ast.Definition{Name: t.TypeName(), BuiltIn: isIntrospectionName(t.TypeName())}
 		switch x := t.(type) {
+		case BuiltinScalar:
+			def.Kind, def.Description, def.BuiltIn = ast.Scalar, x.Description(), true
 		case *Scalar:
 			def.Kind, def.Description = ast.Scalar, x.Description
-			def.BuiltIn = x.builtin != kindCustom
 			if x.SpecifiedByURL != "" {
 				def.Directives = ast.DirectiveList{{Name: "specifiedBy", Arguments: ast.ArgumentList{{Name: "url",
 					Value: &ast.Value{Kind: ast.StringValue, Raw: x.SpecifiedByURL}}}}}

@@ -42,8 +42,9 @@ func (s *Schema) typeFromAST(t *ast.Type) Type {
 type inputError struct {
 	path  []any // field names and list indexes below the root value
 	msg   string
-	val   any         // the offending value
-	panic *PanicError // a custom scalar's ParseValue panicked
+	val   any            // the offending value
+	ext   map[string]any // the extensions of a custom scalar's *gqlerror.Error
+	panic *PanicError    // a custom scalar's ParseValue panicked
 }
 
 func printPath(root string, path []any) string {
@@ -92,7 +93,13 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
 			return nil
 		}
-		return s.coerceInput(v, nn.OfType, path, errs)
+		before := len(*errs)
+		out := s.coerceInput(v, nn.OfType, path, errs)
+		if out == nil && len(*errs) == before {
+			// A custom scalar's ParseValue said null.
+			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
+		}
+		return out
 	}
 	if v == nil {
 		return nil
@@ -126,7 +133,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 			fv, present := m[f.name]
 			if !present {
 				if f.hasDefault {
-					out[f.name] = f.def
+					out[f.name] = s.defaultOf(f)
 				} else if _, nonNull := f.typ.(*NonNull); nonNull {
 					*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q of required type %q was not provided.", f.name, f.typ.String())})
 				}
@@ -155,24 +162,35 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 			return nil
 		}
 		return val
+	case BuiltinScalar:
+		out, err := parseBuiltin(x, v)
+		if err != nil {
+			*errs = append(*errs, inputError{path: path, val: v, msg: err.Error()})
+			return nil
+		}
+		return out
 	case *Scalar:
 		out, err := s.parseScalarValue(x, v)
 		if err != nil {
-			msg := err.Error()
 			ie := inputError{path: path, val: v}
+			var ge *gqlerror.Error
 			pe, panicked := err.(*PanicError)
 			switch {
-			case x.builtin != kindCustom:
 			case panicked || err == errNoValue:
 				// As graphql-js says for a parser that returns nothing;
 				// a panic's text is for the log, not the client.
-				msg = fmt.Sprintf("Expected type %q.", x.Name)
+				ie.msg = fmt.Sprintf("Expected type %q.", x.Name)
 				ie.panic = pe
+			case errors.As(err, &ge) && ge != nil:
+				// A GraphQL error speaks for itself, as in graphql-js.
+				ie.msg, ie.ext = ge.Message, ge.Extensions
 			default:
-				msg = fmt.Sprintf("Expected type %q. %s", x.Name, msg)
+				ie.msg = fmt.Sprintf("Expected type %q. %s", x.Name, errorText(err))
 			}
-			ie.msg = msg
 			*errs = append(*errs, ie)
+			return nil
+		}
+		if out == Null {
 			return nil
 		}
 		return out
@@ -181,10 +199,10 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 	return nil
 }
 
+// parseScalarValue calls a custom scalar's ParseValue. It returns
+// errNoValue for a nil result (graphql-js's undefined: the input is
+// invalid), and Null when the scalar says the input stands for null.
 func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
-	if sc.builtin != kindCustom {
-		return parseBuiltin(sc.builtin, v)
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
@@ -196,6 +214,9 @@ func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
 	}
 	if out == nil {
 		return nil, errNoValue
+	}
+	if out == Null {
+		return Null, nil
 	}
 	return out, nil
 }
@@ -210,6 +231,13 @@ var errAbsent = errors.New("absent")
 // values are in vars) to type t. It returns errAbsent when the literal is a
 // variable that was not provided.
 func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, error) {
+	return s.literalValue(v, t, vars, true)
+}
+
+// literalValue is valueFromAST; defaults says whether to fill in the
+// defaults of input-object fields the literal leaves out (a default's own
+// literal, which has them filled in already, is read without).
+func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, defaults bool) (any, error) {
 	if v == nil {
 		return nil, errAbsent
 	}
@@ -227,7 +255,12 @@ func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, e
 		if v.Kind == ast.NullValue {
 			return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.String())
 		}
-		return s.valueFromAST(v, nn.OfType, vars)
+		out, err := s.literalValue(v, nn.OfType, vars, defaults)
+		if err == nil && out == nil {
+			// A custom scalar's parser said null.
+			return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.String())
+		}
+		return out, err
 	}
 	if v.Kind == ast.NullValue {
 		return nil, nil
@@ -235,7 +268,7 @@ func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, e
 	switch x := t.(type) {
 	case *List:
 		if v.Kind != ast.ListValue {
-			item, err := s.valueFromAST(v, x.OfType, vars)
+			item, err := s.literalValue(v, x.OfType, vars, defaults)
 			if err != nil {
 				return nil, err
 			}
@@ -243,7 +276,7 @@ func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, e
 		}
 		out := make([]any, len(v.Children))
 		for i, c := range v.Children {
-			item, err := s.valueFromAST(c.Value, x.OfType, vars)
+			item, err := s.literalValue(c.Value, x.OfType, vars, defaults)
 			if err == errAbsent {
 				if _, nonNull := x.OfType.(*NonNull); nonNull {
 					return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", x.OfType.String())
@@ -275,10 +308,12 @@ func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, e
 					break
 				}
 			}
-			val, err := s.valueFromAST(lit, f.typ, vars)
+			val, err := s.literalValue(lit, f.typ, vars, defaults)
 			if err == errAbsent {
 				if f.hasDefault {
-					out[f.name] = f.def
+					if defaults {
+						out[f.name] = s.defaultOf(f)
+					}
 				} else if _, nonNull := f.typ.(*NonNull); nonNull {
 					return nil, fmt.Errorf("Field %q of required type %q was not provided.", f.name, f.typ.String())
 				}
@@ -299,11 +334,14 @@ func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, e
 			return nil, fmt.Errorf("Value %q does not exist in %q enum.", v.Raw, x.Name)
 		}
 		return val, nil
+	case BuiltinScalar:
+		return parseBuiltinLiteral(x, v)
 	case *Scalar:
-		if x.builtin != kindCustom {
-			return parseBuiltinLiteral(x.builtin, v)
+		out, err := s.parseScalarLiteral(x, v, vars)
+		if out == Null {
+			out = nil
 		}
-		return s.parseScalarLiteral(x, v, vars)
+		return out, err
 	}
 	return nil, fmt.Errorf("Expected an input type, found %s.", typeString(t))
 }
@@ -377,13 +415,20 @@ func untypedValue(v *ast.Value, vars map[string]any) any {
 }
 
 // astFromValue turns an internal value into a literal of type t (used for
-// defaults: validation, introspection and SDL all read the literal).
-func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
+// defaults: validation, introspection and SDL all read the literal). A
+// value nested more than maxInputDepth levels deep (a default map that
+// contains itself) is an error.
+func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) { return s.astFromValueAt(v, t, 0) }
+
+func (s *Schema) astFromValueAt(v any, t Type, depth int) (*ast.Value, error) {
+	if depth > maxInputDepth {
+		return nil, fmt.Errorf("the value is nested more than %d levels deep", maxInputDepth)
+	}
 	if nn, ok := t.(*NonNull); ok {
 		if v == Null || v == nil {
 			return nil, fmt.Errorf("null is not allowed for %s", t.String())
 		}
-		return s.astFromValue(v, nn.OfType)
+		return s.astFromValueAt(v, nn.OfType, depth+1)
 	}
 	if v == Null || v == nil {
 		return &ast.Value{Kind: ast.NullValue, Raw: "null"}, nil
@@ -394,7 +439,7 @@ func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
 		if (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Type().Elem().Kind() != reflect.Uint8 {
 			out := &ast.Value{Kind: ast.ListValue}
 			for i := 0; i < rv.Len(); i++ {
-				c, err := s.astFromValue(rv.Index(i).Interface(), x.OfType)
+				c, err := s.astFromValueAt(rv.Index(i).Interface(), x.OfType, depth+1)
 				if err != nil {
 					return nil, fmt.Errorf("item %d: %w", i, err)
 				}
@@ -402,7 +447,7 @@ func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
 			}
 			return out, nil
 		}
-		return s.astFromValue(v, x.OfType)
+		return s.astFromValueAt(v, x.OfType, depth+1)
 	case *InputObject:
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -415,7 +460,7 @@ func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
 			if !ok {
 				continue
 			}
-			c, err := s.astFromValue(fv, f.typ)
+			c, err := s.astFromValueAt(fv, f.typ, depth+1)
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", f.name, err)
 			}
@@ -434,35 +479,41 @@ func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
 		}
 		name, ok := info.byValue[v]
 		if !ok {
-			return nil, fmt.Errorf("%v is not a value of enum %s", v, x.Name)
+			return nil, fmt.Errorf("%s is not a value of enum %s", inspect(v), x.Name)
 		}
 		return &ast.Value{Kind: ast.EnumValue, Raw: name}, nil
-	case *Scalar:
-		var ser any
-		var err error
-		if x.builtin != kindCustom {
-			var raw []byte
-			raw, err = appendBuiltin(nil, x.builtin, v)
-			if err == nil {
-				// Numbers stay json.Number, so that untypedAST keeps Int
-				// and Float literals apart.
-				dec := json.NewDecoder(bytes.NewReader(raw))
-				dec.UseNumber()
-				err = dec.Decode(&ser)
-			}
-		} else {
-			ser, err = x.Serialize(v)
-		}
+	case BuiltinScalar:
+		raw, err := appendBuiltin(nil, x, v)
 		if err != nil {
 			return nil, err
 		}
-		return untypedAST(ser, x.builtin == kindID)
+		// Numbers stay json.Number, so that untypedAST keeps Int and
+		// Float literals apart.
+		var ser any
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		if err := dec.Decode(&ser); err != nil {
+			return nil, err
+		}
+		return untypedAST(ser, x == ID, 0)
+	case *Scalar:
+		ser, err := x.Serialize(v)
+		if err != nil {
+			return nil, err
+		}
+		if ser == nil || ser == Null {
+			return nil, fmt.Errorf("%s.Serialize returned null for %s", x.Name, inspect(v))
+		}
+		return untypedAST(ser, false, 0)
 	}
 	return nil, fmt.Errorf("%s is not an input type", typeString(t))
 }
 
 // untypedAST turns a JSON-like value into a literal.
-func untypedAST(v any, isID bool) (*ast.Value, error) {
+func untypedAST(v any, isID bool, depth int) (*ast.Value, error) {
+	if depth > maxInputDepth {
+		return nil, fmt.Errorf("the value is nested more than %d levels deep", maxInputDepth)
+	}
 	switch x := v.(type) {
 	case nil:
 		return &ast.Value{Kind: ast.NullValue, Raw: "null"}, nil
@@ -485,7 +536,7 @@ func untypedAST(v any, isID bool) (*ast.Value, error) {
 	case []any:
 		out := &ast.Value{Kind: ast.ListValue}
 		for _, e := range x {
-			c, err := untypedAST(e, false)
+			c, err := untypedAST(e, false, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -495,7 +546,7 @@ func untypedAST(v any, isID bool) (*ast.Value, error) {
 	case map[string]any:
 		out := &ast.Value{Kind: ast.ObjectValue}
 		for _, k := range sortedKeys(x) {
-			c, err := untypedAST(x[k], false)
+			c, err := untypedAST(x[k], false, depth+1)
 			if err != nil {
 				return nil, err
 			}
@@ -522,7 +573,7 @@ func untypedAST(v any, isID bool) (*ast.Value, error) {
 	if err := d.Decode(&generic); err != nil {
 		return nil, err
 	}
-	return untypedAST(generic, false)
+	return untypedAST(generic, false, depth+1)
 }
 
 func numberAST(f float64) *ast.Value {

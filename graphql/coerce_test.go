@@ -106,13 +106,13 @@ func newCoerceSchema(t *testing.T) *coerceSchema {
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
 		{Name: "point", Type: point},
 	}}
-	echo := func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+	echo := func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 		cs.calls.add("echo")
 		cs.args = args
 		return "ok", nil
 	}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
-		{Name: "before", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+		{Name: "before", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			cs.calls.add("before")
 			return "ok", nil
 		}},
@@ -147,7 +147,7 @@ func newCoerceSchema(t *testing.T) *coerceSchema {
 
 // typedArgs renders arguments with the Go type of every value, keys sorted.
 func typedArgs(args graphql.Args) string {
-	b, err := json.Marshal(typedValue(map[string]any(args)))
+	b, err := json.Marshal(typedValue(args.Map()))
 	if err != nil {
 		return "!" + err.Error()
 	}

@@ -19,7 +19,7 @@
 //	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 //		{Name: "user", Type: user,
 //			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-//			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+//			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 //				return users.Find(ctx, args.String("id"))
 //			}},
 //	}}

@@ -24,7 +24,7 @@ func ExampleNewSchema() {
 			Name: "user",
 			Type: userType,
 			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				if u, ok := users[args.String("id")]; ok {
 					return u, nil
 				}
@@ -63,13 +63,13 @@ func ExampleResolveInfo_SelectedFields() {
 	}}
 	postType := &graphql.Object{Name: "Post", Fields: graphql.Fields{
 		{Name: "title", Type: graphql.String},
-		{Name: "author", Type: author, Resolve: func(_ context.Context, p any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		{Name: "author", Type: author, Resolve: func(_ context.Context, p any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			return map[string]any{"name": "Author " + p.(post).AuthorID}, nil
 		}},
 	}}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "posts", Type: graphql.NewList(postType),
-			Resolve: func(_ context.Context, _ any, _ graphql.Args, info *graphql.ResolveInfo) (any, error) {
+			Resolve: func(_ context.Context, _ any, _ graphql.Args, info graphql.ResolveInfo) (any, error) {
 				// Decide what to load from what the client asked for.
 				fmt.Printf("posts: selected %s; join authors: %v\n",
 					strings.Join(info.SelectedFields(), ","), info.IsSelected("author.name"))

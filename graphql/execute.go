@@ -18,7 +18,17 @@ type PanicError struct {
 	Stack []byte
 }
 
-func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+// Error returns "panic: " and the panic value, rendered with the bounds of
+// error messages (a value that contains itself is not followed for ever).
+func (e *PanicError) Error() string {
+	switch x := e.Value.(type) {
+	case string:
+		return "panic: " + x
+	case error:
+		return "panic: " + errorText(x)
+	}
+	return "panic: " + inspect(e.Value)
+}
 
 // StackTrace returns the stack of the goroutine that panicked.
 func (e *PanicError) StackTrace() []byte { return e.Stack }
@@ -32,15 +42,14 @@ type pathSeg struct {
 }
 
 type executor struct {
-	ctx     context.Context
-	s       *Schema
-	op      *Operation
-	vars    map[string]any
-	buf     []byte
-	errs    gqlerror.List
-	path    []pathSeg
-	info    ResolveInfo
-	condErr *conditionError // a @skip/@include whose variable is null
+	ctx  context.Context
+	s    *Schema
+	op   *Operation
+	vars map[string]any
+	buf  []byte
+	errs gqlerror.List
+	path []pathSeg
+	cond conditions // the variables' @skip/@include, and the first null one
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
 	done bool
@@ -71,32 +80,6 @@ func (e *executor) overLimit() bool {
 	return true
 }
 
-type conditionError struct {
-	msg  string
-	locs []gqlerror.Location
-}
-
-// holds evaluates variable conditions of @skip/@include. A null variable
-// is an error, as in graphql-js: the selection it sits in fails.
-func (e *executor) holds(conds []*ast.Directive) bool {
-	for _, d := range conds {
-		arg := d.Arguments.ForName("if")
-		v, present := e.vars[arg.Value.Raw]
-		b, isBool := v.(bool)
-		if present && !isBool {
-			if e.condErr == nil {
-				e.condErr = &conditionError{msg: `Argument "if" of non-null type "Boolean!" must not be null.`,
-					locs: []gqlerror.Location{{Line: arg.Value.Position.Line, Column: arg.Value.Position.Column}}}
-			}
-			return false
-		}
-		if d.Name == "skip" && b || d.Name == "include" && !b {
-			return false
-		}
-	}
-	return true
-}
-
 func (e *executor) astPath() ast.Path {
 	out := make(ast.Path, len(e.path))
 	for i, p := range e.path {
@@ -118,7 +101,10 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 	}
 	ge := &gqlerror.Error{Path: e.astPath(), Locations: fp.locs, Err: err}
 	if ae, ok := err.(*argumentError); ok {
-		ge.Message, ge.Err = ae.msg, nil
+		ge.Message, ge.Extensions, ge.Err = ae.msg, ae.ext, nil
+		if ae.panic != nil {
+			ge.Err = ae.panic
+		}
 		if ae.at != nil {
 			ge.Locations = []gqlerror.Location{{Line: ae.at.Line, Column: ae.at.Column}}
 		}
@@ -164,21 +150,14 @@ func (e *executor) nullError(fp *fieldPlan) {
 	})
 }
 
-func (e *executor) childPlanOf(fp *fieldPlan) *selectionPlan {
-	if fp.child != nil || !fp.dynamic {
-		return fp.child
-	}
-	return fp.dynamicChild(e)
-}
-
 // execSelection writes the object value of sp for parent.
 func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 	fields := sp.fields
 	if sp.conditional {
-		fields = sp.activeFields(e)
-		if e.condErr != nil {
-			e.errs = append(e.errs, &gqlerror.Error{Message: e.condErr.msg, Path: e.astPath(), Locations: e.condErr.locs})
-			e.condErr = nil
+		fields = sp.activeFields(&e.cond)
+		if ce := e.cond.err; ce != nil {
+			e.errs = append(e.errs, &gqlerror.Error{Message: ce.msg, Path: e.astPath(), Locations: ce.locs})
+			e.cond.err = nil
 			return false
 		}
 	}
@@ -228,7 +207,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 					v = reflect.ValueOf(typeRef{nt})
 				}
 			} else if fp.info.resolve != nil {
-				v, err = e.callResolver(sp, fp, parent, args)
+				v, err = e.callResolver(fp, parent, args)
 			} else {
 				v, err = e.resolveDefault(fp.info, parent)
 			}
@@ -245,7 +224,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 	return e.complete(fp, fp.typ, v)
 }
 
-func (e *executor) callResolver(sp *selectionPlan, fp *fieldPlan, parent reflect.Value, args Args) (out reflect.Value, err error) {
+func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) (out reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = reflect.Value{}, &PanicError{Value: r, Stack: debug.Stack()}
@@ -260,24 +239,20 @@ func (e *executor) callResolver(sp *selectionPlan, fp *fieldPlan, parent reflect
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := &e.info
-	info.FieldName = fp.info.name
-	info.ParentType = sp.obj.obj
-	info.ReturnType = fp.typ
-	info.Field = fp.occ[0].field
-	info.fp = fp
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.vars, idx: indexesOf(e.path)}
 	res, err := fp.info.resolve(e.ctx, p, args, info)
-	info.fp = nil
 	if err != nil {
 		return reflect.Value{}, err
 	}
 	return reflect.ValueOf(res), nil
 }
 
-// isNull reports whether v is a GraphQL null; it also unwraps interfaces
-// and pointers to scalars, returning the value to complete.
+// deref unwraps interfaces and pointers to scalars, returning the value to
+// complete and whether it is a GraphQL null. A chain of more than
+// maxDerefs pointers and interfaces (a pointer that leads back to itself)
+// counts as null rather than being followed for ever.
 func deref(v reflect.Value) (reflect.Value, bool) {
-	for {
+	for range maxDerefs {
 		switch v.Kind() {
 		case reflect.Invalid:
 			return v, true
@@ -300,7 +275,10 @@ func deref(v reflect.Value) (reflect.Value, bool) {
 			return v, false
 		}
 	}
+	return reflect.Value{}, true
 }
+
+const maxDerefs = 64
 
 // complete writes v as a value of type t. It returns false when a non-null
 // position received null, so that the caller nulls its own value.
@@ -357,12 +335,18 @@ func (e *executor) enumPointer(t Type, v reflect.Value) bool {
 
 func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 	switch x := t.(type) {
+	case BuiltinScalar:
+		return e.completeBuiltin(fp, x, v)
 	case *Scalar:
-		return e.completeScalar(fp, x, v)
+		if err := e.serializeCustom(x, v); err != nil {
+			e.fieldError(fp, err)
+			return false
+		}
+		return true
 	case *Object:
-		sp := e.childPlanOf(fp)
+		sp := fp.childPlan(&e.cond, &e.dynPlans)
 		if sp == nil || sp.obj.obj != x {
-			sp = fp.planner.plan(e.s.objects[x], fp.countingFields(e))
+			sp = fp.planner.plan(e.s.objects[x], fp.countingFields(&e.cond), fp)
 		}
 		return e.execSelection(sp, v)
 	case *List:
@@ -411,20 +395,16 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 	return false
 }
 
-func (e *executor) completeScalar(fp *fieldPlan, sc *Scalar, v reflect.Value) bool {
+func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.Value) bool {
 	var err error
-	if sc.builtin != kindCustom {
-		var handled bool
-		e.buf, handled, err = appendBuiltinRV(e.buf, sc.builtin, v)
-		if !handled && err == nil {
-			if !v.CanInterface() {
-				err = fmt.Errorf("%s cannot represent a value of an unexported type", sc.Name)
-			} else {
-				e.buf, err = appendBuiltin(e.buf, sc.builtin, v.Interface())
-			}
+	var handled bool
+	e.buf, handled, err = appendBuiltinRV(e.buf, kind, v)
+	if !handled && err == nil {
+		if !v.CanInterface() {
+			err = fmt.Errorf("%s cannot represent a value of an unexported type", kind)
+		} else {
+			e.buf, err = appendBuiltin(e.buf, kind, v.Interface())
 		}
-	} else {
-		err = e.serializeCustom(sc, v)
 	}
 	if err != nil {
 		e.fieldError(fp, err)
@@ -442,10 +422,20 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	if !v.CanInterface() {
 		return fmt.Errorf("%s cannot represent a value of an unexported type", sc.Name)
 	}
-	out, err := sc.Serialize(v.Interface())
+	in := v.Interface()
+	out, err := sc.Serialize(in)
 	if err != nil {
 		return err
 	}
-	e.buf, err = appendJSONValue(e.buf, out)
+	if out == nil || out == Null {
+		// graphql-js: a serializer must give a value; null is the field's
+		// to decide (a null result is never passed to Serialize).
+		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, inspect(in))
+	}
+	mark := len(e.buf)
+	e.buf, err = appendJSONValue(e.buf, out, 0)
+	if err != nil {
+		e.buf = e.buf[:mark]
+	}
 	return err
 }

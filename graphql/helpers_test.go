@@ -92,12 +92,12 @@ func (c *calls) list() []string {
 
 // constant returns a resolver that returns v.
 func constant(v any) graphql.ResolveFunc {
-	return func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) { return v, nil }
+	return func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) { return v, nil }
 }
 
 // failing returns a resolver that returns err.
 func failing(err error) graphql.ResolveFunc {
-	return func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) { return nil, err }
+	return func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) { return nil, err }
 }
 
 func jsonText(v any) string {

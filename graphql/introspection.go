@@ -35,7 +35,7 @@ func reasonOf(r string) any {
 	return r
 }
 
-func includeDeprecated(args Args) bool { b, _ := args["includeDeprecated"].(bool); return b }
+func includeDeprecated(args Args) bool { return args.Bool("includeDeprecated") }
 
 func newIntrospectionTypes(s *Schema) *introspectionTypes {
 	it := &introspectionTypes{}
@@ -75,11 +75,11 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 		Description: "A GraphQL Schema defines the capabilities of a GraphQL server. It exposes all available types and directives on the server, as well as the entry points for query, mutation, and subscription operations.",
 		Fields: FieldsFunc(func() Fields {
 			return Fields{
-				{Name: "description", Type: String, Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) {
+				{Name: "description", Type: String, Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
 					return describe(s.description), nil
 				}},
 				{Name: "types", Type: NewNonNull(NewList(NewNonNull(it.typ))), Description: "A list of all types supported by this server.",
-					Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) {
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
 						out := make([]typeRef, len(s.types))
 						for i, t := range s.types {
 							out[i] = typeRef{t}
@@ -87,19 +87,19 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 						return out, nil
 					}},
 				{Name: "queryType", Type: NewNonNull(it.typ), Description: "The type that query operations will be rooted at.",
-					Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) { return typeRef{s.query.obj}, nil }},
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return typeRef{s.query.obj}, nil }},
 				{Name: "mutationType", Type: it.typ, Description: "If this server supports mutation, the type that mutation operations will be rooted at.",
-					Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) {
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
 						if s.mutation == nil {
 							return nil, nil
 						}
 						return typeRef{s.mutation.obj}, nil
 					}},
 				{Name: "subscriptionType", Type: it.typ, Description: "If this server support subscription, the type that subscription operations will be rooted at.",
-					Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) { return nil, nil }},
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return nil, nil }},
 				{Name: "directives", Type: NewNonNull(NewList(NewNonNull(it.directive))), Description: "A list of all directives supported by this server.",
 					Args:    []Argument{{Name: "includeDeprecated", Type: nnBool, Default: false}},
-					Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) { return specifiedDirectives(), nil }},
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return specifiedDirectives(), nil }},
 			}
 		})}
 
@@ -108,9 +108,9 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 		Fields: FieldsFunc(func() Fields {
 			ref := func(p any) Type { return p.(typeRef).t }
 			return Fields{
-				{Name: "kind", Type: NewNonNull(it.typeKind), Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "kind", Type: NewNonNull(it.typeKind), Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					switch ref(p).(type) {
-					case *Scalar:
+					case BuiltinScalar, *Scalar:
 						return "SCALAR", nil
 					case *Object:
 						return "OBJECT", nil
@@ -123,14 +123,16 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 					}
 					return "NON_NULL", nil
 				}},
-				{Name: "name", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "name", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					if nt, ok := ref(p).(NamedType); ok {
 						return nt.TypeName(), nil
 					}
 					return nil, nil
 				}},
-				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					switch x := ref(p).(type) {
+					case BuiltinScalar:
+						return describe(x.Description()), nil
 					case *Scalar:
 						return describe(x.Description), nil
 					case *Object:
@@ -142,14 +144,14 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 					}
 					return nil, nil
 				}},
-				{Name: "specifiedByURL", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "specifiedByURL", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					if sc, ok := ref(p).(*Scalar); ok {
 						return describe(sc.SpecifiedByURL), nil
 					}
 					return nil, nil
 				}},
 				{Name: "fields", Type: NewList(NewNonNull(it.field)), Args: inclDepr,
-					Resolve: func(_ context.Context, p any, args Args, _ *ResolveInfo) (any, error) {
+					Resolve: func(_ context.Context, p any, args Args, _ ResolveInfo) (any, error) {
 						o, ok := ref(p).(*Object)
 						if !ok {
 							return nil, nil
@@ -162,17 +164,17 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 						}
 						return out, nil
 					}},
-				{Name: "interfaces", Type: NewList(NewNonNull(it.typ)), Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "interfaces", Type: NewList(NewNonNull(it.typ)), Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					if _, ok := ref(p).(*Object); ok {
 						return []typeRef{}, nil
 					}
 					return nil, nil
 				}},
-				{Name: "possibleTypes", Type: NewList(NewNonNull(it.typ)), Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) {
+				{Name: "possibleTypes", Type: NewList(NewNonNull(it.typ)), Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
 					return nil, nil
 				}},
 				{Name: "enumValues", Type: NewList(NewNonNull(it.enumValue)), Args: inclDepr,
-					Resolve: func(_ context.Context, p any, args Args, _ *ResolveInfo) (any, error) {
+					Resolve: func(_ context.Context, p any, args Args, _ ResolveInfo) (any, error) {
 						e, ok := ref(p).(*Enum)
 						if !ok {
 							return nil, nil
@@ -186,14 +188,14 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 						return out, nil
 					}},
 				{Name: "inputFields", Type: NewList(NewNonNull(it.inputValue)), Args: inclDepr,
-					Resolve: func(_ context.Context, p any, args Args, _ *ResolveInfo) (any, error) {
+					Resolve: func(_ context.Context, p any, args Args, _ ResolveInfo) (any, error) {
 						o, ok := ref(p).(*InputObject)
 						if !ok {
 							return nil, nil
 						}
 						return filterArgs(s.inputs[o].fields, includeDeprecated(args)), nil
 					}},
-				{Name: "ofType", Type: it.typ, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "ofType", Type: it.typ, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					switch x := ref(p).(type) {
 					case *List:
 						return typeRef{x.OfType}, nil
@@ -202,7 +204,7 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 					}
 					return nil, nil
 				}},
-				{Name: "isOneOf", Type: Boolean, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "isOneOf", Type: Boolean, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					if _, ok := ref(p).(*InputObject); ok {
 						return false, nil
 					}
@@ -216,21 +218,21 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 		Fields: FieldsFunc(func() Fields {
 			f := func(p any) *fieldInfo { return p.(*fieldInfo) }
 			return Fields{
-				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) { return f(p).name, nil }},
-				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) { return f(p).name, nil }},
+				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return describe(f(p).desc), nil
 				}},
 				{Name: "args", Type: NewNonNull(NewList(NewNonNull(it.inputValue))), Args: inclDepr,
-					Resolve: func(_ context.Context, p any, args Args, _ *ResolveInfo) (any, error) {
+					Resolve: func(_ context.Context, p any, args Args, _ ResolveInfo) (any, error) {
 						return filterArgs(f(p).args, includeDeprecated(args)), nil
 					}},
-				{Name: "type", Type: NewNonNull(it.typ), Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "type", Type: NewNonNull(it.typ), Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return typeRef{f(p).typ}, nil
 				}},
-				{Name: "isDeprecated", Type: nnBool, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "isDeprecated", Type: nnBool, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return f(p).depr != "", nil
 				}},
-				{Name: "deprecationReason", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "deprecationReason", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return reasonOf(f(p).depr), nil
 				}},
 			}
@@ -241,24 +243,24 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 		Fields: FieldsFunc(func() Fields {
 			a := func(p any) *argInfo { return p.(*argInfo) }
 			return Fields{
-				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) { return a(p).name, nil }},
-				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) { return a(p).name, nil }},
+				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return describe(a(p).desc), nil
 				}},
-				{Name: "type", Type: NewNonNull(it.typ), Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "type", Type: NewNonNull(it.typ), Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return typeRef{a(p).typ}, nil
 				}},
 				{Name: "defaultValue", Type: String, Description: "A GraphQL-formatted string representing the default value for this input value.",
-					Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+					Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 						if a(p).defAST == nil {
 							return nil, nil
 						}
 						return printValue(a(p).defAST), nil
 					}},
-				{Name: "isDeprecated", Type: nnBool, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "isDeprecated", Type: nnBool, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return a(p).depr != "", nil
 				}},
-				{Name: "deprecationReason", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "deprecationReason", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return reasonOf(a(p).depr), nil
 				}},
 			}
@@ -269,14 +271,14 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 		Fields: FieldsFunc(func() Fields {
 			v := func(p any) *EnumValue { return p.(*EnumValue) }
 			return Fields{
-				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) { return v(p).Name, nil }},
-				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) { return v(p).Name, nil }},
+				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return describe(v(p).Description), nil
 				}},
-				{Name: "isDeprecated", Type: nnBool, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "isDeprecated", Type: nnBool, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return v(p).DeprecationReason != "", nil
 				}},
-				{Name: "deprecationReason", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "deprecationReason", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return reasonOf(v(p).DeprecationReason), nil
 				}},
 			}
@@ -287,19 +289,19 @@ func newIntrospectionTypes(s *Schema) *introspectionTypes {
 		Fields: FieldsFunc(func() Fields {
 			d := func(p any) *directiveInfo { return p.(*directiveInfo) }
 			return Fields{
-				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) { return d(p).name, nil }},
-				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) {
+				{Name: "name", Type: nnString, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) { return d(p).name, nil }},
+				{Name: "description", Type: String, Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) {
 					return describe(d(p).desc), nil
 				}},
-				{Name: "isRepeatable", Type: nnBool, Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) { return false, nil }},
+				{Name: "isRepeatable", Type: nnBool, Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return false, nil }},
 				{Name: "locations", Type: NewNonNull(NewList(NewNonNull(it.directiveLocation))),
-					Resolve: func(_ context.Context, p any, _ Args, _ *ResolveInfo) (any, error) { return d(p).locations, nil }},
+					Resolve: func(_ context.Context, p any, _ Args, _ ResolveInfo) (any, error) { return d(p).locations, nil }},
 				{Name: "args", Type: NewNonNull(NewList(NewNonNull(it.inputValue))), Args: inclDepr,
-					Resolve: func(_ context.Context, p any, args Args, _ *ResolveInfo) (any, error) {
+					Resolve: func(_ context.Context, p any, args Args, _ ResolveInfo) (any, error) {
 						return filterArgs(d(p).args, includeDeprecated(args)), nil
 					}},
-				{Name: "isDeprecated", Type: nnBool, Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) { return false, nil }},
-				{Name: "deprecationReason", Type: String, Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) { return nil, nil }},
+				{Name: "isDeprecated", Type: nnBool, Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return false, nil }},
+				{Name: "deprecationReason", Type: String, Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return nil, nil }},
 			}
 		})}
 	return it

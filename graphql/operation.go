@@ -29,7 +29,10 @@ type Operation struct {
 // Prepare selects the operation called name (it may be empty when the
 // document has exactly one operation) from a document that
 // [Schema.Validate] accepted, and plans it. Its errors wrap
-// [ErrInvalidOperation] or [ErrInvalidDocument].
+// [ErrInvalidOperation] or [ErrInvalidDocument]. It terminates on any
+// document: one that spreads a fragment within itself, or nests more than
+// 1000 fields deep once its fragments are expanded, is refused with
+// ErrInvalidDocument (validation refuses both earlier).
 func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, errs gqlerror.List) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -58,6 +61,9 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	if root == nil {
 		return nil, gqlerror.List{{Message: fmt.Sprintf("Schema is not configured to execute %s operation.", def.Operation),
 			Locations: []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}, Err: ErrInvalidOperation}}
+	}
+	if err := checkShape(doc, def.SelectionSet); err != nil {
+		return nil, gqlerror.List{err}
 	}
 	p := &planner{s: s, doc: doc}
 	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
@@ -90,9 +96,6 @@ func (op *Operation) Kind() ast.Operation { return op.def.Operation }
 
 // Name returns the operation's name, "" for an anonymous one.
 func (op *Operation) Name() string { return op.def.Name }
-
-// Definition returns the operation's node in the document.
-func (op *Operation) Definition() *ast.OperationDefinition { return op.def }
 
 // Result is the outcome of an execution. Data is the JSON object of the
 // "data" entry (it may be the literal null), or nil when the request failed
@@ -196,8 +199,7 @@ func (op *Operation) CoerceVariables(raw map[string]any) (map[string]any, gqlerr
 // [Operation.CoerceVariables] returned, appending the data to dst.
 func (op *Operation) ExecuteCoerced(ctx context.Context, dst []byte, vars map[string]any, root any) (res Result) {
 	e := executors.Get().(*executor)
-	*e = executor{ctx: ctx, s: op.s, op: op, vars: vars, buf: dst, path: e.path[:0]}
-	e.info.Operation, e.info.Variables, e.info.e = op.def, vars, e
+	*e = executor{ctx: ctx, s: op.s, op: op, vars: vars, buf: dst, path: e.path[:0], cond: conditions{vars: vars}}
 	start := len(dst)
 	if n, ok := ctx.Value(maxResponseKey{}).(int); ok && n > 0 {
 		e.maxEnd, e.maxBytes = start+n, n
@@ -263,8 +265,15 @@ func (s *Schema) Do(ctx context.Context, query, operationName string, variables 
 	return op.Execute(ctx, variables)
 }
 
+// maxJSONDepth bounds how deeply a custom scalar's serialised value may
+// nest: a map that contains itself is an error, not an endless walk.
+const maxJSONDepth = 256
+
 // appendJSONValue writes what a custom scalar's Serialize returned.
-func appendJSONValue(dst []byte, v any) ([]byte, error) {
+func appendJSONValue(dst []byte, v any, depth int) ([]byte, error) {
+	if depth > maxJSONDepth {
+		return dst, fmt.Errorf("the value is nested more than %d levels deep", maxJSONDepth)
+	}
 	switch x := v.(type) {
 	case nil:
 		return append(dst, "null"...), nil
@@ -297,7 +306,7 @@ func appendJSONValue(dst []byte, v any) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendJSONValue(dst, e); err != nil {
+			if dst, err = appendJSONValue(dst, e, depth+1); err != nil {
 				return dst, err
 			}
 		}
@@ -311,7 +320,7 @@ func appendJSONValue(dst []byte, v any) ([]byte, error) {
 			dst = appendString(dst, k)
 			dst = append(dst, ':')
 			var err error
-			if dst, err = appendJSONValue(dst, x[k]); err != nil {
+			if dst, err = appendJSONValue(dst, x[k], depth+1); err != nil {
 				return dst, err
 			}
 		}

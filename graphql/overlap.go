@@ -17,6 +17,13 @@ import (
 // arguments and compatible types, recursively through their sub-selections),
 // but groups fields by signature, so identical fields cost one comparison,
 // and stops after maxOverlapErrors conflicts.
+//
+// Termination: every pair of field nodes is compared at most once (pairs
+// memo). A pair met again while its own comparison is still under way can
+// only be reached through a fragment cycle (NoFragmentCycles reports it);
+// it adds nothing new on that lap and counts as no conflict, as graphql-js's
+// memo of compared fragment pairs does. The document is finite, so the walk
+// is too, whatever its fragments spread.
 
 const (
 	maxOverlapErrors = 100
@@ -33,7 +40,8 @@ func overlapRule(observers *core.Events, addError core.AddErrFunc) {
 		}
 		done = true
 		c := &overlapChecker{schema: w.Schema, doc: w.Document, addError: addError,
-			errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}}
+			errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{},
+			pairs: map[fieldPair]pairState{}, reported: map[fieldPair]bool{}}
 		c.checkDocument()
 	}
 	observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { run(w) })
@@ -48,6 +56,41 @@ type overlapChecker struct {
 	comparisons int // pair comparisons still allowed
 	shapes      map[*ast.Field]string
 	fragments   fragmentIndex
+	// pairs memoises the comparison of two field nodes; reported holds
+	// the pairs already reported, so that a conflict found again from
+	// another selection set (the other field first) is reported once.
+	pairs    map[fieldPair]pairState
+	reported map[fieldPair]bool
+}
+
+// fieldPair is two field nodes in a canonical order.
+type fieldPair struct{ a, b *ast.Field }
+
+func pairOf(a, b *ast.Field) fieldPair {
+	if fieldBefore(b, a) {
+		a, b = b, a
+	}
+	return fieldPair{a, b}
+}
+
+// fieldBefore orders field nodes by their place in the document.
+func fieldBefore(a, b *ast.Field) bool {
+	pa, pb := a.Position, b.Position
+	switch {
+	case pa == nil || pb == nil:
+		return pa == nil && pb != nil
+	case pa.Line != pb.Line:
+		return pa.Line < pb.Line
+	case pa.Column != pb.Column:
+		return pa.Column < pb.Column
+	}
+	return pa.Start < pb.Start
+}
+
+// pairState is a memoised comparison: under way, or done with its result.
+type pairState struct {
+	done   bool
+	result *conflict
 }
 
 // ofield is a field found in a selection set, with its parent type.
@@ -185,18 +228,30 @@ func (c *overlapChecker) checkWithin(set ast.SelectionSet, parent *ast.Definitio
 		for i := 0; i < len(fields) && !c.exhausted(); i++ {
 			for j := i + 1; j < len(fields) && !c.exhausted(); j++ {
 				if cf := c.findConflict(key, fields[i], fields[j]); cf != nil {
-					c.report(cf)
+					c.report(pairOf(fields[i].node, fields[j].node), cf)
 				}
 			}
 		}
 	}
 }
 
-// findConflict compares two fields with the same response key.
+// findConflict compares two fields with the same response key, once per
+// pair of nodes.
 func (c *overlapChecker) findConflict(key string, a, b ofield) *conflict {
-	if a.sig == b.sig && (len(a.node.SelectionSet) == 0 || c.shape(a.node) == c.shape(b.node)) {
+	if a.node == b.node || a.sig == b.sig && (len(a.node.SelectionSet) == 0 || c.shape(a.node) == c.shape(b.node)) {
 		return nil // the same field, arguments and sub-selection: nothing to compare
 	}
+	p := fieldPair{a.node, b.node}
+	if st, seen := c.pairs[p]; seen {
+		return st.result // nil while under way: a fragment cycle closed here
+	}
+	c.pairs[p] = pairState{}
+	cf := c.compare(key, a, b)
+	c.pairs[p] = pairState{done: true, result: cf}
+	return cf
+}
+
+func (c *overlapChecker) compare(key string, a, b ofield) *conflict {
 	c.comparisons--
 	exclusive := a.parent != nil && b.parent != nil && a.parent != b.parent &&
 		a.parent.Kind == ast.Object && b.parent.Kind == ast.Object
@@ -370,7 +425,11 @@ func (c *overlapChecker) isLeaf(name string) bool {
 	return d == nil || d.IsLeafType()
 }
 
-func (c *overlapChecker) report(cf *conflict) {
+func (c *overlapChecker) report(p fieldPair, cf *conflict) {
+	if c.reported[p] {
+		return
+	}
+	c.reported[p] = true
 	c.errors--
 	var locs []gqlerror.Location
 	for _, f := range append(append([]*ast.Field{}, cf.fields1...), cf.fields2...) {

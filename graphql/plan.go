@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -16,6 +17,7 @@ import (
 // every execution of it, so it is read-only after planning.
 type selectionPlan struct {
 	obj         *objectInfo
+	parent      *fieldPlan // the field whose sub-selection this is; nil at the root
 	fields      []*fieldPlan
 	conditional bool // some field depends on a variable's @skip/@include
 
@@ -48,12 +50,45 @@ type alt struct {
 	seq   int
 }
 
-// counts reports whether the occurrence counts under vars, and its first
-// place in the collection order when it does.
-func (o *occurrence) counts(e *executor) (ok bool, seq int) {
+// conditions evaluates the variable @skip/@include conditions of one
+// execution. A null variable is an error, as in graphql-js: the selection it
+// sits in fails; err keeps the first such error.
+type conditions struct {
+	vars map[string]any
+	err  *conditionError
+}
+
+type conditionError struct {
+	msg  string
+	locs []gqlerror.Location
+}
+
+// holds reports whether every directive of conds lets its selection in.
+func (c *conditions) holds(conds []*ast.Directive) bool {
+	for _, d := range conds {
+		arg := d.Arguments.ForName("if")
+		v, present := c.vars[arg.Value.Raw]
+		b, isBool := v.(bool)
+		if present && !isBool {
+			if c.err == nil {
+				c.err = &conditionError{msg: `Argument "if" of non-null type "Boolean!" must not be null.`,
+					locs: []gqlerror.Location{{Line: arg.Value.Position.Line, Column: arg.Value.Position.Column}}}
+			}
+			return false
+		}
+		if d.Name == "skip" && b || d.Name == "include" && !b {
+			return false
+		}
+	}
+	return true
+}
+
+// counts reports whether the occurrence counts under the conditions, and
+// its first place in the collection order when it does.
+func (o *occurrence) counts(c *conditions) (ok bool, seq int) {
 	seq = -1
 	for _, a := range o.alts {
-		if e.holds(a.conds) && (seq < 0 || a.seq < seq) {
+		if c.holds(a.conds) && (seq < 0 || a.seq < seq) {
 			seq = a.seq
 		}
 	}
@@ -62,7 +97,9 @@ func (o *occurrence) counts(e *executor) (ok bool, seq int) {
 
 type fieldPlan struct {
 	key     string
-	keyJSON []byte // `"key":`
+	keyJSON []byte         // `"key":`
+	owner   *selectionPlan // the plan this field belongs to
+	lists   uint8          // list wrappers of typ: indexes its items add to a path
 	kind    fieldKind
 	info    *fieldInfo
 	typ     Type
@@ -71,7 +108,10 @@ type fieldPlan struct {
 
 	args    Args
 	argsErr error // a literal that could not be coerced
-	dynArgs bool  // arguments refer to variables
+	// dynArgs: the arguments are coerced for every execution, because they
+	// refer to variables or hold custom scalar values (each execution gets
+	// its own, from ParseLiteral or ParseValue).
+	dynArgs bool
 
 	child *selectionPlan // sub-selection when every occurrence counts
 	locs  []gqlerror.Location
@@ -142,24 +182,29 @@ type collector struct {
 	static map[string]bool // fragments already expanded unconditionally
 }
 
-func (p *planner) plan(obj *objectInfo, sets []*ast.Field) *selectionPlan {
+// plan collects the sub-selections of the field nodes of parent for obj.
+func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *selectionPlan {
 	c := &collector{p: p, obj: obj, byKey: map[string]*fieldPlan{}, static: map[string]bool{}}
 	for _, f := range sets {
 		c.collect(f.SelectionSet, nil, 0)
 	}
-	return c.finish()
+	return c.finish(parent)
 }
 
 func (p *planner) planRoot(obj *objectInfo, set ast.SelectionSet) *selectionPlan {
 	c := &collector{p: p, obj: obj, byKey: map[string]*fieldPlan{}, static: map[string]bool{}}
 	c.collect(set, nil, 0)
-	return c.finish()
+	return c.finish(nil)
 }
 
-const maxFragmentNesting = 256
+// planNestingGuard bounds the fragment and inline-fragment nesting that
+// collecting one selection set follows. Prepare refuses fragment cycles and
+// documents deeper than maxPlanDepth first, so only a document built
+// without Prepare's checks gets here; it is cut, never followed for ever.
+const planNestingGuard = 256
 
 func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth int) {
-	if depth > maxFragmentNesting {
+	if depth > planNestingGuard {
 		return
 	}
 	for _, sel := range set {
@@ -231,9 +276,10 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 	fp.occ = append(fp.occ, &occurrence{field: f, alts: []alt{{conds: conds, seq: seq}}, uncon: len(conds) == 0})
 }
 
-func (c *collector) finish() *selectionPlan {
-	sp := &selectionPlan{obj: c.obj, fields: c.order}
+func (c *collector) finish(parent *fieldPlan) *selectionPlan {
+	sp := &selectionPlan{obj: c.obj, parent: parent, fields: c.order}
 	for _, fp := range c.order {
+		fp.owner = sp
 		first := fp.occ[0].field
 		for _, o := range fp.occ {
 			// A condition anywhere makes the field's presence, its place
@@ -269,11 +315,18 @@ func (c *collector) finish() *selectionPlan {
 			}
 			fp.typ = fp.info.typ
 		}
+		fp.lists = listDepth(fp.typ)
 		if fp.info != nil && len(fp.info.args) > 0 {
+			// Custom scalar values are parsed for every execution; the
+			// literals are still checked once, here, so that a bad one is
+			// refused before anything runs.
 			if argsUseVariables(first.Arguments) {
 				fp.dynArgs = true
 			} else {
 				fp.args, fp.argsErr = c.p.s.argumentValues(fp.info, first.Arguments, nil)
+				if fp.info.freshArgs && fp.argsErr == nil {
+					fp.args, fp.dynArgs = Args{}, true
+				}
 			}
 		}
 		if !fp.dynamic {
@@ -282,11 +335,37 @@ func (c *collector) finish() *selectionPlan {
 				for i, o := range fp.occ {
 					fields[i] = o.field
 				}
-				fp.child = c.p.plan(obj, fields)
+				fp.child = c.p.plan(obj, fields, fp)
 			}
 		}
 	}
 	return sp
+}
+
+// listDepth counts the list wrappers of t.
+func listDepth(t Type) uint8 {
+	n := uint8(0)
+	for range maxTypeWrappers {
+		switch x := t.(type) {
+		case *List:
+			n++
+			t = x.OfType
+		case *NonNull:
+			t = x.OfType
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// parentField returns the field whose sub-selection fp belongs to, nil
+// for a root field.
+func (fp *fieldPlan) parentField() *fieldPlan {
+	if fp.owner == nil {
+		return nil
+	}
+	return fp.owner.parent
 }
 
 func (p *planner) objectOf(t Type) *objectInfo {
@@ -307,7 +386,7 @@ func argsUseVariables(args ast.ArgumentList) bool {
 
 // argumentValues coerces the arguments of a field.
 func (s *Schema) argumentValues(fi *fieldInfo, args ast.ArgumentList, vars map[string]any) (Args, error) {
-	out := make(Args, len(fi.args))
+	out := make(map[string]any, len(fi.args))
 	for _, a := range fi.args {
 		var lit *ast.Value
 		if arg := args.ForName(a.name); arg != nil {
@@ -316,46 +395,53 @@ func (s *Schema) argumentValues(fi *fieldInfo, args ast.ArgumentList, vars map[s
 		v, err := s.valueFromAST(lit, a.typ, vars)
 		if err == errAbsent {
 			if a.hasDefault {
-				out[a.name] = a.def
+				out[a.name] = s.defaultOf(a)
 			} else if _, nonNull := a.typ.(*NonNull); nonNull {
 				if lit != nil && lit.Kind == ast.Variable {
-					return nil, fmt.Errorf("Argument %q of required type %q was provided the variable \"$%s\" which was not provided a runtime value.", a.name, a.typ.String(), lit.Raw)
+					return Args{}, fmt.Errorf("Argument %q of required type %q was provided the variable \"$%s\" which was not provided a runtime value.", a.name, a.typ.String(), lit.Raw)
 				}
-				return nil, fmt.Errorf("Argument %q of required type %q was not provided.", a.name, a.typ.String())
+				return Args{}, fmt.Errorf("Argument %q of required type %q was not provided.", a.name, a.typ.String())
 			}
 			continue
 		}
 		if err != nil {
 			if lit != nil && lit.Kind == ast.Variable {
-				return nil, &argumentError{msg: fmt.Sprintf("Argument %q of non-null type %q must not be null.", a.name, a.typ.String()), at: lit.Position}
+				return Args{}, &argumentError{msg: fmt.Sprintf("Argument %q of non-null type %q must not be null.", a.name, a.typ.String()), at: lit.Position}
 			}
-			return nil, &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s: %s", a.name, lit.String(), err.Error()), at: lit.Position}
+			return Args{}, literalError(a, lit, err)
 		}
 		out[a.name] = v
 	}
-	return out, nil
+	return Args{m: out}, nil
 }
 
 // counted returns the occurrences of fp that count under the executor's
 // variables, as a bitmask (bit i for occurrence i). It is only used for
 // fields with at most 64 occurrences.
-func (fp *fieldPlan) counted(e *executor) (mask uint64) {
+func (fp *fieldPlan) counted(c *conditions) (mask uint64) {
 	for i, o := range fp.occ {
-		if ok, _ := o.counts(e); ok {
+		if ok, _ := o.counts(c); ok {
 			mask |= 1 << i
 		}
 	}
 	return mask
 }
 
-// dynamicChild plans the sub-selection of a conditional field from the
-// occurrences that count. Which ones count depends only on the variables,
-// so one plan serves a whole execution. Across executions, plans are kept
-// by the set of occurrences that count (a bitmask, for fields with at most
-// 64 occurrences), up to maxDynPlans per field.
-func (fp *fieldPlan) dynamicChild(e *executor) *selectionPlan {
-	if sp, ok := e.dynPlans[fp]; ok {
-		return sp
+// childPlan returns the plan of fp's sub-selection (nil for a leaf).
+//
+// A conditional field's is planned from the occurrences that count. Which
+// ones count depends only on the variables, so one plan serves a whole
+// execution (kept in *perExec when perExec is not nil). Across executions,
+// plans are kept by the set of occurrences that count (a bitmask, for
+// fields with at most 64 occurrences), up to maxDynPlans per field.
+func (fp *fieldPlan) childPlan(c *conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
+	if fp.child != nil || !fp.dynamic {
+		return fp.child
+	}
+	if perExec != nil {
+		if sp, ok := (*perExec)[fp]; ok {
+			return sp
+		}
 	}
 	obj := fp.planner.objectOf(fp.typ)
 	if obj == nil {
@@ -364,31 +450,33 @@ func (fp *fieldPlan) dynamicChild(e *executor) *selectionPlan {
 	cacheable := len(fp.occ) <= 64
 	var mask uint64
 	if cacheable {
-		mask = fp.counted(e)
+		mask = fp.counted(c)
 		if v, ok := fp.dynCache.Load(mask); ok {
 			return v.(*selectionPlan)
 		}
 	}
-	sp := fp.planner.plan(obj, fp.countingFields(e))
+	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
 	if cacheable && fp.dynCount.Load() < maxDynPlans {
 		if _, loaded := fp.dynCache.LoadOrStore(mask, sp); !loaded {
 			fp.dynCount.Add(1)
 		}
 		return sp
 	}
-	if e.dynPlans == nil {
-		e.dynPlans = make(map[*fieldPlan]*selectionPlan)
+	if perExec != nil {
+		if *perExec == nil {
+			*perExec = make(map[*fieldPlan]*selectionPlan)
+		}
+		(*perExec)[fp] = sp
 	}
-	e.dynPlans[fp] = sp
 	return sp
 }
 
 // countingFields returns the nodes of the occurrences of fp that count
-// under the executor's variables.
-func (fp *fieldPlan) countingFields(e *executor) []*ast.Field {
+// under the conditions.
+func (fp *fieldPlan) countingFields(c *conditions) []*ast.Field {
 	fields := make([]*ast.Field, 0, len(fp.occ))
 	for _, o := range fp.occ {
-		if ok, _ := o.counts(e); ok {
+		if ok, _ := o.counts(c); ok {
 			fields = append(fields, o.field)
 		}
 	}
@@ -397,7 +485,7 @@ func (fp *fieldPlan) countingFields(e *executor) []*ast.Field {
 
 // activeFields returns the fields of a conditional plan that count under
 // the executor's variables, in the order graphql-js would collect them.
-func (sp *selectionPlan) activeFields(e *executor) []*fieldPlan {
+func (sp *selectionPlan) activeFields(c *conditions) []*fieldPlan {
 	type keyed struct {
 		fp  *fieldPlan
 		seq int
@@ -406,7 +494,7 @@ func (sp *selectionPlan) activeFields(e *executor) []*fieldPlan {
 	for _, fp := range sp.fields {
 		first := -1
 		for _, o := range fp.occ {
-			if ok, seq := o.counts(e); ok && (first < 0 || seq < first) {
+			if ok, seq := o.counts(c); ok && (first < 0 || seq < first) {
 				first = seq
 			}
 		}
@@ -422,7 +510,7 @@ func (sp *selectionPlan) activeFields(e *executor) []*fieldPlan {
 	return fps
 }
 
-func (sp *selectionPlan) selectedNames(e *executor) []string {
+func (sp *selectionPlan) selectedNames(c *conditions) []string {
 	build := func(fields []*fieldPlan) []string {
 		seen := map[string]bool{}
 		names := []string{}
@@ -438,16 +526,16 @@ func (sp *selectionPlan) selectedNames(e *executor) []string {
 		return names
 	}
 	if sp.conditional {
-		return build(sp.activeFields(e))
+		return build(sp.activeFields(c))
 	}
 	sp.namesOnce.Do(func() { sp.names = build(sp.fields) })
 	return append([]string(nil), sp.names...)
 }
 
-func (sp *selectionPlan) findField(e *executor, name string) *fieldPlan {
+func (sp *selectionPlan) findField(c *conditions, name string) *fieldPlan {
 	fields := sp.fields
 	if sp.conditional {
-		fields = sp.activeFields(e)
+		fields = sp.activeFields(c)
 	}
 	for _, fp := range fields {
 		if fp.info != nil && fp.kind == kindField && fp.info.name == name {
@@ -457,10 +545,116 @@ func (sp *selectionPlan) findField(e *executor, name string) *fieldPlan {
 	return nil
 }
 
-// argumentError is an argument that cannot be coerced, located at its value.
+// argumentError is an argument that cannot be coerced, located at its
+// value. ext carries the extensions of a custom scalar's *gqlerror.Error;
+// panic, a custom scalar's panic, which the presenter masks and logs.
 type argumentError struct {
-	msg string
-	at  *ast.Position
+	msg   string
+	ext   map[string]any
+	at    *ast.Position
+	panic *PanicError
+}
+
+// literalError reports a literal argument that its type refuses.
+func literalError(a *argInfo, lit *ast.Value, err error) *argumentError {
+	var pe *PanicError
+	if errors.As(err, &pe) {
+		return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s.", a.name, lit.String()), at: lit.Position, panic: pe}
+	}
+	msg, ext := parserMessage(err)
+	return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s: %s", a.name, lit.String(), msg), ext: ext, at: lit.Position}
+}
+
+// parserMessage returns the text of an error a custom scalar's ParseValue
+// or ParseLiteral returned, with its extensions: a *gqlerror.Error gives
+// its Message (its Error method would add an "input:" prefix) and its
+// Extensions, as graphql-js keeps a GraphQLError's.
+func parserMessage(err error) (string, map[string]any) {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) && ge != nil {
+		return ge.Message, ge.Extensions
+	}
+	return errorText(err), nil
 }
 
 func (e *argumentError) Error() string { return e.msg }
+
+// maxPlanDepth bounds how many fields deep an operation may nest once its
+// fragments are expanded, and how many fragment spreads may nest. Parsing
+// bounds a document's own nesting, and validation refuses fragment cycles
+// and long spread chains; Prepare checks again, so that planning and
+// execution end on any document, validated or not.
+const maxPlanDepth = 1000
+
+// checkShape reports a fragment spread within itself (directly or through
+// other fragments) or nesting past maxPlanDepth in the operation whose
+// selection set is set. Each fragment is measured once.
+func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) *gqlerror.Error {
+	c := shapeChecker{doc: doc, depth: map[string]int{}}
+	_, err := c.measure(set, 0)
+	return err
+}
+
+type shapeChecker struct {
+	doc   *ast.QueryDocument
+	frags fragmentIndex
+	depth map[string]int // a fragment's field depth; -1 while it is measured
+}
+
+// measure returns how many fields deep set nests; spreads is how many
+// fragment spreads lead to it.
+func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (int, *gqlerror.Error) {
+	deepest := 0
+	for _, sel := range set {
+		var d int
+		var err *gqlerror.Error
+		switch x := sel.(type) {
+		case *ast.Field:
+			if d, err = c.measure(x.SelectionSet, spreads); err == nil {
+				d++
+			}
+		case *ast.InlineFragment:
+			d, err = c.measure(x.SelectionSet, spreads)
+		case *ast.FragmentSpread:
+			d, err = c.fragment(x, spreads+1)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if deepest = max(deepest, d); deepest > maxPlanDepth {
+			return 0, c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fields deep.", maxPlanDepth))
+		}
+	}
+	return deepest, nil
+}
+
+func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (int, *gqlerror.Error) {
+	d, seen := c.depth[spread.Name]
+	switch {
+	case seen && d < 0:
+		return 0, c.errorAt(spread, fmt.Sprintf("Cannot spread fragment %q within itself.", spread.Name))
+	case seen:
+		return d, nil
+	case spreads > maxPlanDepth:
+		return 0, c.errorAt(spread, fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", maxPlanDepth))
+	}
+	f := c.frags.get(c.doc, spread.Name)
+	if f == nil {
+		return 0, nil // an unknown fragment spreads nothing
+	}
+	c.depth[spread.Name] = -1
+	d, err := c.measure(f.SelectionSet, spreads)
+	if err != nil {
+		return 0, err
+	}
+	c.depth[spread.Name] = d
+	return d, nil
+}
+
+func (c *shapeChecker) errorAt(sel ast.Selection, msg string) *gqlerror.Error {
+	e := &gqlerror.Error{Message: msg, Err: ErrInvalidDocument}
+	if p := sel.GetPosition(); p != nil {
+		e.Locations = []gqlerror.Location{{Line: p.Line, Column: p.Column}}
+	}
+	return e
+}

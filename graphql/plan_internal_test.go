@@ -14,7 +14,7 @@ import (
 func TestConditionalPlansAreBounded(t *testing.T) {
 	hero := &Object{Name: "Hero", Fields: Fields{{Name: "a", Type: String}, {Name: "b", Type: String}}}
 	s, err := NewSchema(SchemaConfig{Query: &Object{Name: "Query", Fields: Fields{{Name: "hero", Type: hero,
-		Resolve: func(context.Context, any, Args, *ResolveInfo) (any, error) {
+		Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
 			return map[string]any{"a": "A", "b": "B"}, nil
 		}}}}})
 	if err != nil {

@@ -38,7 +38,7 @@ func TestRegressionInputFieldDefaultOfLaterInputObject(t *testing.T) {
 	var got string
 	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
 		Args: []graphql.Argument{{Name: "a", Type: a}},
-		Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			got = typedArgs(args)
 			return "ok", nil
 		}})})
@@ -100,7 +100,7 @@ func TestRegressionFloatInfinityMessage(t *testing.T) {
 
 func TestRegressionDirectiveIfNullVariable(t *testing.T) {
 	var rec calls
-	s := completionSchema(t, graphql.Field{Name: "a", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+	s := completionSchema(t, graphql.Field{Name: "a", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 		rec.add("a")
 		return "x", nil
 	}})
@@ -186,7 +186,7 @@ func TestRegressionHostileResolverResults(t *testing.T) {
 		{name: "a typed nil *gqlerror.Error", typ: graphql.String, err: (*gqlerror.Error)(nil),
 			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"a nil *gqlerror.Error returned as an error","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
 		{name: "an enum value that cannot be hashed", typ: ptrEnum, result: struct{ X any }{[]int{1}},
-			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"Enum \"P\" cannot represent value: {[1]}","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
+			want: `{"data":{"f":null,"ok":"ok"},"errors":[{"message":"Enum \"P\" cannot represent value: { X: [1] }","locations":[{"line":1,"column":3}],"path":["f"]}]}`},
 		{name: "a pointer enum value", typ: ptrEnum, result: &one,
 			want: `{"data":{"f":"ONE","ok":"ok"}}`},
 		{name: "a pointer enum value, non-null", typ: &graphql.NonNull{OfType: ptrEnum}, result: &one,
@@ -195,13 +195,13 @@ func TestRegressionHostileResolverResults(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
-				graphql.Field{Name: "f", Type: tt.typ, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+				graphql.Field{Name: "f", Type: tt.typ, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 					if tt.err != nil {
 						return nil, tt.err
 					}
 					return tt.result, nil
 				}},
-				graphql.Field{Name: "ok", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+				graphql.Field{Name: "ok", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 					return "ok", nil
 				}},
 			)})
@@ -235,7 +235,7 @@ func TestRegressionCyclicVariableValue(t *testing.T) {
 	node.Fields = []graphql.InputField{{Name: "next", Type: node}}
 	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
 		Args: []graphql.Argument{{Name: "n", Type: node}},
-		Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+		Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			return "resolved", nil
 		}})})
 	if err != nil {
@@ -258,7 +258,7 @@ func TestRegressionCancelledContextStopsResolvers(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls int
 	item := &graphql.Object{Name: "Item", Fields: graphql.Fields{{Name: "n", Type: graphql.Int,
-		Resolve: func(_ context.Context, p any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		Resolve: func(_ context.Context, p any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			calls++
 			if calls == 3 {
 				cancel()
@@ -266,7 +266,7 @@ func TestRegressionCancelledContextStopsResolvers(t *testing.T) {
 			return p, nil
 		}}}}
 	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "items", Type: &graphql.List{OfType: item},
-		Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+		Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			items := make([]any, 1000)
 			for i := range items {
 				items[i] = i
@@ -293,8 +293,8 @@ func TestRegressionLargeIntegers(t *testing.T) {
 	// defaults and variables alike.
 	echo := func(name string, typ graphql.Type) graphql.Field {
 		return graphql.Field{Name: name, Type: typ, Args: []graphql.Argument{{Name: "v", Type: typ}},
-			Resolve: func(_ context.Context, _ any, a graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-				return a["v"], nil
+			Resolve: func(_ context.Context, _ any, a graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				return a.Value("v"), nil
 			}}
 	}
 	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(echo("id", graphql.ID), echo("fl", graphql.Float))})

@@ -69,7 +69,7 @@ func accountObject() *graphql.Object {
 			{Name: "shared", Type: graphql.String},
 			{Name: "note", Type: graphql.String},
 			{Name: "tags", Type: graphql.NewList(graphql.String)},
-			{Name: "tagsNN", Type: graphql.NewNonNull(graphql.NewList(graphql.String)), Resolve: func(_ context.Context, p any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			{Name: "tagsNN", Type: graphql.NewNonNull(graphql.NewList(graphql.String)), Resolve: func(_ context.Context, p any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				return p.(*account).Tags, nil
 			}},
 			{Name: "scores", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(graphql.Int)))},
@@ -184,7 +184,6 @@ func TestDefaultResolverFieldPrecedence(t *testing.T) {
 // A captured view of a ResolveInfo, taken during the call.
 type infoView struct {
 	fieldName, alias, parentType, returnType, path, selected string
-	line, column                                             int
 	isSelected                                               map[string]bool
 	operation                                                string
 	variables                                                string
@@ -194,21 +193,19 @@ func TestResolveInfo(t *testing.T) {
 	type post struct{ ID, Title, Body string }
 	views := map[string]infoView{} // by path
 	var probes []string
-	capture := func(ctx context.Context, parent any, args graphql.Args, info *graphql.ResolveInfo) {
+	capture := func(ctx context.Context, parent any, args graphql.Args, info graphql.ResolveInfo) {
 		v := infoView{
-			fieldName:  info.FieldName,
-			alias:      info.Field.Alias,
-			parentType: info.ParentType.Name,
-			returnType: info.ReturnType.String(),
+			fieldName:  info.FieldName(),
+			alias:      info.ResponseKey(),
+			parentType: info.ParentType().Name,
+			returnType: info.ReturnType().String(),
 			path:       fmt.Sprint(info.Path()),
 			selected:   strings.Join(info.SelectedFields(), ","),
-			line:       info.Field.Position.Line,
-			column:     info.Field.Position.Column,
 			isSelected: map[string]bool{},
-			variables:  jsonText(info.Variables),
+			variables:  jsonText(info.Variables()),
 		}
-		if info.Operation != nil {
-			v.operation = info.Operation.Name
+		if info.Operation() != nil {
+			v.operation = info.Operation().Name()
 		}
 		for _, p := range probes {
 			v.isSelected[p] = info.IsSelected(p)
@@ -226,9 +223,9 @@ func TestResolveInfo(t *testing.T) {
 		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
 		{Name: "title", Type: graphql.String},
 		{Name: "body", Type: graphql.String},
-		{Name: "author", Type: authorType, Resolve: func(ctx context.Context, p any, args graphql.Args, info *graphql.ResolveInfo) (any, error) {
+		{Name: "author", Type: authorType, Resolve: func(ctx context.Context, p any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
 			capture(ctx, p, args, info)
-			if info.ReturnType != authorType || info.ParentType != postType {
+			if info.ReturnType() != authorType || info.ParentType() != postType {
 				return nil, errors.New("ReturnType or ParentType is not the declared type")
 			}
 			return map[string]any{"id": "u-" + p.(*post).ID, "name": "N", "email": "E"}, nil
@@ -238,12 +235,12 @@ func TestResolveInfo(t *testing.T) {
 	var gotCtx, gotParent, gotArgs string
 	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "posts", Type: postsType,
 		Args: []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}, {Name: "tag", Type: graphql.String}},
-		Resolve: func(ctx context.Context, p any, args graphql.Args, info *graphql.ResolveInfo) (any, error) {
+		Resolve: func(ctx context.Context, p any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
 			capture(ctx, p, args, info)
 			gotCtx, _ = ctx.Value(ctxKey{}).(string)
 			gotParent = fmt.Sprint(p)
 			gotArgs = typedArgs(args)
-			if info.ReturnType != postsType {
+			if info.ReturnType() != postsType {
 				return nil, errors.New("ReturnType is not the declared type")
 			}
 			return []*post{{ID: "1", Title: "A"}, {ID: "2", Title: "B"}}, nil
@@ -272,11 +269,11 @@ fragment F on Post { title body @skip(if: $withAuthor) }`
 	}
 	wantViews := map[string]infoView{
 		"feed": {fieldName: "posts", alias: "feed", parentType: "Query", returnType: "[Post!]!", path: "feed",
-			selected: "id,title,author", line: 2, column: 3, operation: "Feed", variables: `{"n":2,"withAuthor":true}`,
+			selected: "id,title,author", operation: "Feed", variables: `{"n":2,"withAuthor":true}`,
 			isSelected: map[string]bool{"id": true, "title": true, "body": false, "author": true, "author.name": true,
 				"author.email": false, "author.id.x": false, "nope": false, "": false}},
 		"feed[1].author": {fieldName: "author", alias: "author", parentType: "Post", returnType: "User", path: "feed[1].author",
-			selected: "name,id", line: 6, column: 5, operation: "Feed", variables: `{"n":2,"withAuthor":true}`,
+			selected: "name,id", operation: "Feed", variables: `{"n":2,"withAuthor":true}`,
 			isSelected: map[string]bool{"id": true, "title": false, "body": false, "author": false, "author.name": false,
 				"author.email": false, "author.id.x": false, "nope": false, "": false}},
 	}
@@ -314,7 +311,7 @@ func TestSelectedFieldsOfLeaf(t *testing.T) {
 	var selected []string
 	var leafSelected bool
 	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "leaf", Type: graphql.String,
-		Resolve: func(_ context.Context, _ any, _ graphql.Args, info *graphql.ResolveInfo) (any, error) {
+		Resolve: func(_ context.Context, _ any, _ graphql.Args, info graphql.ResolveInfo) (any, error) {
 			selected = info.SelectedFields()
 			leafSelected = info.IsSelected("leaf")
 			return "x", nil
@@ -336,11 +333,11 @@ func keys[V any](m map[string]V) []string {
 }
 
 func TestArgsAccessors(t *testing.T) {
-	args := graphql.Args{"i": 3, "f": 1.5, "s": "x", "b": true, "in": map[string]any{"k": 1}, "null": nil}
-	if args.Int("i") != 3 || args.Float("f") != 1.5 || args.String("s") != "x" || !args.Bool("b") || args.Input("in")["k"] != 1 {
+	args := graphql.NewArgs(map[string]any{"i": 3, "f": 1.5, "s": "x", "b": true, "in": map[string]any{"k": 1}, "null": nil})
+	if args.Int("i") != 3 || args.Float("f") != 1.5 || args.String("s") != "x" || !args.Bool("b") || args.Input("in").Value("k") != 1 {
 		t.Errorf("accessors of present values: %d %v %q %v %v", args.Int("i"), args.Float("f"), args.String("s"), args.Bool("b"), args.Input("in"))
 	}
-	if args.Int("null") != 0 || args.Float("none") != 0 || args.String("i") != "" || args.Bool("s") || args.Input("s") != nil {
+	if args.Int("null") != 0 || args.Float("none") != 0 || args.String("i") != "" || args.Bool("s") || args.Input("s").Len() != 0 {
 		t.Errorf("accessors of absent, null or other values are not zero")
 	}
 	if !args.Has("null") || !args.Has("i") || args.Has("none") {

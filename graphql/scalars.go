@@ -12,38 +12,61 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-type scalarKind uint8
+// BuiltinScalar is one of the five scalars every schema has: [Int],
+// [Float], [String], [Boolean] and [ID]. They are constants, so no program
+// can rename, redescribe or replace them; every schema uses the kit's own
+// implementation of each. The zero value is no type, and NewSchema refuses
+// it and any other value outside the five.
+type BuiltinScalar uint8
 
+// The built-in scalars.
 const (
-	kindCustom scalarKind = iota
-	kindInt
-	kindFloat
-	kindString
-	kindBoolean
-	kindID
-)
-
-// The built-in scalars. The schema recognises them by identity and always
-// uses the kit's own implementations of them, so their fields are read-only
-// in effect.
-var (
 	// Int is a signed 32-bit integer. Resolvers receive int arguments.
-	Int = &Scalar{Name: "Int", builtin: kindInt,
-		Description: "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1."}
+	Int BuiltinScalar = iota + 1
 	// Float is a double-precision number. Resolvers receive float64 arguments.
-	Float = &Scalar{Name: "Float", builtin: kindFloat,
-		Description: "The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point)."}
+	Float
 	// String is UTF-8 text. Resolvers receive string arguments.
-	String = &Scalar{Name: "String", builtin: kindString,
-		Description: "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text."}
+	String
 	// Boolean is true or false. Resolvers receive bool arguments.
-	Boolean = &Scalar{Name: "Boolean", builtin: kindBoolean,
-		Description: "The `Boolean` scalar type represents `true` or `false`."}
+	Boolean
 	// ID is an identifier, written as a string. It accepts a string or an
 	// integer as input; resolvers receive string arguments.
-	ID = &Scalar{Name: "ID", builtin: kindID,
-		Description: "The `ID` scalar type represents a unique identifier, often used to refetch an object or as key for a cache. The ID type appears in a JSON response as a String; however, it is not intended to be human-readable. When expected as an input type, any string (such as `\"4\"`) or integer (such as `4`) input value will be accepted as an ID."}
+	ID
 )
+
+// kindCustom is the BuiltinScalar of no built-in: a custom *Scalar.
+const kindCustom BuiltinScalar = 0
+
+var builtinScalars = [...]struct{ name, desc string }{
+	Int:     {"Int", "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1."},
+	Float:   {"Float", "The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point)."},
+	String:  {"String", "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text."},
+	Boolean: {"Boolean", "The `Boolean` scalar type represents `true` or `false`."},
+	ID:      {"ID", "The `ID` scalar type represents a unique identifier, often used to refetch an object or as key for a cache. The ID type appears in a JSON response as a String; however, it is not intended to be human-readable. When expected as an input type, any string (such as `\"4\"`) or integer (such as `4`) input value will be accepted as an ID."},
+}
+
+func (k BuiltinScalar) valid() bool { return k >= Int && k <= ID }
+
+// TypeName returns the scalar's name, such as "Int".
+func (k BuiltinScalar) TypeName() string {
+	if !k.valid() {
+		return "BuiltinScalar(" + strconv.Itoa(int(k)) + ")"
+	}
+	return builtinScalars[k].name
+}
+
+// String returns the scalar's name, as [BuiltinScalar.TypeName] does.
+func (k BuiltinScalar) String() string { return k.TypeName() }
+
+// Description returns the description graphql-js gives the scalar.
+func (k BuiltinScalar) Description() string {
+	if !k.valid() {
+		return ""
+	}
+	return builtinScalars[k].desc
+}
+
+func (BuiltinScalar) isType() {}
 
 // numberOf reports the value of a Go or JSON number.
 func numberOf(v any) (f float64, ok bool) {
@@ -108,9 +131,9 @@ func int32Of(v any) (n int, isNumber, integral, inRange bool) {
 }
 
 // parseBuiltin coerces an input value (variables) to a built-in scalar.
-func parseBuiltin(kind scalarKind, v any) (any, error) {
+func parseBuiltin(kind BuiltinScalar, v any) (any, error) {
 	switch kind {
-	case kindInt:
+	case Int:
 		n, isNum, integral, inRange := int32Of(v)
 		switch {
 		case !isNum || !integral:
@@ -119,25 +142,25 @@ func parseBuiltin(kind scalarKind, v any) (any, error) {
 			return nil, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
 		}
 		return n, nil
-	case kindFloat:
+	case Float:
 		f, ok := numberOf(v)
 		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
 		}
 		return f, nil
-	case kindString:
+	case String:
 		s, ok := v.(string)
 		if !ok {
 			return nil, fmt.Errorf("String cannot represent a non string value: %s", inspect(v))
 		}
 		return s, nil
-	case kindBoolean:
+	case Boolean:
 		b, ok := v.(bool)
 		if !ok {
 			return nil, fmt.Errorf("Boolean cannot represent a non boolean value: %s", inspect(v))
 		}
 		return b, nil
-	case kindID:
+	case ID:
 		if s, ok := v.(string); ok {
 			return s, nil
 		}
@@ -166,9 +189,9 @@ func idInt(v any) (string, bool) {
 
 // parseBuiltinLiteral coerces a literal (already checked for its kind by
 // validation) to a built-in scalar.
-func parseBuiltinLiteral(kind scalarKind, v *ast.Value) (any, error) {
+func parseBuiltinLiteral(kind BuiltinScalar, v *ast.Value) (any, error) {
 	switch kind {
-	case kindInt:
+	case Int:
 		if v.Kind != ast.IntValue {
 			return nil, fmt.Errorf("Int cannot represent non-integer value: %s", v.String())
 		}
@@ -177,7 +200,7 @@ func parseBuiltinLiteral(kind scalarKind, v *ast.Value) (any, error) {
 			return nil, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", v.Raw)
 		}
 		return int(n), nil
-	case kindFloat:
+	case Float:
 		if v.Kind != ast.IntValue && v.Kind != ast.FloatValue {
 			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", v.String())
 		}
@@ -186,17 +209,17 @@ func parseBuiltinLiteral(kind scalarKind, v *ast.Value) (any, error) {
 			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", v.Raw)
 		}
 		return f, nil
-	case kindString:
+	case String:
 		if v.Kind != ast.StringValue && v.Kind != ast.BlockValue {
 			return nil, fmt.Errorf("String cannot represent a non string value: %s", v.String())
 		}
 		return v.Raw, nil
-	case kindBoolean:
+	case Boolean:
 		if v.Kind != ast.BooleanValue {
 			return nil, fmt.Errorf("Boolean cannot represent a non boolean value: %s", v.String())
 		}
 		return v.Raw == "true", nil
-	case kindID:
+	case ID:
 		switch v.Kind {
 		case ast.StringValue, ast.BlockValue, ast.IntValue:
 			return v.Raw, nil
@@ -207,9 +230,9 @@ func parseBuiltinLiteral(kind scalarKind, v *ast.Value) (any, error) {
 }
 
 // appendBuiltin serialises a resolved value as a built-in scalar.
-func appendBuiltin(dst []byte, kind scalarKind, v any) ([]byte, error) {
+func appendBuiltin(dst []byte, kind BuiltinScalar, v any) ([]byte, error) {
 	switch kind {
-	case kindString:
+	case String:
 		switch x := v.(type) {
 		case string:
 			return appendString(dst, x), nil
@@ -225,7 +248,7 @@ func appendBuiltin(dst []byte, kind scalarKind, v any) ([]byte, error) {
 			return appendString(dst, numberString(v, f)), nil
 		}
 		return dst, fmt.Errorf("String cannot represent value: %s", inspect(v))
-	case kindInt:
+	case Int:
 		if b, ok := v.(bool); ok {
 			if b {
 				return append(dst, '1'), nil
@@ -245,7 +268,7 @@ func appendBuiltin(dst []byte, kind scalarKind, v any) ([]byte, error) {
 			return dst, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
 		}
 		return strconv.AppendInt(dst, int64(n), 10), nil
-	case kindFloat:
+	case Float:
 		if b, ok := v.(bool); ok {
 			if b {
 				return append(dst, '1'), nil
@@ -262,7 +285,7 @@ func appendBuiltin(dst []byte, kind scalarKind, v any) ([]byte, error) {
 			return dst, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
 		}
 		return appendFloat(dst, f), nil
-	case kindBoolean:
+	case Boolean:
 		if b, ok := v.(bool); ok {
 			return strconv.AppendBool(dst, b), nil
 		}
@@ -270,7 +293,7 @@ func appendBuiltin(dst []byte, kind scalarKind, v any) ([]byte, error) {
 			return strconv.AppendBool(dst, f != 0), nil
 		}
 		return dst, fmt.Errorf("Boolean cannot represent a non boolean value: %s", inspect(v))
-	case kindID:
+	case ID:
 		switch x := v.(type) {
 		case string:
 			return appendString(dst, x), nil
@@ -287,33 +310,33 @@ func appendBuiltin(dst []byte, kind scalarKind, v any) ([]byte, error) {
 
 // appendBuiltinRV serialises a basic-kind reflect.Value without boxing it.
 // handled is false when rv is not of a basic kind.
-func appendBuiltinRV(dst []byte, kind scalarKind, rv reflect.Value) (out []byte, handled bool, err error) {
+func appendBuiltinRV(dst []byte, kind BuiltinScalar, rv reflect.Value) (out []byte, handled bool, err error) {
 	switch rv.Kind() {
 	case reflect.String:
-		if kind == kindString || kind == kindID {
+		if kind == String || kind == ID {
 			return appendString(dst, rv.String()), true, nil
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n := rv.Int()
 		switch kind {
-		case kindInt:
+		case Int:
 			if n < math.MinInt32 || n > math.MaxInt32 {
 				return dst, true, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %d", n)
 			}
 			return strconv.AppendInt(dst, n, 10), true, nil
-		case kindID, kindString:
+		case ID, String:
 			dst = append(dst, '"')
 			dst = strconv.AppendInt(dst, n, 10)
 			return append(dst, '"'), true, nil
-		case kindFloat:
+		case Float:
 			return appendFloat(dst, float64(n)), true, nil
 		}
 	case reflect.Bool:
-		if kind == kindBoolean {
+		if kind == Boolean {
 			return strconv.AppendBool(dst, rv.Bool()), true, nil
 		}
 	case reflect.Float32, reflect.Float64:
-		if kind == kindFloat {
+		if kind == Float {
 			f := rv.Float()
 			if math.IsNaN(f) || math.IsInf(f, 0) {
 				return dst, true, fmt.Errorf("Float cannot represent non numeric value: %s", formatFloat(f))
@@ -413,11 +436,103 @@ func inspectDepth(v any, depth int) string {
 	if f, ok := numberOf(v); ok {
 		return numberString(v, f)
 	}
-	out := fmt.Sprintf("%v", v)
-	if len(out) > 200 {
-		out = out[:200] + "…"
+	return inspectOther(v, depth)
+}
+
+// inspectOther renders any other Go value with the same bounds. It walks
+// slices, maps, structs and pointers itself (fmt would follow a map or a
+// slice that contains itself until the stack runs out) and leaves only
+// values of basic kinds, and Stringers, to fmt.
+func inspectOther(v any, depth int) string {
+	if _, ok := v.(fmt.Stringer); ok {
+		return shorten(fmt.Sprint(v))
 	}
-	return out
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return "null"
+		}
+		if rv.Len() == 0 {
+			return "[]"
+		}
+		if depth > inspectMaxDepth {
+			return "[Array]"
+		}
+		n := min(rv.Len(), inspectMaxItems)
+		parts := make([]string, 0, n+1)
+		for i := range n {
+			parts = append(parts, inspectValue(rv.Index(i), depth+1))
+		}
+		parts = append(parts, moreItems(rv.Len()-n)...)
+		return "[" + strings.Join(parts, ", ") + "]"
+	case reflect.Map:
+		if rv.IsNil() {
+			return "null"
+		}
+		if rv.Len() == 0 {
+			return "{}"
+		}
+		if depth > inspectMaxDepth {
+			return "[Object]"
+		}
+		parts := make([]string, 0, inspectMaxItems+1)
+		it := rv.MapRange()
+		for len(parts) < inspectMaxItems && it.Next() {
+			parts = append(parts, shorten(fmt.Sprint(inspectValue(it.Key(), inspectMaxDepth+1)))+": "+inspectValue(it.Value(), depth+1))
+		}
+		sort.Strings(parts)
+		parts = append(parts, moreItems(rv.Len()-len(parts))...)
+		return "{ " + strings.Join(parts, ", ") + " }"
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return "null"
+		}
+		if depth > inspectMaxDepth {
+			return "[Object]"
+		}
+		return inspectValue(rv.Elem(), depth+1)
+	case reflect.Struct:
+		if depth > inspectMaxDepth {
+			return "[Object]"
+		}
+		var parts []string
+		for i := range rv.NumField() {
+			f := rv.Type().Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if len(parts) == inspectMaxItems {
+				parts = append(parts, "…")
+				break
+			}
+			parts = append(parts, f.Name+": "+inspectValue(rv.Field(i), depth+1))
+		}
+		if len(parts) == 0 {
+			return "{}"
+		}
+		return "{ " + strings.Join(parts, ", ") + " }"
+	case reflect.Func, reflect.Chan, reflect.UnsafePointer:
+		return "[" + rv.Type().String() + "]"
+	}
+	return shorten(fmt.Sprint(v))
+}
+
+func inspectValue(rv reflect.Value, depth int) string {
+	if !rv.IsValid() {
+		return "null"
+	}
+	if !rv.CanInterface() {
+		return "[" + rv.Type().String() + "]"
+	}
+	return inspectDepth(rv.Interface(), depth)
+}
+
+func shorten(s string) string {
+	if len(s) > 200 {
+		return s[:200] + "…"
+	}
+	return s
 }
 
 func moreItems(n int) []string {

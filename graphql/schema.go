@@ -57,16 +57,17 @@ type objectInfo struct {
 }
 
 type fieldInfo struct {
-	parent   *objectInfo
-	name     string
-	typ      Type
-	args     []*argInfo
-	resolve  ResolveFunc
-	desc     string
-	depr     string
-	deprSet  bool
-	coord    string // "Type.field", for messages
-	accessor accessorCache
+	name    string
+	typ     Type
+	args    []*argInfo
+	resolve ResolveFunc
+	desc    string
+	depr    string
+	coord   string // "Type.field", for messages
+	// freshArgs: some argument's type holds a custom scalar, whose values
+	// each execution parses for itself.
+	freshArgs bool
+	accessor  accessorCache
 }
 
 type argInfo struct {
@@ -75,9 +76,12 @@ type argInfo struct {
 	typ        Type
 	hasDefault bool
 	def        any        // coerced internal value
-	defAST     *ast.Value // the default as a literal
-	desc       string
-	depr       string
+	defAST     *ast.Value // the default as a literal, nested defaults filled in
+	// fresh: the type holds a custom scalar, so the default is parsed
+	// again from defAST for every use (see Schema.defaultOf).
+	fresh bool
+	desc  string
+	depr  string
 }
 
 type inputInfo struct {
@@ -257,9 +261,14 @@ func isNilType(t Type) bool {
 
 func isIntrospectionName(name string) bool { return len(name) > 1 && name[0] == '_' && name[1] == '_' }
 
+// maxTypeWrappers bounds the lists and non-nulls around one named type:
+// NewSchema refuses more (a wrapper that contains itself would have no
+// end), and every walk over wrappers stops there.
+const maxTypeWrappers = 64
+
 // namedOf unwraps lists and non-nulls.
 func namedOf(t Type) NamedType {
-	for {
+	for range maxTypeWrappers + 1 {
 		switch x := t.(type) {
 		case *List:
 			t = x.OfType
@@ -274,12 +283,13 @@ func namedOf(t Type) NamedType {
 			return nil
 		}
 	}
+	return nil
 }
 
 // checkTypeRef reports a malformed wrapper chain (nil, or non-null of non-null).
 func (b *builder) checkTypeRef(t Type, where string) bool {
 	prevNonNull := false
-	for {
+	for range maxTypeWrappers + 1 {
 		switch x := t.(type) {
 		case nil:
 			b.errorf("graphql: %s has no type", where)
@@ -302,6 +312,12 @@ func (b *builder) checkTypeRef(t Type, where string) bool {
 			}
 			prevNonNull = true
 			t = x.OfType
+		case BuiltinScalar:
+			if !x.valid() {
+				b.errorf("graphql: %s has the unknown built-in scalar %d", where, uint8(x))
+				return false
+			}
+			return true
 		case NamedType:
 			if isNilType(x) {
 				b.errorf("graphql: %s has a nil type", where)
@@ -313,6 +329,8 @@ func (b *builder) checkTypeRef(t Type, where string) bool {
 			return false
 		}
 	}
+	b.errorf("graphql: %s wraps more than %d lists and non-nulls (does a wrapper contain itself?)", where, maxTypeWrappers)
+	return false
 }
 
 func (b *builder) collect(t Type, where string) {
@@ -324,9 +342,9 @@ func (b *builder) collect(t Type, where string) {
 	if prev, ok := b.seen[name]; ok {
 		if prev != nt && !b.clash[nt] {
 			b.clash[nt] = true
-			if sc, ok := prev.(*Scalar); ok && sc.builtin != kindCustom {
+			if _, ok := prev.(BuiltinScalar); ok {
 				b.errorf("graphql: %s: the type name %q belongs to the built-in scalar", where, name)
-			} else if sc, ok := nt.(*Scalar); ok && sc.builtin != kindCustom {
+			} else if _, ok := nt.(BuiltinScalar); ok {
 				b.errorf("graphql: %s: the type name %q belongs to the built-in scalar", b.where[name], name)
 			} else {
 				b.errorf("graphql: two different types are named %q (%s and %s)", name, b.where[name], where)
@@ -339,7 +357,7 @@ func (b *builder) collect(t Type, where string) {
 	} else if isIntrospectionName(name) && !b.intro[nt] {
 		b.errorf("graphql: %s: type name %q must not begin with \"__\"", where, name)
 	}
-	if sc, ok := nt.(*Scalar); ok && sc.builtin == kindCustom {
+	if _, ok := nt.(*Scalar); ok {
 		switch name {
 		case "Int", "Float", "String", "Boolean", "ID":
 			b.errorf("graphql: %s: custom scalar %q redefines a built-in scalar; use graphql.%s", where, name, name)
@@ -408,9 +426,6 @@ func validName(name string) bool {
 }
 
 func (b *builder) checkScalar(sc *Scalar) {
-	if sc.builtin != kindCustom {
-		return
-	}
 	if sc.Serialize == nil {
 		b.errorf("graphql: scalar %s needs a Serialize function", sc.Name)
 	}
@@ -464,7 +479,7 @@ func (b *builder) compileEnum(e *Enum) *enumInfo {
 // isInputType reports whether t may be used for arguments and input fields.
 func isInputType(t Type) bool {
 	switch namedOf(t).(type) {
-	case *Scalar, *Enum, *InputObject:
+	case BuiltinScalar, *Scalar, *Enum, *InputObject:
 		return true
 	}
 	return false
@@ -472,7 +487,7 @@ func isInputType(t Type) bool {
 
 func isOutputType(t Type) bool {
 	switch namedOf(t).(type) {
-	case *Scalar, *Enum, *Object:
+	case BuiltinScalar, *Scalar, *Enum, *Object:
 		return true
 	}
 	return false
@@ -481,7 +496,7 @@ func isOutputType(t Type) bool {
 // wellFormed reports, silently, whether a type reference names a type (the
 // problems were reported when the types were collected).
 func wellFormed(t Type) bool {
-	for {
+	for range maxTypeWrappers + 1 {
 		switch x := t.(type) {
 		case *List:
 			if x == nil {
@@ -499,6 +514,7 @@ func wellFormed(t Type) bool {
 			return false
 		}
 	}
+	return false
 }
 
 func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string) *argInfo {
@@ -575,7 +591,48 @@ func (b *builder) coerceDefault(a *argInfo) {
 			lit = canonical
 		}
 		a.hasDefault, a.def, a.defAST = true, coerced, lit
+		a.fresh = b.s.holdsCustomScalar(t)
 	}
+}
+
+// holdsCustomScalar reports whether a value of input type t can hold a
+// custom scalar value, through lists and input objects (each visited once).
+func (s *Schema) holdsCustomScalar(t Type) bool {
+	seen := map[*InputObject]bool{}
+	var holds func(t Type) bool
+	holds = func(t Type) bool {
+		switch x := namedOf(t).(type) {
+		case *Scalar:
+			return true
+		case *InputObject:
+			if seen[x] {
+				return false
+			}
+			seen[x] = true
+			for _, f := range s.inputs[x].fields {
+				if holds(f.typ) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return holds(t)
+}
+
+// defaultOf returns the value of a's default for one use. A default that
+// holds custom scalar values is parsed again from its literal, so that
+// every execution gets values of its own; others are shared, which is safe
+// because resolvers only see them through the read-only Args.
+func (s *Schema) defaultOf(a *argInfo) any {
+	if !a.fresh {
+		return a.def
+	}
+	v, err := s.literalValue(a.defAST, a.typ, nil, false)
+	if err != nil {
+		return a.def // it parsed when the schema was built
+	}
+	return v
 }
 
 func (b *builder) compileInput(o *InputObject) {
@@ -620,8 +677,8 @@ func (b *builder) compileObject(o *Object) {
 			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))
 			continue
 		}
-		fi := &fieldInfo{parent: info, name: f.Name, typ: f.Type, resolve: f.Resolve,
-			desc: f.Description, depr: f.DeprecationReason, deprSet: f.DeprecationReason != "", coord: coord}
+		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve,
+			desc: f.Description, depr: f.DeprecationReason, coord: coord}
 		seenArgs := map[string]bool{}
 		for _, a := range f.Args {
 			if seenArgs[a.Name] {
@@ -633,6 +690,7 @@ func (b *builder) compileObject(o *Object) {
 			if ai != nil {
 				b.coerceDefault(ai)
 				fi.args = append(fi.args, ai)
+				fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
 			}
 		}
 		info.fields = append(info.fields, fi)

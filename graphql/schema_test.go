@@ -151,7 +151,7 @@ func TestNewSchemaErrors(t *testing.T) {
 				`graphql: field Query.a: the default of n is not a valid Int: Int cannot represent non-integer value: "ten"`,
 				`graphql: field Query.a: the default of big is not a valid Int: Int cannot represent non 32-bit signed integer value: 1099511627776`,
 				`graphql: field Query.a: the default of b is not a valid Boolean: Boolean cannot represent a non boolean value: "yes"`,
-				`graphql: field Query.a: the default of c is not a valid Color: RED is not a value of enum Color`,
+				`graphql: field Query.a: the default of c is not a valid Color: "RED" is not a value of enum Color`,
 			}},
 		{name: "default with an unknown input field", cfg: graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "a", Type: str, Args: []graphql.Argument{
 			{Name: "f", Type: filter, Default: map[string]any{"q": "x", "nope": 1}},

@@ -26,10 +26,9 @@ func (s *Schema) SDL() string {
 		}
 		var b strings.Builder
 		switch x := t.(type) {
+		case BuiltinScalar:
+			continue
 		case *Scalar:
-			if x.builtin != kindCustom {
-				continue
-			}
 			b.WriteString(printDescription(x.Description, "", true))
 			b.WriteString("scalar " + x.Name)
 			if x.SpecifiedByURL != "" {

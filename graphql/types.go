@@ -2,12 +2,14 @@ package graphql
 
 import (
 	"context"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// Type is any GraphQL type: a named type ([*Scalar], [*Enum], [*InputObject],
-// [*Object]) or a wrapper made with [NewList] and [NewNonNull].
+// Type is any GraphQL type: a named type (a [BuiltinScalar], [*Scalar],
+// [*Enum], [*InputObject] or [*Object]) or a wrapper made with [NewList] and
+// [NewNonNull].
 type Type interface {
 	// String returns the type as written in GraphQL, for example "[String!]!".
 	String() string
@@ -32,20 +34,46 @@ func NewList(of Type) *List { return &List{OfType: of} }
 // NewNonNull returns the type "of!".
 func NewNonNull(of Type) *NonNull { return &NonNull{OfType: of} }
 
-func (t *List) String() string    { return "[" + typeString(t.OfType) + "]" }
-func (t *NonNull) String() string { return typeString(t.OfType) + "!" }
+func (t *List) String() string    { return typeString(t) }
+func (t *NonNull) String() string { return typeString(t) }
 func (*List) isType()             {}
 func (*NonNull) isType()          {}
 
+// typeString writes t as GraphQL does. It follows at most maxTypeWrappers
+// wrappers, so that a wrapper that contains itself prints as "…" instead of
+// recursing for ever.
 func typeString(t Type) string {
-	if t == nil {
-		return "<nil>"
+	var suffix []byte
+	prefix := 0
+	for range maxTypeWrappers + 1 {
+		switch x := t.(type) {
+		case nil:
+			return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
+		case *List:
+			if x == nil {
+				return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
+			}
+			prefix++
+			suffix = append([]byte{']'}, suffix...)
+			t = x.OfType
+		case *NonNull:
+			if x == nil {
+				return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
+			}
+			suffix = append([]byte{'!'}, suffix...)
+			t = x.OfType
+		default:
+			if isNilType(t) {
+				return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
+			}
+			return strings.Repeat("[", prefix) + t.String() + string(suffix)
+		}
 	}
-	return t.String()
+	return strings.Repeat("[", prefix) + "…" + string(suffix)
 }
 
-// Scalar is a leaf type. The five built-in scalars are [Int], [Float],
-// [String], [Boolean] and [ID]; a custom scalar needs a Name, Serialize and
+// Scalar is a custom leaf type; the five built-in scalars are the
+// [BuiltinScalar] constants. A custom scalar needs a Name, Serialize and
 // ParseValue.
 //
 // Serialize turns a resolved Go value into a value that can be written as
@@ -63,8 +91,6 @@ type Scalar struct {
 	Serialize      func(value any) (any, error)
 	ParseValue     func(value any) (any, error)
 	ParseLiteral   func(value *ast.Value) (any, error)
-
-	builtin scalarKind
 }
 
 func (s *Scalar) String() string   { return s.Name }
@@ -119,10 +145,12 @@ func (o *InputObject) TypeName() string { return o.Name }
 func (*InputObject) isType()            {}
 
 // Null, used as a Default, gives an argument or input field an explicit
-// default of null (a nil Default means "no default").
-var Null any = nullValue{}
+// default of null (a nil Default means "no default"). Returned by a custom
+// scalar's ParseValue or ParseLiteral, it means the input stands for null.
+// It is a constant: no program can change what it means.
+const Null nullValue = 1
 
-type nullValue struct{}
+type nullValue uint8
 
 // Object is an output type with fields. Fields may be given directly as a
 // [Fields] list or lazily as a [FieldsFunc], so that types can refer to
@@ -179,6 +207,7 @@ type Argument struct {
 // field being resolved. A returned error, or a panic, becomes a field error:
 // the field is null and the error is listed with its path.
 //
-// info is valid only during the call; do not keep it. args must not be
-// modified: it may be shared between executions of the same document.
-type ResolveFunc func(ctx context.Context, parent any, args Args, info *ResolveInfo) (any, error)
+// args and info are the resolver's own: args cannot be changed (accessors
+// that return maps or slices return copies), and info holds nothing the
+// engine reuses, so both may be kept after the call (by a batch loader).
+type ResolveFunc func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error)

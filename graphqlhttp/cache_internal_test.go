@@ -171,12 +171,12 @@ func TestCacheConcurrent(t *testing.T) {
 func cacheSchema(t testing.TB) *graphql.Schema {
 	t.Helper()
 	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
-		{Name: "hello", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+		{Name: "hello", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			return "world", nil
 		}},
 		{Name: "echo", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: graphql.Int}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-				return args["v"], nil
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				return args.Value("v"), nil
 			}},
 	}}})
 	if err != nil {

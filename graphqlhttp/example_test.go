@@ -19,7 +19,7 @@ func Example() {
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "greeting", Type: graphql.NewNonNull(graphql.String),
 			Args: []graphql.Argument{{Name: "name", Type: graphql.String, Default: "world"}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				return "Hello, " + args.String("name") + "!", nil
 			}},
 	}}

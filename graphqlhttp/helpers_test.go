@@ -107,7 +107,7 @@ func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationF
 		{Name: "body", Type: graphql.NewNonNull(graphql.String)},
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
 		{Name: "createdAt", Type: graphql.String},
-		{Name: "author", Type: user, Resolve: func(_ context.Context, p any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		{Name: "author", Type: user, Resolve: func(_ context.Context, p any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			return d.users[p.(*samplePost).AuthorID], nil
 		}},
 	}}
@@ -119,11 +119,11 @@ func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationF
 	queryFields = graphql.Fields{
 		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Args: []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				return d.posts[:min(max(args.Int("first"), 0), 50)], nil
 			}},
 		{Name: "post", Type: post, Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				if p, ok := d.byID[args.String("id")]; ok {
 					return p, nil
 				}
@@ -133,13 +133,13 @@ func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationF
 	mutationFields = graphql.Fields{
 		{Name: "createPost", Type: graphql.NewNonNull(post),
 			Args: []graphql.Argument{{Name: "input", Type: graphql.NewNonNull(input)}},
-			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				mutations.Add(1)
 				id, ok := auth.UserID(ctx)
 				if !ok {
 					return nil, errors.New("createPost ran without a user")
 				}
-				in := args.Input("input")
+				in := args.Input("input").Map()
 				var tags []string
 				if raw, ok := in["tags"].([]any); ok {
 					for _, t := range raw {
@@ -183,10 +183,10 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 	tb.Helper()
 	q, m := sampleTypes(newSampleData(), mutations)
 	constant := func(v any) graphql.ResolveFunc {
-		return func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) { return v, nil }
+		return func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) { return v, nil }
 	}
 	fail := func(err error) graphql.ResolveFunc {
-		return func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) { return nil, err }
+		return func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) { return nil, err }
 	}
 	var node *graphql.Object
 	node = &graphql.Object{Name: "Node", Fields: graphql.FieldsFunc(func() graphql.Fields {
@@ -220,33 +220,33 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 	}
 	q = append(q, graphql.Fields{
 		{Name: "shout", Type: graphql.String, Args: []graphql.Argument{{Name: "v", Type: loud}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-				return args["v"], nil
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				return args.Value("v"), nil
 			}},
 		{Name: "hello", Type: graphql.String, Resolve: constant("world")},
 		{Name: "echoInt", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: graphql.Int}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-				return args["v"], nil
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				return args.Value("v"), nil
 			}},
 		{Name: "echoStr", Type: graphql.String, Args: []graphql.Argument{{Name: "v", Type: graphql.String}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-				return args["v"], nil
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				return args.Value("v"), nil
 			}},
 		{Name: "node", Type: node, Resolve: constant(struct{}{})},
 		{Name: "search", Type: graphql.String, Args: []graphql.Argument{{Name: "filter", Type: filter}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				b, err := json.Marshal(args.Input("filter"))
 				return string(b), err
 			}},
 		{Name: "json", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: jsonScalar}}, Resolve: constant(1)},
 		{Name: "l", Type: graphql.Int,
 			Args: []graphql.Argument{{Name: "v", Type: graphql.NewList(graphql.NewList(graphql.Int))}, {Name: "w", Type: graphql.Int}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-				v, _ := args["v"].([]any)
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				v, _ := args.Value("v").([]any)
 				return len(v), nil
 			}},
 		{Name: "fail", Type: graphql.String, Resolve: fail(errors.New(secretCause))},
-		{Name: "panic", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+		{Name: "panic", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			panic(panicValue)
 		}},
 		{Name: "forbidden", Type: graphql.String, Resolve: fail(apierror.Forbidden(forbiddenMsg))},
@@ -254,13 +254,13 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 			"input.title": {titleRequired},
 		}))},
 		{Name: "conflict", Type: graphql.String, Resolve: fail(fmt.Errorf("saving post 7: %w", conflictError{}))},
-		{Name: "me", Type: graphql.Int, Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		{Name: "me", Type: graphql.Int, Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			if id, ok := auth.UserID(ctx); ok {
 				return id, nil
 			}
 			return nil, nil
 		}},
-		{Name: "userAgent", Type: graphql.String, Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		{Name: "userAgent", Type: graphql.String, Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			r, ok := graphqlhttp.Request(ctx)
 			if !ok {
 				return nil, errors.New("no request in the context")
@@ -269,7 +269,7 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 		}},
 	}...)
 	m = append(m, graphql.Field{Name: "whoami", Type: graphql.NewNonNull(graphql.Int),
-		Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			mutations.Add(1)
 			id, ok := auth.UserID(ctx)
 			if !ok {

@@ -203,7 +203,7 @@ func newSchema(db articles.Store) (*graphql.Schema, error) {
 		{Name: "articles", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(article))),
 			Description: "The newest published articles, at most 50.",
 			Args:        []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
-			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				n := min(args.Int("first"), maxFirst)
 				if n <= 0 {
 					return []articles.Article{}, nil
@@ -212,7 +212,7 @@ func newSchema(db articles.Store) (*graphql.Schema, error) {
 				return page.Articles, err
 			}},
 		{Name: "me", Type: graphql.ID, Description: "The id of the authenticated user, or null.",
-			Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				if id, ok := auth.UserID(ctx); ok {
 					return id, nil
 				}

@@ -74,14 +74,14 @@ type postResolvers struct{ posts *postStore }
 
 // withAuthors loads the authors of posts in one query, when the client
 // selected them.
-func (r *postResolvers) withAuthors(ctx context.Context, info *graphql.ResolveInfo, posts ...*Post) error {
+func (r *postResolvers) withAuthors(ctx context.Context, info graphql.ResolveInfo, posts ...*Post) error {
 	if !info.IsSelected("author") {
 		return nil
 	}
 	return r.posts.loadAuthors(ctx, posts)
 }
 
-func (r *postResolvers) latest(ctx context.Context, _ any, args graphql.Args, info *graphql.ResolveInfo) (any, error) {
+func (r *postResolvers) latest(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
 	n := min(max(args.Int("first"), 0), maxFirst)
 	if n == 0 {
 		return []*Post{}, nil
@@ -100,7 +100,7 @@ func postID(raw string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-func (r *postResolvers) find(ctx context.Context, _ any, args graphql.Args, info *graphql.ResolveInfo) (any, error) {
+func (r *postResolvers) find(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
 	id, ok := postID(args.String("id"))
 	if !ok {
 		return nil, nil
@@ -115,12 +115,12 @@ func (r *postResolvers) find(ctx context.Context, _ any, args graphql.Args, info
 	return p, r.withAuthors(ctx, info, p)
 }
 
-func (r *postResolvers) create(ctx context.Context, _ any, args graphql.Args, info *graphql.ResolveInfo) (any, error) {
+func (r *postResolvers) create(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok { // the endpoint's mutation gate makes this unreachable
 		return nil, apierror.Unauthenticated("")
 	}
-	in := args.Input("input")
+	in := args.Input("input").Map()
 	title := strings.TrimSpace(in["title"].(string))
 	body := strings.TrimSpace(in["body"].(string))
 	var tags []string
@@ -169,7 +169,7 @@ func validatePost(title, body string, tags []string) map[string][]string {
 	return fields
 }
 
-func (r *postResolvers) delete(ctx context.Context, _ any, args graphql.Args, info *graphql.ResolveInfo) (any, error) {
+func (r *postResolvers) delete(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok {
 		return nil, apierror.Unauthenticated("")

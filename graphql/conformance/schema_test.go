@@ -255,7 +255,7 @@ var (
 
 // get returns a resolver that reads one value from the parent with f.
 func get[P any](f func(P) any) graphql.ResolveFunc {
-	return func(_ context.Context, parent any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+	return func(_ context.Context, parent any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 		p, ok := parent.(P)
 		if !ok {
 			return nil, fmt.Errorf("conformance: parent is %T", parent)
@@ -265,18 +265,18 @@ func get[P any](f func(P) any) graphql.ResolveFunc {
 }
 
 func fail(msg string) graphql.ResolveFunc {
-	return func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) {
+	return func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 		return nil, errors.New(msg)
 	}
 }
 
 func constant(v any) graphql.ResolveFunc {
-	return func(context.Context, any, graphql.Args, *graphql.ResolveInfo) (any, error) { return v, nil }
+	return func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) { return v, nil }
 }
 
 func argument(name string) graphql.ResolveFunc {
-	return func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-		return args[name], nil
+	return func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+		return args.Value(name), nil
 	}
 }
 
@@ -359,7 +359,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 				{Name: "published", Type: dateScalar, Resolve: get(func(b *book) any { return b.Published })},
 				{Name: "rating", Type: graphql.Float, Resolve: get(func(b *book) any { return b.Rating })},
 				{Name: "similar", Type: nonNull(list(nonNull(bookT))),
-					Resolve: func(ctx context.Context, parent any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+					Resolve: func(ctx context.Context, parent any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 						b := parent.(*book)
 						out := make([]*book, len(b.SimilarIDs))
 						for i, id := range b.SimilarIDs {
@@ -385,9 +385,9 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 				{Name: "born", Type: dateScalar, Resolve: get(func(a *author) any { return a.Born })},
 				{Name: "books", Type: nonNull(list(nonNull(bookT))),
 					Args: []graphql.Argument{{Name: "genre", Type: genreEnum}},
-					Resolve: func(_ context.Context, parent any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+					Resolve: func(_ context.Context, parent any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 						a := parent.(*author)
-						genre, _ := args["genre"].(string)
+						genre, _ := args.Value("genre").(string)
 						out := []*book{}
 						for _, b := range lib.Books {
 							if b.AuthorID == a.ID && (genre == "" || b.Genre == genre) {
@@ -435,14 +435,14 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 		Fields: graphql.Fields{
 			{Name: "id", Type: nonNull(graphql.Int), Resolve: get(func(i item) any { return i.id })},
 			{Name: "name", Type: nonNull(graphql.String), Description: "Fails for item 2.",
-				Resolve: func(_ context.Context, parent any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(_ context.Context, parent any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					if i := parent.(item); i.id != 2 {
 						return fmt.Sprintf("item-%d", i.id), nil
 					}
 					return nil, errors.New("item 2 has no name")
 				}},
 			{Name: "label", Type: graphql.String, Description: "Fails for item 3.",
-				Resolve: func(_ context.Context, parent any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(_ context.Context, parent any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					if i := parent.(item); i.id != 3 {
 						return fmt.Sprintf("label-%d", i.id), nil
 					}
@@ -484,20 +484,20 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 					{Name: "name", Type: graphql.String, Default: "world", Description: "Who to greet."},
 					{Name: "times", Type: graphql.Int, Default: 1},
 				},
-				Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					times := args.Int("times")
 					if times < 0 {
 						return nil, errors.New("times must not be negative")
 					}
 					name := "null"
-					if s, ok := args["name"].(string); ok {
+					if s, ok := args.Value("name").(string); ok {
 						name = s
 					}
 					return "hello " + name + strings.Repeat("!", min(times, 5)), nil
 				}},
 			{Name: "book", Type: bookT,
 				Args: []graphql.Argument{{Name: "id", Type: nonNull(graphql.ID)}},
-				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					if b := lib.book(ctx, args.String("id")); b != nil {
 						return b, nil
 					}
@@ -510,13 +510,13 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 					{Name: "orderBy", Type: bookOrderEnum, Default: "title-asc"},
 					{Name: "genre", Type: genreEnum, DeprecationReason: "Use `filter.genres`."},
 				},
-				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					return lib.listBooks(ctx, args)
 				}},
 			{Name: "authors", Type: nonNull(list(nonNull(authorT))), Resolve: constant(lib.Authors)},
 			{Name: "author", Type: authorT,
 				Args: []graphql.Argument{{Name: "id", Type: nonNull(graphql.ID)}},
-				Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					return lib.author(args.String("id")), nil // a nil *author is null
 				}},
 			{Name: "echoInt", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: graphql.Int}}, Resolve: argument("v")},
@@ -544,7 +544,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 					{Name: "n", Type: nonNull(graphql.Int)},
 					{Name: "s", Type: nonNull(graphql.String), Default: "dflt"},
 				},
-				Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					return fmt.Sprintf("%d:%s", args.Int("n"), args.String("s")), nil
 				}},
 			{Name: "nest", Type: nestT, Resolve: constant(nest{})},
@@ -552,7 +552,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 			{Name: "failNullable", Type: graphql.String, Resolve: fail("failNullable")},
 			{Name: "failNonNull", Type: nonNull(graphql.String), Resolve: fail("failNonNull")},
 			{Name: "counter", Type: nonNull(graphql.Int),
-				Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					return stateOf(ctx).counter, nil
 				}},
 			{Name: "badColor", Type: colorEnum, Resolve: constant(42)},
@@ -567,7 +567,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 	}
 
 	increment := func(fails bool) graphql.ResolveFunc {
-		return func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		return func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			st := stateOf(ctx)
 			st.counter += args.Int("by")
 			if fails {
@@ -586,13 +586,13 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 				Args: []graphql.Argument{{Name: "by", Type: graphql.Int, Default: 1}}, Resolve: increment(true)},
 			{Name: "failNonNull", Type: nonNull(graphql.Int), Resolve: fail("mutation failNonNull")},
 			{Name: "counter", Type: nonNull(graphql.Int),
-				Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+				Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 					return stateOf(ctx).counter, nil
 				}},
 			{Name: "addBook", Type: nonNull(bookT),
 				Args: []graphql.Argument{{Name: "input", Type: nonNull(bookInput)}},
-				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-					return lib.addBook(ctx, args.Input("input"))
+				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+					return lib.addBook(ctx, args.Input("input").Map())
 				}},
 		},
 	}
@@ -609,8 +609,8 @@ func ptr[T any](v T) *T { return &v }
 // listBooks mirrors listBooks in node/schema.mjs.
 func (l *library) listBooks(ctx context.Context, args graphql.Args) (any, error) {
 	all := append(slices.Clone(l.Books), stateOf(ctx).added...)
-	genre, _ := args["genre"].(string)
-	f := args.Input("filter")
+	genre, _ := args.Value("genre").(string)
+	f := args.Input("filter").Map()
 	out := []*book{}
 	for _, b := range all {
 		if genre != "" && b.Genre != genre {
@@ -633,7 +633,7 @@ func (l *library) listBooks(ctx context.Context, args graphql.Args) (any, error)
 		return *a.Year - *b.Year
 	}
 	var order func(a, b *book) int
-	switch args["orderBy"] {
+	switch args.Value("orderBy") {
 	case "title-asc":
 		order = byTitle
 	case "title-desc":
@@ -648,10 +648,10 @@ func (l *library) listBooks(ctx context.Context, args graphql.Args) (any, error)
 			return *b.Year - *a.Year
 		}
 	default:
-		return nil, fmt.Errorf("conformance: orderBy is %#v", args["orderBy"])
+		return nil, fmt.Errorf("conformance: orderBy is %#v", args.Value("orderBy"))
 	}
 	slices.SortStableFunc(out, order)
-	if first, ok := args["first"].(int); ok {
+	if first, ok := args.Value("first").(int); ok {
 		if first < 0 {
 			return nil, errors.New("first must not be negative")
 		}

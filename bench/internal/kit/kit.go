@@ -28,7 +28,7 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 		{Name: "body", Type: graphql.NewNonNull(graphql.String)},
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
 		{Name: "createdAt", Type: graphql.String},
-		{Name: "author", Type: user, Resolve: func(_ context.Context, parent any, _ graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+		{Name: "author", Type: user, Resolve: func(_ context.Context, parent any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			return store.User(parent.(*sample.Post).AuthorID), nil // a nil *User is null
 		}},
 	}}
@@ -38,8 +38,8 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 			Description: sample.PostsDescription,
 			Type:        graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Args:        []graphql.Argument{{Name: "first", Type: graphql.Int, Default: sample.DefaultFirst}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
-				n, ok := args["first"].(int)
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				n, ok := args.Value("first").(int)
 				if !ok { // an explicit null: the default, as the anchors do
 					n = sample.DefaultFirst
 				}
@@ -50,7 +50,7 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 			Name: "post",
 			Type: post,
 			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ *graphql.ResolveInfo) (any, error) {
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				return store.Post(args.String("id")), nil // a nil *Post is null
 			},
 		},

@@ -1,0 +1,168 @@
+package graphql
+
+import (
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// ResolveInfo describes the field being resolved. A resolver receives its
+// own copy, which holds nothing the engine reuses: it stays valid, and
+// describes the same field, after the resolver has returned, so a batch
+// loader may keep it.
+type ResolveInfo struct {
+	fp   *fieldPlan     // the field's plan, read-only
+	op   *Operation     // read-only
+	vars map[string]any // the execution's coerced variables, never changed after coercion
+	idx  pathIndexes    // the list indexes on the field's path
+}
+
+// pathIndexes holds the list indexes on a field's path, outermost first:
+// the field names come from the plan, so only the indexes need keeping.
+// Up to three are kept inline; a deeper path keeps all of them in far.
+type pathIndexes struct {
+	n    int32
+	near [3]int32
+	far  []int
+}
+
+func (p *pathIndexes) at(i int) int {
+	if p.far != nil {
+		return p.far[i]
+	}
+	return int(p.near[i])
+}
+
+// indexesOf collects the list indexes of an executor's current path.
+func indexesOf(path []pathSeg) pathIndexes {
+	var p pathIndexes
+	for _, s := range path {
+		if s.index < 0 {
+			continue
+		}
+		if p.n < int32(len(p.near)) && p.far == nil && s.index <= 1<<31-1 {
+			p.near[p.n] = int32(s.index)
+		} else {
+			if p.far == nil {
+				p.far = make([]int, p.n, len(path))
+				for i := range p.n {
+					p.far[i] = int(p.near[i])
+				}
+			}
+			p.far = append(p.far, s.index)
+		}
+		p.n++
+	}
+	return p
+}
+
+// FieldName returns the field's name in the schema (not its alias).
+func (info ResolveInfo) FieldName() string {
+	if info.fp == nil || info.fp.info == nil {
+		return ""
+	}
+	return info.fp.info.name
+}
+
+// ResponseKey returns the field's alias, or its name when it has none: the
+// key of its value in the response.
+func (info ResolveInfo) ResponseKey() string {
+	if info.fp == nil {
+		return ""
+	}
+	return info.fp.key
+}
+
+// ParentType returns the object type the field belongs to.
+func (info ResolveInfo) ParentType() *Object {
+	if info.fp == nil || info.fp.owner == nil {
+		return nil
+	}
+	return info.fp.owner.obj.obj
+}
+
+// ReturnType returns the field's declared type.
+func (info ResolveInfo) ReturnType() Type {
+	if info.fp == nil {
+		return nil
+	}
+	return info.fp.typ
+}
+
+// Operation returns the operation being executed.
+func (info ResolveInfo) Operation() *Operation { return info.op }
+
+// Variables returns the operation's coerced variables, read-only.
+func (info ResolveInfo) Variables() Args { return Args{m: info.vars} }
+
+// Path returns the response path of the field, for example
+// ["posts", 3, "author"].
+func (info ResolveInfo) Path() ast.Path {
+	if info.fp == nil {
+		return nil
+	}
+	var chain []*fieldPlan // the field and its ancestors, innermost first
+	for fp := info.fp; fp != nil; fp = fp.parentField() {
+		chain = append(chain, fp)
+	}
+	out := make(ast.Path, 0, len(chain)+int(info.idx.n))
+	k := 0
+	for i := len(chain) - 1; i >= 0; i-- {
+		out = append(out, ast.PathName(chain[i].key))
+		if i == 0 {
+			break
+		}
+		for range chain[i].lists {
+			if k < int(info.idx.n) {
+				out = append(out, ast.PathIndex(info.idx.at(k)))
+				k++
+			}
+		}
+	}
+	return out
+}
+
+// SelectedFields returns the names of the sub-fields the client selected on
+// this field's value, after fragments, @skip and @include, in selection
+// order and without duplicates (__typename is left out). It is empty for
+// leaf fields. Resolvers use it to load related rows eagerly, for example
+// to join authors only when "author" is selected.
+func (info ResolveInfo) SelectedFields() []string {
+	c := conditions{vars: info.vars}
+	p := info.childPlan(&c)
+	if p == nil {
+		return nil
+	}
+	return p.selectedNames(&c)
+}
+
+// IsSelected reports whether the client selected the sub-field at path,
+// a dot-separated list of field names below this field such as "author" or
+// "author.name".
+func (info ResolveInfo) IsSelected(path string) bool {
+	c := conditions{vars: info.vars}
+	p := info.childPlan(&c)
+	for p != nil && path != "" {
+		name, rest, more := strings.Cut(path, ".")
+		if name == "" || more && rest == "" {
+			return false
+		}
+		fp := p.findField(&c, name)
+		if fp == nil {
+			return false
+		}
+		if rest == "" {
+			return true
+		}
+		p = fp.childPlan(&c, nil)
+		path = rest
+	}
+	return false
+}
+
+func (info ResolveInfo) childPlan(c *conditions) *selectionPlan {
+	if info.fp == nil {
+		return nil
+	}
+	return info.fp.childPlan(c, nil)
+}
