@@ -256,7 +256,15 @@ func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrF
 						core.At(value.Position))
 					return
 				}
-				addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), err.Error()),
+				var ge *gqlerror.Error
+				if errors.As(err, &ge) && ge != nil {
+					// graphql-js reports a GraphQLError from parseLiteral
+					// as it is: its message and its extensions.
+					addError(core.Message("%s", ge.Message), core.At(value.Position),
+						func(e *gqlerror.Error) { e.Extensions = ge.Extensions })
+					return
+				}
+				addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), errorText(err)),
 					core.At(value.Position))
 			}
 		}

@@ -652,6 +652,7 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 				at = fmt.Sprintf(" at %q", printPath(def.Variable, ie.path))
 			}
 			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, inspect(ie.val), at, ie.msg))
+			ve.Extensions = ie.ext
 			if ie.panic != nil {
 				// A server bug, not bad input: keep the panic for the
 				// presenter to mask and log.

@@ -47,3 +47,48 @@ func FuzzExecute(f *testing.F) {
 		}
 	})
 }
+
+// FuzzExecuteCyclic runs arbitrary documents against a schema whose types
+// refer to themselves and to each other (User.friends, User.posts ->
+// Post.author, Post.replies; input Filter.not, A.b -> B.a), seeded with
+// fragment cycles and mutual recursion: the engine must never crash (a
+// stack overflow would end the fuzzer with the input written) and must
+// answer well-formed JSON with data or errors.
+func FuzzExecuteCyclic(f *testing.F) {
+	for _, seed := range []struct{ query, vars string }{
+		{`{user{...A ...B}}fragment A on User{posts{author{...A}}}fragment B on User{posts{author{...B}}}`, ``},
+		{`{user{...A ...B}}fragment A on User{friends{...B}}fragment B on User{friends{...A}}`, ``},
+		{`{user{...A ...B ...C}}fragment A on User{x:friends{...B}}fragment B on User{x:posts{...C}}fragment C on Post{author{...A}}`, ``},
+		{`{user{...A}}fragment A on User{id ...A best{...A}}`, ``},
+		{`{ ...G ...F } fragment F on Query { x: a ...G } fragment G on Query { x: b ...F }`, ``},
+		{`query($v: Boolean!){user{...A @include(if:$v) ...A @skip(if:$v)}}fragment A on User{best{...A}}`, `{"v": true}`},
+		{`query($v: Boolean!){user{best @include(if:$v){friends{posts{replies{author{best{id name}}}}}}}}`, `{"v": true}`},
+		{`{user{...A}}fragment A on User{posts{replies{author{...B}}}}fragment B on User{best{name}}`, ``},
+		{`query($f: Filter){search(where: $f)}`, `{"f": {"not": {"not": {"and": [{"tag": "x"}]}}}}`},
+		{`{search(a: {b: {a: {b: {n: 2}}}})}`, ``},
+		{`{__type(name:"User"){...T ...U}}fragment T on __Type{fields{type{...U}}}fragment U on __Type{ofType{...T}}`, ``},
+		{`{ user { x: name } ...F } fragment F on Query { user { x: id } }`, ``},
+	} {
+		f.Add(seed.query, seed.vars)
+	}
+	s := cyclicSchema(f)
+	f.Fuzz(func(t *testing.T, query, vars string) {
+		var variables map[string]any
+		if vars != "" {
+			if err := json.Unmarshal([]byte(vars), &variables); err != nil {
+				variables = nil
+			}
+		}
+		res := s.Do(context.Background(), query, "", variables)
+		out, err := res.MarshalJSON()
+		if err != nil {
+			t.Fatalf("MarshalJSON: %v", err)
+		}
+		if !json.Valid(out) {
+			t.Fatalf("invalid JSON for %q: %s", query, out)
+		}
+		if res.Data == nil && len(res.Errors) == 0 {
+			t.Fatalf("no data and no errors for %q", query)
+		}
+	})
+}

@@ -479,19 +479,29 @@ func inspectOther(v any, depth int) string {
 		parts := make([]string, 0, inspectMaxItems+1)
 		it := rv.MapRange()
 		for len(parts) < inspectMaxItems && it.Next() {
-			parts = append(parts, shorten(fmt.Sprint(inspectValue(it.Key(), inspectMaxDepth+1)))+": "+inspectValue(it.Value(), depth+1))
+			key := it.Key()
+			if key.Kind() == reflect.Interface && !key.IsNil() {
+				key = key.Elem()
+			}
+			name := inspectValue(key, inspectMaxDepth+1)
+			if key.Kind() == reflect.String {
+				name = key.String()
+			}
+			parts = append(parts, shorten(name)+": "+inspectValue(it.Value(), depth+1))
 		}
 		sort.Strings(parts)
 		parts = append(parts, moreItems(rv.Len()-len(parts))...)
 		return "{ " + strings.Join(parts, ", ") + " }"
 	case reflect.Pointer, reflect.Interface:
-		if rv.IsNil() {
-			return "null"
+		for range maxDerefs {
+			if rv.IsNil() {
+				return "null"
+			}
+			if rv = rv.Elem(); rv.Kind() != reflect.Pointer && rv.Kind() != reflect.Interface {
+				return inspectValue(rv, depth)
+			}
 		}
-		if depth > inspectMaxDepth {
-			return "[Object]"
-		}
-		return inspectValue(rv.Elem(), depth+1)
+		return "[Circular]"
 	case reflect.Struct:
 		if depth > inspectMaxDepth {
 			return "[Object]"

@@ -1,6 +1,7 @@
 package graphqlhttp
 
 import (
+	"encoding/json"
 	"errors"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -90,7 +91,26 @@ func requestErrors(errs gqlerror.List) []errorObject {
 		case errors.Is(e.Err, graphql.ErrInvalidVariables), errors.Is(e.Err, graphql.ErrInvalidOperation):
 			code = apierror.CodeBadUserInput
 		}
-		out = append(out, errorObject{Message: e.Message, Locations: locationsOf(e.Locations), Extensions: codeExt{code}})
+		out = append(out, errorObject{Message: e.Message, Locations: locationsOf(e.Locations), Extensions: extensionsWith(code, e.Extensions)})
+	}
+	return out
+}
+
+// extensionsWith returns the extensions of a request error: those the
+// error brings (a custom scalar's parser may add some, as graphql-js lets a
+// GraphQLError do) with code set, which always wins. Extensions that do
+// not marshal as JSON are dropped.
+func extensionsWith(code apierror.Code, ext map[string]any) any {
+	if len(ext) == 0 {
+		return codeExt{code}
+	}
+	out := make(map[string]any, len(ext)+1)
+	for k, v := range ext {
+		out[k] = v
+	}
+	out["code"] = code
+	if _, err := json.Marshal(out); err != nil {
+		return codeExt{code}
 	}
 	return out
 }

@@ -275,6 +275,18 @@ func TestCheckDocument(t *testing.T) {
 			wantStats: DocStats{Depth: 1, Nodes: 1},
 		},
 		{
+			// The document that sent graphql's overlap rule into endless
+			// recursion: each fragment spreads itself in a sub-selection.
+			name:      "two self-spreading fragments side by side",
+			query:     "{ u { ...A ...B } } fragment A on U { p { a { ...A } } } fragment B on U { p { a { ...B } } }",
+			wantStats: DocStats{Depth: 3, Nodes: 5},
+		},
+		{
+			name:      "mutual recursion through sub-selections",
+			query:     "{ u { ...A } } fragment A on U { f { ...B } } fragment B on U { g { ...A } }",
+			wantStats: DocStats{Depth: 3, Nodes: 3},
+		},
+		{
 			name:      "cycle among unused fragments",
 			query:     "{ a } fragment A on Query { ...B } fragment B on Query { b { ...A } }",
 			wantStats: DocStats{Depth: 1, Nodes: 1},

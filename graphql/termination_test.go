@@ -1,0 +1,423 @@
+package graphql_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+
+	"github.com/gqlkit/gqlkit/graphql"
+)
+
+// The tests in this file check that every recursive walk of the engine
+// ends, on documents whose fragments spread themselves and on schemas whose
+// types refer to themselves. A walk that does not end overflows the stack,
+// which no recover catches: the test binary itself would die.
+
+// cyclicSchema has types that refer to themselves and to each other:
+// User.friends -> User, User.posts -> Post, Post.author -> User,
+// Post.replies -> Post; and input types that do the same: Filter.not ->
+// Filter, Filter.and -> [Filter!], A.b -> B, B.a -> A. Every field resolves
+// from a small in-memory graph with a cycle in its data too.
+func cyclicSchema(tb testing.TB) *graphql.Schema {
+	tb.Helper()
+	type user struct {
+		ID      string `json:"id"`
+		Name    string `json:"name"`
+		Friends []*user
+		Posts   []map[string]any
+	}
+	ada := &user{ID: "1", Name: "Ada"}
+	alan := &user{ID: "2", Name: "Alan"}
+	ada.Friends, alan.Friends = []*user{alan}, []*user{ada}
+	p1 := map[string]any{"id": "p1", "title": "Notes", "author": ada}
+	p2 := map[string]any{"id": "p2", "title": "Re: Notes", "author": alan}
+	p1["replies"], p2["replies"] = []any{p2}, []any{p1}
+	ada.Posts, alan.Posts = []map[string]any{p1}, []map[string]any{p2}
+
+	stamp := &graphql.Scalar{Name: "Stamp",
+		Serialize:  func(v any) (any, error) { return v, nil },
+		ParseValue: func(v any) (any, error) { return v, nil }}
+	filter := &graphql.InputObject{Name: "Filter"}
+	filter.Fields = []graphql.InputField{
+		{Name: "tag", Type: graphql.String},
+		{Name: "since", Type: stamp},
+		{Name: "not", Type: filter},
+		{Name: "and", Type: graphql.NewList(graphql.NewNonNull(filter))},
+	}
+	a := &graphql.InputObject{Name: "A"}
+	b := &graphql.InputObject{Name: "B", Fields: []graphql.InputField{{Name: "a", Type: a}, {Name: "n", Type: graphql.Int, Default: 1}}}
+	a.Fields = []graphql.InputField{{Name: "b", Type: b}, {Name: "s", Type: graphql.String}}
+
+	var userT, postT *graphql.Object
+	userT = &graphql.Object{Name: "User", Fields: graphql.FieldsFunc(func() graphql.Fields {
+		return graphql.Fields{
+			{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+			{Name: "name", Type: graphql.String},
+			{Name: "best", Type: userT, Resolve: func(_ context.Context, p any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				return p.(*user).Friends[0], nil
+			}},
+			{Name: "friends", Type: graphql.NewList(userT), Args: []graphql.Argument{{Name: "where", Type: filter}}},
+			{Name: "posts", Type: graphql.NewList(postT)},
+		}
+	})}
+	postT = &graphql.Object{Name: "Post", Fields: graphql.FieldsFunc(func() graphql.Fields {
+		return graphql.Fields{
+			{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+			{Name: "title", Type: graphql.String},
+			{Name: "author", Type: userT},
+			{Name: "replies", Type: graphql.NewList(postT)},
+		}
+	})}
+	echo := func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+		b, err := json.Marshal(args)
+		return string(b), err
+	}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "user", Type: userT, Args: []graphql.Argument{{Name: "id", Type: graphql.ID}},
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				if args.String("id") == "2" {
+					return alan, nil
+				}
+				return ada, nil
+			}},
+		{Name: "post", Type: postT, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) { return p1, nil }},
+		{Name: "search", Type: graphql.String, Args: []graphql.Argument{{Name: "where", Type: filter}, {Name: "a", Type: a}}, Resolve: echo},
+		{Name: "a", Type: graphql.String},
+		{Name: "b", Type: graphql.String},
+	}}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
+	if err != nil {
+		tb.Fatalf("NewSchema: %v", err)
+	}
+	return s
+}
+
+// ends runs query through Do (parse, validate, prepare, execute) and
+// returns the response, which must be well-formed.
+func ends(t *testing.T, s *graphql.Schema, query, variables string) string {
+	t.Helper()
+	return response(t, s, query, "", variables)
+}
+
+func TestTerminationOverlapRule(t *testing.T) {
+	s := cyclicSchema(t)
+	cycle := `Cannot spread fragment \"A\" within itself.`
+	tests := []struct {
+		name, query, want string
+	}{
+		{name: "two fragments spreading themselves in a sub-selection, side by side",
+			query: `{user{...A ...B}}fragment A on User{posts{author{...A}}}fragment B on User{posts{author{...B}}}`,
+			want:  cycle},
+		{name: "mutual recursion through sub-selections",
+			query: `{user{...A ...B}}fragment A on User{friends{...B}}fragment B on User{friends{...A}}`,
+			want:  `Cannot spread fragment \"A\" within itself via \"B\".`},
+		{name: "three fragments, conflicting aliases inside",
+			query: `{user{...A ...B ...C}}fragment A on User{x:friends{...B}}fragment B on User{x:posts{...C}}fragment C on Post{author{...A}}`,
+			want:  `Cannot spread fragment \"A\" within itself via \"B\", \"C\".`},
+		{name: "self spread at the top of its own selection",
+			query: `{user{...A}}fragment A on User{id ...A best{...A}}`,
+			want:  cycle},
+		{name: "cycle through inline fragments",
+			query: `{user{...A ...B}}fragment A on User{... on User{best{...on User{...A}}}}fragment B on User{...{best{...B}}}`,
+			want:  cycle},
+		{name: "cycle in an unused fragment",
+			query: `{user{id}}fragment A on User{best{...A}}fragment B on User{best{...A ...B}}`,
+			want:  cycle},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ends(t, s, tt.query, "")
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("response %s\ndoes not report %s", got, tt.want)
+			}
+			if strings.Contains(got, `"data"`) {
+				t.Errorf("an invalid document was executed: %s", got)
+			}
+		})
+	}
+}
+
+func TestTerminationOverlapReportsEachConflictOnce(t *testing.T) {
+	s := cyclicSchema(t)
+	tests := []struct {
+		name, query string
+	}{
+		{"fragment met from the operation and from another fragment",
+			`{ ...G ...F } fragment F on Query { x: a ...G } fragment G on Query { x: b }`},
+		{"fragment met from the operation and from another fragment, other order",
+			`{ ...F ...G } fragment F on Query { x: a ...G } fragment G on Query { x: b }`},
+		{"conflict below a field selected twice",
+			`{ user { x: name } ...F } fragment F on Query { user { x: id } }`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := parser.ParseQuery(&ast.Source{Input: tt.query})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var conflicts []string
+			for _, e := range s.Validate(doc, graphql.ValidateOptions{}) {
+				if e.Rule == "OverlappingFieldsCanBeMerged" {
+					conflicts = append(conflicts, e.Message)
+				}
+			}
+			if len(conflicts) != 1 {
+				t.Errorf("%d conflicts reported, want 1: %q", len(conflicts), conflicts)
+			}
+		})
+	}
+}
+
+// TestTerminationPrepare prepares documents that were never validated:
+// Prepare must refuse fragment cycles and absurd depths itself.
+func TestTerminationPrepare(t *testing.T) {
+	s := cyclicSchema(t)
+	deepChain := func(n int) string {
+		var b strings.Builder
+		b.WriteString("{ user { ...F0 } }")
+		for i := range n {
+			b.WriteString(" fragment F" + itoa(i) + " on User { best { best { ...F" + itoa(i+1) + " } } }")
+		}
+		b.WriteString(" fragment F" + itoa(n) + " on User { id }")
+		return b.String()
+	}
+	tests := []struct {
+		name, query, want string
+	}{
+		{"a fragment spread within itself", `{user{...A}}fragment A on User{posts{author{...A}}}`, `Cannot spread fragment "A" within itself.`},
+		{"two fragments side by side", `{user{...A ...B}}fragment A on User{posts{author{...A}}}fragment B on User{posts{author{...B}}}`, `Cannot spread fragment "A" within itself.`},
+		{"a cycle behind @include with a variable", `query($v: Boolean!){user{...A @include(if: $v)}}fragment A on User{best{...A @skip(if: $v)}}`, `Cannot spread fragment "A" within itself.`},
+		{"mutual recursion", `{user{...A}}fragment A on User{friends{...B}}fragment B on User{best{...A}}`, `Cannot spread fragment "A" within itself.`},
+		{"a chain 1002 fields deep", deepChain(500), "The operation nests more than 1000 fields deep."},
+		{"a chain of 2000 spreads with no fields between", `{user{...F0}}` + spreadChain(2000), "Fragment spreads are nested more than 1000 levels deep."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, perr := parser.ParseQuery(&ast.Source{Input: tt.query})
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			op, errs := s.Prepare(doc, "")
+			if op != nil || len(errs) != 1 || errs[0].Message != tt.want || !errors.Is(errs[0], graphql.ErrInvalidDocument) {
+				t.Errorf("Prepare = %v, %v; want one ErrInvalidDocument %q", op, errs, tt.want)
+			}
+		})
+	}
+	// 1000 fields deep is allowed and runs (the data has a cycle too).
+	doc, perr := parser.ParseQuery(&ast.Source{Input: deepChain(499)})
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	op, errs := s.Prepare(doc, "")
+	if len(errs) > 0 {
+		t.Fatalf("Prepare(1000 fields deep) = %v", errs)
+	}
+	res := op.Execute(context.Background(), nil)
+	if len(res.Errors) > 0 || !json.Valid(res.Data) || strings.Count(string(res.Data), `"best"`) != 998 {
+		t.Errorf("Execute(1000 fields deep): %d errors, %d bytes", len(res.Errors), len(res.Data))
+	}
+}
+
+func spreadChain(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(" fragment F" + itoa(i) + " on User { ...F" + itoa(i+1) + " }")
+	}
+	b.WriteString(" fragment F" + itoa(n) + " on User { id }")
+	return b.String()
+}
+
+func itoa(i int) string { return strings.TrimSpace(jsonText(i)) }
+
+// TestTerminationValidationOfCycles runs every validation rule (gqlparser's
+// and the kit's) over cyclic documents, with and without introspection.
+func TestTerminationValidationOfCycles(t *testing.T) {
+	s := cyclicSchema(t)
+	docs := []string{
+		`{user{...A ...B}}fragment A on User{posts{author{...A}}}fragment B on User{posts{author{...B}}}`,
+		`{__schema{types{...T}}}fragment T on __Type{fields{type{...T}} ofType{...T}}`,
+		`{__type(name:"User"){...T ...U}}fragment T on __Type{fields{type{...U}}}fragment U on __Type{ofType{...T}}`,
+		`query($v: Boolean!){user{...A @include(if:$v) ...A @skip(if:$v)}}fragment A on User{best{...A}}`,
+		`{search(where:{not:{not:{and:[{tag:"x"}]}}}, a:{b:{a:{b:{n:2}}}})}fragment A on Query{...A}`,
+	}
+	for _, query := range docs {
+		doc, err := parser.ParseQuery(&ast.Source{Input: query})
+		if err != nil {
+			t.Fatalf("parse %q: %v", query, err)
+		}
+		for _, private := range []bool{false, true} {
+			// Validation writes into the document; it ends, and says why.
+			errs := s.Validate(doc, graphql.ValidateOptions{DisableIntrospection: private})
+			if len(errs) == 0 {
+				t.Errorf("Validate(%q) found nothing wrong", query)
+			}
+		}
+	}
+}
+
+// TestTerminationCyclicTypes executes deep selections over types and data
+// that refer to themselves, with variable conditions at every level.
+func TestTerminationCyclicTypes(t *testing.T) {
+	s := cyclicSchema(t)
+	var sel strings.Builder
+	for range 40 {
+		sel.WriteString(`best @include(if: $v) { id friends @skip(if: $w) { name } posts { replies { author { `)
+	}
+	sel.WriteString("id")
+	for range 40 {
+		sel.WriteString(" } } } }")
+	}
+	query := `query($v: Boolean!, $w: Boolean!) { user { ` + sel.String() + ` } }`
+	for _, vars := range []string{`{"v": true, "w": false}`, `{"v": true, "w": true}`, `{"v": false, "w": false}`} {
+		got := ends(t, s, query, vars)
+		if strings.Contains(got, `"errors"`) {
+			t.Errorf("%s: %.300s", vars, got)
+		}
+	}
+}
+
+func TestTerminationInputValues(t *testing.T) {
+	s := cyclicSchema(t)
+	nested := func(n int) string {
+		return strings.Repeat(`{"not":`, n) + `{"tag":"x"}` + strings.Repeat("}", n)
+	}
+	tests := []struct {
+		name, query, vars, want string
+	}{
+		{"a self-referring input 100 deep", `query($f: Filter){search(where: $f)}`, `{"f":` + nested(100) + `}`,
+			`{"data":{"search":"{\"where\":` + strings.Repeat(`{\"not\":`, 100) + `{\"tag\":\"x\"}`},
+		{"a self-referring input 300 deep is refused", `query($f: Filter){search(where: $f)}`, `{"f":` + nested(300) + `}`,
+			`The value is nested more than 256 levels deep.`},
+		{"mutually referring inputs, literal, defaults filled", `{search(a: {b: {a: {b: {}}}})}`, ``,
+			`{"data":{"search":"{\"a\":{\"b\":{\"a\":{\"b\":{\"n\":1}},\"n\":1}}}"}}`},
+		{"a list of self-referring inputs", `query($f: Filter){search(where: $f)}`, `{"f":{"and":[{"and":[{"tag":"a"}]},{"not":{"tag":"b"}}]}}`,
+			`"data":{"search":`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ends(t, s, tt.query, tt.vars)
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("got %.400s\nwant it to contain %.400s", got, tt.want)
+			}
+		})
+	}
+	// A Go caller's variable value that contains itself.
+	loop := map[string]any{"tag": "x"}
+	loop["not"] = loop
+	res := s.Do(context.Background(), `query($f: Filter){search(where: $f)}`, "", map[string]any{"f": loop})
+	if res.Data != nil || len(res.Errors) == 0 {
+		t.Fatalf("self-containing variable: %s %v", res.Data, res.Errors)
+	}
+	for _, e := range res.Errors {
+		if !strings.HasSuffix(e.Message, "The value is nested more than 256 levels deep.") {
+			t.Errorf("self-containing variable: %s", e.Message)
+		}
+	}
+}
+
+// TestTerminationSchemaDefinitions builds schemas from definitions that
+// contain themselves: NewSchema reports them instead of looping.
+func TestTerminationSchemaDefinitions(t *testing.T) {
+	loopList := &graphql.List{}
+	loopList.OfType = loopList
+	loopNonNull := &graphql.NonNull{}
+	loopNonNull.OfType = graphql.NewList(loopNonNull)
+	if got := loopList.String(); !strings.Contains(got, "…") {
+		t.Errorf("String of a list that contains itself = %q", got)
+	}
+	selfDefault := map[string]any{}
+	selfDefault["next"] = selfDefault
+	node := &graphql.InputObject{Name: "Node"}
+	node.Fields = []graphql.InputField{{Name: "next", Type: node}, {Name: "v", Type: graphql.Int}}
+	var selfAny any
+	selfAny = &selfAny
+	tests := []struct {
+		name  string
+		field graphql.Field
+		want  string
+	}{
+		{"a list type that contains itself", graphql.Field{Name: "f", Type: loopList},
+			"graphql: Query.f wraps more than 64 lists and non-nulls (does a wrapper contain itself?)"},
+		{"a non-null of a list of itself", graphql.Field{Name: "f", Type: loopNonNull},
+			"graphql: Query.f wraps more than 64 lists and non-nulls (does a wrapper contain itself?)"},
+		{"an argument whose type contains itself", graphql.Field{Name: "f", Type: graphql.Int, Args: []graphql.Argument{{Name: "a", Type: loopList}}},
+			"graphql: Query.f(a:) wraps more than 64 lists and non-nulls (does a wrapper contain itself?)"},
+		{"a default that contains itself", graphql.Field{Name: "f", Type: graphql.Int, Args: []graphql.Argument{{Name: "a", Type: node, Default: selfDefault}}},
+			"graphql: field Query.f: the default of a is not a valid Node: field next: "},
+		{"an unknown built-in scalar", graphql.Field{Name: "f", Type: graphql.BuiltinScalar(9)},
+			"graphql: Query.f has the unknown built-in scalar 9"},
+		{"no type at all", graphql.Field{Name: "f", Type: graphql.BuiltinScalar(0)},
+			"graphql: Query.f has the unknown built-in scalar 0"},
+		{"a default that is a pointer to itself", graphql.Field{Name: "f", Type: graphql.Int, Args: []graphql.Argument{{Name: "a", Type: graphql.String, Default: selfAny}}},
+			"graphql: field Query.f: the default of a is not a valid String: String cannot represent value: "},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(tt.field)})
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("NewSchema error = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestTerminationHostileResults resolves values that contain themselves:
+// each costs one field error, never the process.
+func TestTerminationHostileResults(t *testing.T) {
+	selfList := []any{nil}
+	selfList[0] = selfList
+	selfMap := map[any]any{}
+	selfMap["me"] = selfMap
+	var selfPtr any
+	selfPtr = &selfPtr
+	type node struct{ Next any }
+	selfStruct := &node{}
+	selfStruct.Next = selfStruct
+	jsonSelf := map[string]any{}
+	jsonSelf["me"] = jsonSelf
+	custom := &graphql.Scalar{Name: "JSON",
+		Serialize:  func(v any) (any, error) { return v, nil },
+		ParseValue: func(v any) (any, error) { return v, nil }}
+	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "list", Type: graphql.String, Resolve: constant(selfList)},
+		graphql.Field{Name: "map", Type: graphql.String, Resolve: constant(selfMap)},
+		graphql.Field{Name: "ptr", Type: graphql.String, Resolve: constant(selfPtr)},
+		graphql.Field{Name: "st", Type: graphql.Int, Resolve: constant(selfStruct)},
+		graphql.Field{Name: "json", Type: custom, Resolve: constant(jsonSelf)},
+		graphql.Field{Name: "panics", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
+			panic(selfMap)
+		}},
+		graphql.Field{Name: "ok", Type: graphql.String, Resolve: constant("ok")},
+	)})
+	got := ends(t, s, `{ list map ptr st json panics ok }`, "")
+	want := `{"data":{"list":null,"map":null,"ptr":null,"st":null,"json":null,"panics":null,"ok":"ok"},"errors":[` +
+		`{"message":"String cannot represent value: [[[[Array]]]]","locations":[{"line":1,"column":3}],"path":["list"]},` +
+		`{"message":"String cannot represent value: { me: { me: { me: [Object] } } }","locations":[{"line":1,"column":8}],"path":["map"]},` +
+		`{"message":"Int cannot represent non-integer value: { Next: { Next: { Next: [Object] } } }","locations":[{"line":1,"column":16}],"path":["st"]},` +
+		`{"message":"the value is nested more than 256 levels deep","locations":[{"line":1,"column":19}],"path":["json"]},` +
+		`{"message":"panic: { me: { me: { me: [Object] } } }","locations":[{"line":1,"column":24}],"path":["panics"]}]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestTerminationIntrospectionAndSDL walks the introspection types, which
+// refer to each other, and prints a schema whose types refer to themselves.
+func TestTerminationIntrospectionAndSDL(t *testing.T) {
+	s := cyclicSchema(t)
+	sdl := s.SDL()
+	for _, want := range []string{"type User {", "best: User", "input Filter {", "not: Filter", "input A {", "b: B"} {
+		if !strings.Contains(sdl, want) {
+			t.Errorf("SDL lacks %q:\n%s", want, sdl)
+		}
+	}
+	got := ends(t, s, `{ __type(name: "Filter") { inputFields { name type { name ofType { name inputFields { name type { name } } } } } } }`, "")
+	if !strings.Contains(got, `{"name":"and","type":{"name":null,"ofType":{"name":null,"inputFields":null}}}`) {
+		t.Errorf("introspection of a self-referring input: %s", got)
+	}
+}
