@@ -229,8 +229,10 @@ func TestIsolationBuiltins(t *testing.T) {
 		t.Errorf("TypeName of no built-in = %q", got)
 	}
 	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
-		Args:    []graphql.Argument{{Name: "a", Type: graphql.Int, Default: graphql.Null}},
-		Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) { return jsonText(args), nil }})})
+		Args: []graphql.Argument{{Name: "a", Type: graphql.Int, Default: graphql.Null}},
+		Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			return jsonText(args), nil
+		}})})
 	if got := response(t, s, `{ f }`, "", ""); got != `{"data":{"f":"{\"a\":null}"}}` {
 		t.Errorf("Null default: %s", got)
 	}
@@ -272,7 +274,9 @@ func TestCustomScalarContract(t *testing.T) {
 		graphql.Field{Name: "must", Type: graphql.String, Args: []graphql.Argument{{Name: "c", Type: graphql.NewNonNull(colour)}},
 			Resolve: constant("ran")},
 		graphql.Field{Name: "out", Type: colour, Args: []graphql.Argument{{Name: "v", Type: graphql.String}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) { return args.String("v"), nil }},
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				return args.String("v"), nil
+			}},
 	)})
 	tests := []struct {
 		name, query, vars, want string
