@@ -5,8 +5,8 @@
 //
 // # Defining a schema
 //
-// Types are Go values. Scalars are [Int] (32-bit), [Float], [String],
-// [Boolean], [ID], or a custom [*Scalar] with a name, a Serialize and a
+// Types are Go values. Scalars are the constants [Int] (32-bit), [Float],
+// [String], [Boolean], [ID], or a custom [*Scalar] with a name, a Serialize and a
 // ParseValue function. An [*Enum] maps names to internal Go values; an
 // [*InputObject] lists fields with optional defaults; an [*Object] lists its
 // fields, either directly as [Fields] or lazily as a [FieldsFunc] so that
@@ -45,7 +45,8 @@
 // reachable: struct fields the schema does not declare are never exposed.
 //
 // A Resolve function receives the request context, the parent value, the
-// coerced arguments ([Args]) and a [*ResolveInfo]. [ResolveInfo.SelectedFields]
+// coerced arguments ([Args], read-only) and a [ResolveInfo] of its own (both
+// may be kept after the call). [ResolveInfo.SelectedFields]
 // and [ResolveInfo.IsSelected] tell which sub-fields the client asked for,
 // after fragments and @skip/@include, so that related rows can be loaded
 // eagerly (one query for all authors of a page of posts, and none when no

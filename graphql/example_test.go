@@ -109,3 +109,14 @@ func ExampleSchema_SDL() {
 	//   GREEN @deprecated(reason: "Use RED.")
 	// }
 }
+
+// A resolver's Args cannot be changed, and what it hands out is a copy:
+// here a resolver (or a test calling one) edits the list it was given,
+// and the arguments stay as they were.
+func ExampleNewArgs() {
+	args := graphql.NewArgs(map[string]any{"first": 10, "tags": []any{"go", "graphql"}})
+	tags := args.List("tags")
+	tags[0] = "changed"
+	fmt.Println(args.Int("first"), args.List("tags"), args.Has("after"))
+	// Output: 10 [go graphql] false
+}

@@ -84,6 +84,14 @@ func typeString(t Type) string {
 // []any, map[string]any), or whatever a Go caller put in the variables.
 // ParseLiteral, when nil, converts the literal to the same JSON-like value
 // and calls ParseValue.
+//
+// The parsers follow graphql-js's contract. A returned error makes the
+// input invalid: a *gqlerror.Error is reported with its own message and
+// extensions, another error after `Expected type "Name".`. A nil result
+// without an error also makes the input invalid (graphql-js's undefined);
+// [Null] says the input stands for null (refused in a non-null position).
+// A Serialize that returns nil (or Null) is a field error: null is the
+// field's to decide, and Serialize is never given a nil value.
 type Scalar struct {
 	Name           string
 	Description    string
