@@ -34,9 +34,6 @@ const (
 	ID
 )
 
-// kindCustom is the BuiltinScalar of no built-in: a custom *Scalar.
-const kindCustom BuiltinScalar = 0
-
 var builtinScalars = [...]struct{ name, desc string }{
 	Int:     {"Int", "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1."},
 	Float:   {"Float", "The `Float` scalar type represents signed double-precision fractional values as specified by [IEEE 754](https://en.wikipedia.org/wiki/IEEE_floating_point)."},
