@@ -40,7 +40,7 @@ func overlapRule(observers *core.Events, addError core.AddErrFunc) {
 		}
 		done = true
 		c := &overlapChecker{schema: w.Schema, doc: w.Document, addError: addError,
-			errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{},
+			errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}, sigs: map[*ast.Field]string{},
 			pairs: map[fieldPair]pairState{}, reported: map[fieldPair]bool{}}
 		c.checkDocument()
 	}
@@ -55,6 +55,7 @@ type overlapChecker struct {
 	errors      int // conflicts still to report
 	comparisons int // pair comparisons still allowed
 	shapes      map[*ast.Field]string
+	sigs        map[*ast.Field]string
 	fragments   fragmentIndex
 	// pairs memoises the comparison of two field nodes; reported holds
 	// the pairs already reported, so that a conflict found again from
@@ -98,7 +99,6 @@ type ofield struct {
 	node   *ast.Field
 	parent *ast.Definition      // nil when unknown
 	def    *ast.FieldDefinition // nil when unknown
-	sig    string               // name, arguments and parent type
 }
 
 // conflict is a reason two fields cannot be merged.
@@ -192,12 +192,7 @@ func (c *overlapChecker) collect(set ast.SelectionSet, parent *ast.Definition) (
 					}
 				}
 				if !dup {
-					parentName := ""
-					if parent != nil {
-						parentName = parent.Name
-					}
-					byKey[key] = append(byKey[key], ofield{node: x, parent: parent, def: c.fieldDef(parent, x.Name),
-						sig: x.Name + "(" + argumentsKey(x.Arguments) + ")@" + parentName})
+					byKey[key] = append(byKey[key], ofield{node: x, parent: parent, def: c.fieldDef(parent, x.Name)})
 				}
 			case *ast.InlineFragment:
 				t := parent
@@ -238,7 +233,7 @@ func (c *overlapChecker) checkWithin(set ast.SelectionSet, parent *ast.Definitio
 // findConflict compares two fields with the same response key, once per
 // pair of nodes.
 func (c *overlapChecker) findConflict(key string, a, b ofield) *conflict {
-	if a.node == b.node || a.sig == b.sig && (len(a.node.SelectionSet) == 0 || c.shape(a.node) == c.shape(b.node)) {
+	if a.node == b.node || c.sig(a) == c.sig(b) && (len(a.node.SelectionSet) == 0 || c.shape(a.node) == c.shape(b.node)) {
 		return nil // the same field, arguments and sub-selection: nothing to compare
 	}
 	p := fieldPair{a.node, b.node}
@@ -301,6 +296,22 @@ func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition,
 		}
 	}
 	return out
+}
+
+// sig is a field's name, arguments and parent type, printed once and only
+// for fields that share a response key with another (a document's one
+// field with a 20 KB argument is never printed).
+func (c *overlapChecker) sig(f ofield) string {
+	if s, ok := c.sigs[f.node]; ok {
+		return s
+	}
+	parentName := ""
+	if f.parent != nil {
+		parentName = f.parent.Name
+	}
+	s := f.node.Name + "(" + argumentsKey(f.node.Arguments) + ")@" + parentName
+	c.sigs[f.node] = s
+	return s
 }
 
 // shape is the printed sub-selection of a field, to tell identical ones.
