@@ -3,7 +3,6 @@ module github.com/gqlkit/gqlkit
 go 1.25.0
 
 require (
-	github.com/go-chi/chi/v5 v5.5.0
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/rs/xid v1.6.0

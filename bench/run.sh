@@ -14,7 +14,9 @@
 # (set OUT to choose the file; a relative OUT is taken from this folder).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-ANCHORS=${ANCHORS:-/work/shared/bench-anchors}
+# The harness lives in shared/, beside the repository: ../shared/bench-anchors
+# from the repository's root.
+ANCHORS=${ANCHORS:-$(cd "$here/../.." && pwd)/shared/bench-anchors}
 [[ -x $ANCHORS/run.sh ]] || { echo "run.sh: no harness at $ANCHORS (set ANCHORS)" >&2; exit 1; }
 
 mkdir -p "$here/bin" "$here/results"

@@ -26,7 +26,7 @@
 // example server's, so that command adds users to the same file:
 //
 //	go run ./examples/server users add --name Ada --email ada@example.com --password secret
-//	go run ./examples/chi
+//	go -C examples/chi run .   # a module of its own: the kit does not require chi
 package main
 
 import (
