@@ -1,6 +1,9 @@
 package graphql
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"reflect"
+)
 
 // Args is a read-only set of named input values: the coerced arguments of
 // a field, the fields of an input object ([Args.Input]) or the coerced
@@ -23,7 +26,7 @@ func NewArgs(values map[string]any) Args {
 	if len(values) == 0 {
 		return Args{}
 	}
-	return Args{m: cloneValue(values, 0).(map[string]any)}
+	return Args{m: cloneMap(values)}
 }
 
 // Len returns the number of values present.
@@ -38,7 +41,7 @@ func (a Args) Names() []string { return sortedKeys(a.m) }
 
 // Value returns the value of name (nil when it is absent or null); a map
 // or a slice is copied, so that the caller may change it.
-func (a Args) Value(name string) any { return cloneValue(a.m[name], 0) }
+func (a Args) Value(name string) any { return cloneValue(a.m[name]) }
 
 // Int returns an Int value, or 0 when it is absent or null.
 func (a Args) Int(name string) int { n, _ := a.m[name].(int); return n }
@@ -58,14 +61,14 @@ func (a Args) Input(name string) Args { m, _ := a.m[name].(map[string]any); retu
 
 // List returns a copy of a list value, or nil when it is absent, null or
 // not a list.
-func (a Args) List(name string) []any { l, _ := a.m[name].([]any); return cloneList(l, 0) }
+func (a Args) List(name string) []any { l, _ := a.m[name].([]any); return cloneList(l) }
 
 // Map returns a copy of every value, keyed by name (nil when a is empty).
 func (a Args) Map() map[string]any {
 	if a.m == nil {
 		return nil
 	}
-	return cloneMap(a.m, 0)
+	return cloneMap(a.m)
 }
 
 // MarshalJSON writes the values as a JSON object, as encoding/json writes
@@ -80,40 +83,78 @@ func (a Args) MarshalJSON() ([]byte, error) {
 // cloneValue copies the maps and slices the engine builds for input
 // values (map[string]any and []any). Other values are returned as they
 // are: numbers, strings and booleans cannot be changed, enum values are the
-// schema's, and custom scalar values were made for this request. Values
-// the engine builds nest at most maxInputDepth deep; past maxCloneDepth
-// (only a caller's self-containing map passed to NewArgs goes there) the
-// value is kept as it is rather than followed for ever.
-func cloneValue(v any, depth int) any {
-	switch x := v.(type) {
-	case map[string]any:
-		return cloneMap(x, depth)
-	case []any:
-		return cloneList(x, depth)
+// schema's, and custom scalar values were made for this request. A map or
+// a slice met twice (shared, or containing itself: only a caller's own
+// value can be either) is copied once and the copy shared alike, so the
+// copy costs one visit per map or slice, whatever its shape.
+func cloneValue(v any) any {
+	switch v.(type) {
+	case map[string]any, []any:
+		c := cloner{}
+		return c.value(v)
 	}
 	return v
 }
 
-const maxCloneDepth = maxInputDepth + 8
+type cloner struct {
+	maps  map[uintptr]map[string]any
+	lists map[listID][]any
+}
 
-func cloneMap(m map[string]any, depth int) map[string]any {
-	if m == nil || depth > maxCloneDepth {
-		return m
+type listID struct {
+	first uintptr
+	n     int
+}
+
+func (c *cloner) value(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		id := reflect.ValueOf(x).Pointer()
+		if done, ok := c.maps[id]; ok {
+			return done
+		}
+		if c.maps == nil {
+			c.maps = map[uintptr]map[string]any{}
+		}
+		out := make(map[string]any, len(x))
+		c.maps[id] = out
+		for k, e := range x {
+			out[k] = c.value(e)
+		}
+		return out
+	case []any:
+		if x == nil {
+			return x
+		}
+		if len(x) == 0 {
+			return []any{}
+		}
+		id := listID{reflect.ValueOf(x).Pointer(), len(x)}
+		if done, ok := c.lists[id]; ok {
+			return done
+		}
+		if c.lists == nil {
+			c.lists = map[listID][]any{}
+		}
+		out := make([]any, len(x))
+		c.lists[id] = out
+		for i, e := range x {
+			out[i] = c.value(e)
+		}
+		return out
 	}
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = cloneValue(v, depth+1)
-	}
+	return v
+}
+
+func cloneMap(m map[string]any) map[string]any {
+	out, _ := cloneValue(m).(map[string]any)
 	return out
 }
 
-func cloneList(l []any, depth int) []any {
-	if l == nil || depth > maxCloneDepth {
-		return l
-	}
-	out := make([]any, len(l))
-	for i, v := range l {
-		out[i] = cloneValue(v, depth+1)
-	}
+func cloneList(l []any) []any {
+	out, _ := cloneValue(l).([]any)
 	return out
 }

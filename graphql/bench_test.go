@@ -161,3 +161,25 @@ func prepare(tb testing.TB, s *graphql.Schema, query string) *graphql.Operation 
 	}
 	return op
 }
+
+// BenchmarkValidateIdenticalFields validates one field selected many times
+// over: the overlap rule compares one field of each group of identical
+// ones, so the cost grows with the fields, not with their pairs.
+func BenchmarkValidateIdenticalFields(b *testing.B) {
+	s := benchSchema(b)
+	for _, n := range []int{500, 5000} {
+		query := "{ posts { " + strings.Repeat("id title author { name } ", n) + "} }"
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				doc, err := parser.ParseQuery(&ast.Source{Input: query})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if errs := s.Validate(doc, graphql.ValidateOptions{}); len(errs) > 0 {
+					b.Fatal(errs)
+				}
+			}
+		})
+	}
+}

@@ -71,6 +71,16 @@ func extendPath(path []any, p any) []any {
 // maxInputDepth bounds how deeply a variable's value may nest.
 const maxInputDepth = 256
 
+// coercion is the state of coercing one variable's value: the errors
+// found, and the parts (values, at every level) visited.
+type coercion struct {
+	errs  []inputError
+	nodes int
+}
+
+// maxInputNodes bounds the parts of one variable's value.
+const maxInputNodes = 1 << 20
+
 // maxInputErrors bounds the errors coercing one variable collects, as
 // validation bounds each rule's: a value with thousands of unknown fields
 // must not cost thousands of messages.
@@ -78,26 +88,34 @@ const maxInputErrors = 100
 
 // coerceInput coerces an external input value (from JSON variables) to type
 // t, reporting every failure through errs.
-func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any {
-	if len(*errs) >= maxInputErrors {
+func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
+	if len(st.errs) >= maxInputErrors {
 		return nil // the answer lists no more; do not spend more on it
+	}
+	if st.nodes++; st.nodes > maxInputNodes {
+		// A Go caller's value whose maps share sub-maps unfolds to a tree
+		// of 2^depth nodes; JSON cannot share.
+		if st.nodes == maxInputNodes+1 {
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("The value has more than %d parts.", maxInputNodes)})
+		}
+		return nil
 	}
 	if len(path) > maxInputDepth {
 		// JSON cannot nest this deep through graphqlhttp; a Go caller's
 		// map that contains itself can.
-		*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("The value is nested more than %d levels deep.", maxInputDepth)})
+		st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("The value is nested more than %d levels deep.", maxInputDepth)})
 		return nil
 	}
 	if nn, ok := t.(*NonNull); ok {
 		if v == nil {
-			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
 			return nil
 		}
-		before := len(*errs)
-		out := s.coerceInput(v, nn.OfType, path, errs)
-		if out == nil && len(*errs) == before {
+		before := len(st.errs)
+		out := s.coerceInput(v, nn.OfType, path, st)
+		if out == nil && len(st.errs) == before {
 			// A custom scalar's ParseValue said null.
-			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
 		}
 		return out
 	}
@@ -109,22 +127,22 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 		if items, ok := v.([]any); ok {
 			out := make([]any, len(items))
 			for i, item := range items {
-				out[i] = s.coerceInput(item, x.OfType, extendPath(path, i), errs)
+				out[i] = s.coerceInput(item, x.OfType, extendPath(path, i), st)
 			}
 			return out
 		}
 		if rv := reflect.ValueOf(v); (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Type().Elem().Kind() != reflect.Uint8 {
 			out := make([]any, rv.Len())
 			for i := range out {
-				out[i] = s.coerceInput(rv.Index(i).Interface(), x.OfType, extendPath(path, i), errs)
+				out[i] = s.coerceInput(rv.Index(i).Interface(), x.OfType, extendPath(path, i), st)
 			}
 			return out
 		}
-		return []any{s.coerceInput(v, x.OfType, path, errs)}
+		return []any{s.coerceInput(v, x.OfType, path, st)}
 	case *InputObject:
 		m, ok := v.(map[string]any)
 		if !ok {
-			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected type %q to be an object.", x.Name)})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected type %q to be an object.", x.Name)})
 			return nil
 		}
 		info := s.inputs[x]
@@ -135,37 +153,37 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 				if f.hasDefault {
 					out[f.name] = s.defaultOf(f)
 				} else if _, nonNull := f.typ.(*NonNull); nonNull {
-					*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q of required type %q was not provided.", f.name, f.typ.String())})
+					st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q of required type %q was not provided.", f.name, f.typ.String())})
 				}
 				continue
 			}
-			out[f.name] = s.coerceInput(fv, f.typ, extendPath(path, f.name), errs)
+			out[f.name] = s.coerceInput(fv, f.typ, extendPath(path, f.name), st)
 		}
 		for _, k := range sortedKeys(m) {
-			if len(*errs) >= maxInputErrors {
+			if len(st.errs) >= maxInputErrors {
 				break
 			}
 			if info.byName[k] == nil {
-				*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q is not defined by type %q.", k, x.Name)})
+				st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q is not defined by type %q.", k, x.Name)})
 			}
 		}
 		return out
 	case *Enum:
 		name, ok := v.(string)
 		if !ok {
-			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, inspect(v))})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, inspect(v))})
 			return nil
 		}
 		val, ok := s.enums[x].byName[name]
 		if !ok {
-			*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Value %q does not exist in %q enum.", name, x.Name)})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Value %q does not exist in %q enum.", name, x.Name)})
 			return nil
 		}
 		return val
 	case BuiltinScalar:
 		out, err := parseBuiltin(x, v)
 		if err != nil {
-			*errs = append(*errs, inputError{path: path, val: v, msg: err.Error()})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: err.Error()})
 			return nil
 		}
 		return out
@@ -187,7 +205,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 			default:
 				ie.msg = fmt.Sprintf("Expected type %q. %s", x.Name, errorText(err))
 			}
-			*errs = append(*errs, ie)
+			st.errs = append(st.errs, ie)
 			return nil
 		}
 		if out == Null {
@@ -195,7 +213,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, errs *[]inputError) any 
 		}
 		return out
 	}
-	*errs = append(*errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected an input type, found %s.", typeString(t))})
+	st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected an input type, found %s.", typeString(t))})
 	return nil
 }
 
@@ -210,7 +228,7 @@ func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
 	}()
 	out, err = sc.ParseValue(v)
 	if err != nil {
-		return nil, err
+		return nil, boundedError(err)
 	}
 	if out == nil {
 		return nil, errNoValue
@@ -358,7 +376,7 @@ func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]an
 		out, err = sc.ParseValue(untypedValue(v, vars))
 	}
 	if err != nil {
-		return nil, err
+		return nil, boundedError(err)
 	}
 	if out == nil {
 		return nil, noValueError{fmt.Sprintf("Expected value of type %q, found %s.", sc.Name, v.String())}
@@ -418,17 +436,23 @@ func untypedValue(v *ast.Value, vars map[string]any) any {
 // defaults: validation, introspection and SDL all read the literal). A
 // value nested more than maxInputDepth levels deep (a default map that
 // contains itself) is an error.
-func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) { return s.astFromValueAt(v, t, 0) }
+func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
+	nodes := 0
+	return s.astFromValueAt(v, t, 0, &nodes)
+}
 
-func (s *Schema) astFromValueAt(v any, t Type, depth int) (*ast.Value, error) {
+func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Value, error) {
 	if depth > maxInputDepth {
 		return nil, fmt.Errorf("the value is nested more than %d levels deep", maxInputDepth)
+	}
+	if *nodes++; *nodes > maxInputNodes {
+		return nil, fmt.Errorf("the value has more than %d parts (do its maps share sub-maps?)", maxInputNodes)
 	}
 	if nn, ok := t.(*NonNull); ok {
 		if v == Null || v == nil {
 			return nil, fmt.Errorf("null is not allowed for %s", t.String())
 		}
-		return s.astFromValueAt(v, nn.OfType, depth+1)
+		return s.astFromValueAt(v, nn.OfType, depth+1, nodes)
 	}
 	if v == Null || v == nil {
 		return &ast.Value{Kind: ast.NullValue, Raw: "null"}, nil
@@ -439,7 +463,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int) (*ast.Value, error) {
 		if (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Type().Elem().Kind() != reflect.Uint8 {
 			out := &ast.Value{Kind: ast.ListValue}
 			for i := 0; i < rv.Len(); i++ {
-				c, err := s.astFromValueAt(rv.Index(i).Interface(), x.OfType, depth+1)
+				c, err := s.astFromValueAt(rv.Index(i).Interface(), x.OfType, depth+1, nodes)
 				if err != nil {
 					return nil, fmt.Errorf("item %d: %w", i, err)
 				}
@@ -447,7 +471,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int) (*ast.Value, error) {
 			}
 			return out, nil
 		}
-		return s.astFromValueAt(v, x.OfType, depth+1)
+		return s.astFromValueAt(v, x.OfType, depth+1, nodes)
 	case *InputObject:
 		m, ok := v.(map[string]any)
 		if !ok {
@@ -460,7 +484,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int) (*ast.Value, error) {
 			if !ok {
 				continue
 			}
-			c, err := s.astFromValueAt(fv, f.typ, depth+1)
+			c, err := s.astFromValueAt(fv, f.typ, depth+1, nodes)
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", f.name, err)
 			}
@@ -495,7 +519,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int) (*ast.Value, error) {
 		if err := dec.Decode(&ser); err != nil {
 			return nil, err
 		}
-		return untypedAST(ser, x == ID, 0)
+		return untypedAST(ser, x == ID, depth+1, nodes)
 	case *Scalar:
 		ser, err := x.Serialize(v)
 		if err != nil {
@@ -504,15 +528,18 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int) (*ast.Value, error) {
 		if ser == nil || ser == Null {
 			return nil, fmt.Errorf("%s.Serialize returned null for %s", x.Name, inspect(v))
 		}
-		return untypedAST(ser, false, 0)
+		return untypedAST(ser, false, depth+1, nodes)
 	}
 	return nil, fmt.Errorf("%s is not an input type", typeString(t))
 }
 
 // untypedAST turns a JSON-like value into a literal.
-func untypedAST(v any, isID bool, depth int) (*ast.Value, error) {
+func untypedAST(v any, isID bool, depth int, nodes *int) (*ast.Value, error) {
 	if depth > maxInputDepth {
 		return nil, fmt.Errorf("the value is nested more than %d levels deep", maxInputDepth)
+	}
+	if *nodes++; *nodes > maxInputNodes {
+		return nil, fmt.Errorf("the value has more than %d parts (do its maps share sub-maps?)", maxInputNodes)
 	}
 	switch x := v.(type) {
 	case nil:
@@ -536,7 +563,7 @@ func untypedAST(v any, isID bool, depth int) (*ast.Value, error) {
 	case []any:
 		out := &ast.Value{Kind: ast.ListValue}
 		for _, e := range x {
-			c, err := untypedAST(e, false, depth+1)
+			c, err := untypedAST(e, false, depth+1, nodes)
 			if err != nil {
 				return nil, err
 			}
@@ -546,7 +573,7 @@ func untypedAST(v any, isID bool, depth int) (*ast.Value, error) {
 	case map[string]any:
 		out := &ast.Value{Kind: ast.ObjectValue}
 		for _, k := range sortedKeys(x) {
-			c, err := untypedAST(x[k], false, depth+1)
+			c, err := untypedAST(x[k], false, depth+1, nodes)
 			if err != nil {
 				return nil, err
 			}
@@ -573,7 +600,7 @@ func untypedAST(v any, isID bool, depth int) (*ast.Value, error) {
 	if err := d.Decode(&generic); err != nil {
 		return nil, err
 	}
-	return untypedAST(generic, false, depth+1)
+	return untypedAST(generic, false, depth+1, nodes)
 }
 
 func numberAST(f float64) *ast.Value {
@@ -644,8 +671,9 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 			errs = append(errs, variableError(locs, fmt.Sprintf("Variable \"$%s\" of non-null type %q must not be null.", def.Variable, def.Type.String())))
 			continue
 		}
-		var ierrs []inputError
-		val := s.coerceInput(v, t, nil, &ierrs)
+		var st coercion
+		val := s.coerceInput(v, t, nil, &st)
+		ierrs := st.errs
 		for _, ie := range ierrs {
 			at := ""
 			if len(ie.path) > 0 {

@@ -34,7 +34,8 @@ func (e *PanicError) Error() string {
 func (e *PanicError) StackTrace() []byte { return e.Stack }
 
 // Unwrap returns the panic value when it is an error.
-func (e *PanicError) Unwrap() error { err, _ := e.Value.(error); return err }
+// (A panic value whose chain leads back to itself is reduced to its text.)
+func (e *PanicError) Unwrap() error { err, _ := e.Value.(error); return boundedError(err) }
 
 type pathSeg struct {
 	key   string
@@ -242,7 +243,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	info := ResolveInfo{fp: fp, op: e.op, vars: e.vars, idx: indexesOf(e.path)}
 	res, err := fp.info.resolve(e.ctx, p, args, info)
 	if err != nil {
-		return reflect.Value{}, err
+		return reflect.Value{}, boundedError(err)
 	}
 	return reflect.ValueOf(res), nil
 }
@@ -272,11 +273,14 @@ func deref(v reflect.Value) (reflect.Value, bool) {
 		case reflect.Map:
 			return v, v.IsNil()
 		default:
-			return v, false
+			// graphql.Null returned by a resolver means null too.
+			return v, v.Kind() == reflect.Uint8 && v.Type() == nullType
 		}
 	}
 	return reflect.Value{}, true
 }
+
+var nullType = reflect.TypeFor[nullValue]()
 
 const maxDerefs = 64
 
@@ -425,7 +429,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	in := v.Interface()
 	out, err := sc.Serialize(in)
 	if err != nil {
-		return err
+		return boundedError(err)
 	}
 	if out == nil || out == Null {
 		// graphql-js: a serializer must give a value; null is the field's
@@ -433,7 +437,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, inspect(in))
 	}
 	mark := len(e.buf)
-	e.buf, err = appendJSONValue(e.buf, out, 0)
+	e.buf, err = appendJSONValue(e.buf, out)
 	if err != nil {
 		e.buf = e.buf[:mark]
 	}

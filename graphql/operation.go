@@ -29,10 +29,11 @@ type Operation struct {
 // Prepare selects the operation called name (it may be empty when the
 // document has exactly one operation) from a document that
 // [Schema.Validate] accepted, and plans it. Its errors wrap
-// [ErrInvalidOperation] or [ErrInvalidDocument]. It terminates on any
-// document: one that spreads a fragment within itself, or nests more than
-// 1000 fields deep once its fragments are expanded, is refused with
-// ErrInvalidDocument (validation refuses both earlier).
+// [ErrInvalidOperation] or [ErrInvalidDocument]. It ends quickly on any
+// document: one that spreads a fragment within itself, nests more than
+// 1000 fields deep once its fragments are expanded, or expands to more than
+// 100,000 field selections is refused with ErrInvalidDocument (validation
+// refuses the first, and graphqlhttp's limits the others, earlier).
 func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, errs gqlerror.List) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -266,13 +267,26 @@ func (s *Schema) Do(ctx context.Context, query, operationName string, variables 
 }
 
 // maxJSONDepth bounds how deeply a custom scalar's serialised value may
-// nest: a map that contains itself is an error, not an endless walk.
-const maxJSONDepth = 256
+// nest, and maxJSONParts its parts: a map that contains itself, or whose
+// maps share sub-maps (2^depth parts to write), is an error, not an endless
+// walk.
+const (
+	maxJSONDepth = 256
+	maxJSONParts = 1 << 20
+)
 
 // appendJSONValue writes what a custom scalar's Serialize returned.
-func appendJSONValue(dst []byte, v any, depth int) ([]byte, error) {
+func appendJSONValue(dst []byte, v any) ([]byte, error) {
+	parts := 0
+	return appendJSONPart(dst, v, 0, &parts)
+}
+
+func appendJSONPart(dst []byte, v any, depth int, parts *int) ([]byte, error) {
 	if depth > maxJSONDepth {
 		return dst, fmt.Errorf("the value is nested more than %d levels deep", maxJSONDepth)
+	}
+	if *parts++; *parts > maxJSONParts {
+		return dst, fmt.Errorf("the value has more than %d parts", maxJSONParts)
 	}
 	switch x := v.(type) {
 	case nil:
@@ -306,7 +320,7 @@ func appendJSONValue(dst []byte, v any, depth int) ([]byte, error) {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendJSONValue(dst, e, depth+1); err != nil {
+			if dst, err = appendJSONPart(dst, e, depth+1, parts); err != nil {
 				return dst, err
 			}
 		}
@@ -320,7 +334,7 @@ func appendJSONValue(dst []byte, v any, depth int) ([]byte, error) {
 			dst = appendString(dst, k)
 			dst = append(dst, ':')
 			var err error
-			if dst, err = appendJSONValue(dst, x[k], depth+1); err != nil {
+			if dst, err = appendJSONPart(dst, x[k], depth+1, parts); err != nil {
 				return dst, err
 			}
 		}

@@ -15,8 +15,8 @@ import (
 // for a tenth of a second. The rule here follows graphql-js's
 // (fields that share a response key must be the same field with the same
 // arguments and compatible types, recursively through their sub-selections),
-// but groups fields by signature, so identical fields cost one comparison,
-// and stops after maxOverlapErrors conflicts.
+// but never compares two identical fields (same name, arguments, parent
+// type and sub-selection), and stops after maxOverlapErrors conflicts.
 //
 // Termination: every pair of field nodes is compared at most once (pairs
 // memo). A pair met again while its own comparison is still under way can
@@ -220,8 +220,12 @@ func (c *overlapChecker) checkWithin(set ast.SelectionSet, parent *ast.Definitio
 	keys, byKey := c.collect(set, parent)
 	for _, key := range keys {
 		fields := byKey[key]
+		class := c.classes(fields, nil)
 		for i := 0; i < len(fields) && !c.exhausted(); i++ {
 			for j := i + 1; j < len(fields) && !c.exhausted(); j++ {
+				if class[i] == class[j] {
+					continue // the same field, arguments and sub-selection
+				}
 				if cf := c.findConflict(key, fields[i], fields[j]); cf != nil {
 					c.report(pairOf(fields[i].node, fields[j].node), cf)
 				}
@@ -284,8 +288,16 @@ func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition,
 	_, by2 := c.collect(set2, parent2)
 	var out []*conflict
 	for _, key := range keys1 {
-		for _, a := range by1[key] {
-			for _, b := range by2[key] {
+		side1, side2 := by1[key], by2[key]
+		if len(side2) == 0 {
+			continue
+		}
+		class := c.classes(side1, side2)
+		for i, a := range side1 {
+			for j, b := range side2 {
+				if class[i] == class[len(side1)+j] {
+					continue
+				}
 				if c.comparisons <= 0 {
 					return out
 				}
@@ -293,6 +305,34 @@ func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition,
 					out = append(out, cf)
 				}
 			}
+		}
+	}
+	return out
+}
+
+// classes numbers the fields of a and then b so that fields with the same
+// number are the same field, with the same arguments and the same
+// sub-selection: such a pair never conflicts, and is not compared. A
+// thousand copies of one field thus cost a thousand signatures, not half a
+// million comparisons.
+func (c *overlapChecker) classes(a, b []ofield) []int {
+	out := make([]int, 0, len(a)+len(b))
+	if len(a)+len(b) < 2 {
+		return append(out, 0, 1)[:len(a)+len(b)]
+	}
+	ids := make(map[string]int, len(a)+len(b))
+	for _, side := range [2][]ofield{a, b} {
+		for _, f := range side {
+			key := c.sig(f)
+			if len(f.node.SelectionSet) > 0 {
+				key += "\x00" + c.shape(f.node)
+			}
+			id, ok := ids[key]
+			if !ok {
+				id = len(ids)
+				ids[key] = id
+			}
+			out = append(out, id)
 		}
 	}
 	return out

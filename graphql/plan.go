@@ -586,69 +586,92 @@ func (e *argumentError) Error() string { return e.msg }
 // execution end on any document, validated or not.
 const maxPlanDepth = 1000
 
+// maxPlanSelections bounds the field selections an operation expands to,
+// every spread of a fragment counted (as the limits package counts nodes).
+// Planning de-duplicates spreads only where no @skip/@include variable
+// decides them, so fragments that spread the next one twice under two
+// conditions expand to 2^n selections: Prepare refuses them up front.
+const maxPlanSelections = 100_000
+
 // checkShape reports a fragment spread within itself (directly or through
-// other fragments) or nesting past maxPlanDepth in the operation whose
-// selection set is set. Each fragment is measured once.
+// other fragments), nesting past maxPlanDepth or an expansion past
+// maxPlanSelections in the operation whose selection set is set. Each
+// fragment is measured once.
 func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) *gqlerror.Error {
-	c := shapeChecker{doc: doc, depth: map[string]int{}}
-	_, err := c.measure(set, 0)
+	c := shapeChecker{doc: doc, sizes: map[string]shape{}}
+	sh, err := c.measure(set, 0)
+	if err == nil && sh.selections > maxPlanSelections {
+		err = &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections.", maxPlanSelections),
+			Err: ErrInvalidDocument}
+	}
 	return err
 }
 
 type shapeChecker struct {
 	doc   *ast.QueryDocument
 	frags fragmentIndex
-	depth map[string]int // a fragment's field depth; -1 while it is measured
+	sizes map[string]shape // each fragment's; depth -1 while it is measured
 }
 
-// measure returns how many fields deep set nests; spreads is how many
-// fragment spreads lead to it.
-func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (int, *gqlerror.Error) {
-	deepest := 0
+// shape is how deep a selection set nests, in fields, and how many field
+// selections it expands to (saturating).
+type shape struct{ depth, selections int }
+
+func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (shape, *gqlerror.Error) {
+	var out shape
 	for _, sel := range set {
-		var d int
+		var sh shape
 		var err *gqlerror.Error
 		switch x := sel.(type) {
 		case *ast.Field:
-			if d, err = c.measure(x.SelectionSet, spreads); err == nil {
-				d++
+			if sh, err = c.measure(x.SelectionSet, spreads); err == nil {
+				sh.depth++
+				sh.selections = addSaturating(sh.selections, 1)
 			}
 		case *ast.InlineFragment:
-			d, err = c.measure(x.SelectionSet, spreads)
+			sh, err = c.measure(x.SelectionSet, spreads)
 		case *ast.FragmentSpread:
-			d, err = c.fragment(x, spreads+1)
+			sh, err = c.fragment(x, spreads+1)
 		}
 		if err != nil {
-			return 0, err
+			return shape{}, err
 		}
-		if deepest = max(deepest, d); deepest > maxPlanDepth {
-			return 0, c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fields deep.", maxPlanDepth))
+		out.selections = addSaturating(out.selections, sh.selections)
+		if out.depth = max(out.depth, sh.depth); out.depth > maxPlanDepth {
+			return shape{}, c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fields deep.", maxPlanDepth))
 		}
 	}
-	return deepest, nil
+	return out, nil
 }
 
-func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (int, *gqlerror.Error) {
-	d, seen := c.depth[spread.Name]
+func addSaturating(a, b int) int {
+	if a > maxPlanSelections*2-b {
+		return maxPlanSelections * 2
+	}
+	return a + b
+}
+
+func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (shape, *gqlerror.Error) {
+	sh, seen := c.sizes[spread.Name]
 	switch {
-	case seen && d < 0:
-		return 0, c.errorAt(spread, fmt.Sprintf("Cannot spread fragment %q within itself.", spread.Name))
+	case seen && sh.depth < 0:
+		return shape{}, c.errorAt(spread, fmt.Sprintf("Cannot spread fragment %q within itself.", spread.Name))
 	case seen:
-		return d, nil
+		return sh, nil
 	case spreads > maxPlanDepth:
-		return 0, c.errorAt(spread, fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", maxPlanDepth))
+		return shape{}, c.errorAt(spread, fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", maxPlanDepth))
 	}
 	f := c.frags.get(c.doc, spread.Name)
 	if f == nil {
-		return 0, nil // an unknown fragment spreads nothing
+		return shape{}, nil // an unknown fragment spreads nothing
 	}
-	c.depth[spread.Name] = -1
-	d, err := c.measure(f.SelectionSet, spreads)
+	c.sizes[spread.Name] = shape{depth: -1}
+	sh, err := c.measure(f.SelectionSet, spreads)
 	if err != nil {
-		return 0, err
+		return shape{}, err
 	}
-	c.depth[spread.Name] = d
-	return d, nil
+	c.sizes[spread.Name] = sh
+	return sh, nil
 }
 
 func (c *shapeChecker) errorAt(sel ast.Selection, msg string) *gqlerror.Error {

@@ -148,7 +148,7 @@ func (e *executor) callMethod(a *accessor, m reflect.Value) (out reflect.Value, 
 		res = m.Call(nil)
 	}
 	if a.withErr && !res[1].IsNil() {
-		return reflect.Value{}, res[1].Interface().(error)
+		return reflect.Value{}, boundedError(res[1].Interface().(error))
 	}
 	return res[0], nil
 }

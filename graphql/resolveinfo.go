@@ -9,7 +9,8 @@ import (
 // ResolveInfo describes the field being resolved. A resolver receives its
 // own copy, which holds nothing the engine reuses: it stays valid, and
 // describes the same field, after the resolver has returned, so a batch
-// loader may keep it.
+// loader may keep it. [ResolveInfo.ParentType] and [ResolveInfo.ReturnType]
+// are the definitions given to [NewSchema], which must not be changed.
 type ResolveInfo struct {
 	fp   *fieldPlan     // the field's plan, read-only
 	op   *Operation     // read-only

@@ -261,6 +261,11 @@ func isNilType(t Type) bool {
 
 func isIntrospectionName(name string) bool { return len(name) > 1 && name[0] == '_' && name[1] == '_' }
 
+// maxSchemaTypes bounds the named types of one schema: collecting them
+// follows FieldsFunc thunks, and one that made new types on every call
+// would otherwise never end.
+const maxSchemaTypes = 10_000
+
 // maxTypeWrappers bounds the lists and non-nulls around one named type:
 // NewSchema refuses more (a wrapper that contains itself would have no
 // end), and every walk over wrappers stops there.
@@ -318,13 +323,15 @@ func (b *builder) checkTypeRef(t Type, where string) bool {
 				return false
 			}
 			return true
-		case NamedType:
+		case *Scalar, *Enum, *InputObject, *Object:
 			if isNilType(x) {
 				b.errorf("graphql: %s has a nil type", where)
 				return false
 			}
 			return true
 		default:
+			// Another implementation of Type (a struct embedding *Object,
+			// say) is none of the kinds the engine knows.
 			b.errorf("graphql: %s has an unsupported type %T", where, t)
 			return false
 		}
@@ -363,6 +370,12 @@ func (b *builder) collect(t Type, where string) {
 			b.errorf("graphql: %s: custom scalar %q redefines a built-in scalar; use graphql.%s", where, name, name)
 			return
 		}
+	}
+	if len(b.order) == maxSchemaTypes {
+		b.errorf("graphql: %s: the schema has more than %d types (does a FieldsFunc make new types on every call?)", where, maxSchemaTypes)
+	}
+	if len(b.order) >= maxSchemaTypes {
+		return
 	}
 	b.seen[name] = nt
 	b.where[name] = where
@@ -622,11 +635,13 @@ func (s *Schema) holdsCustomScalar(t Type) bool {
 
 // defaultOf returns the value of a's default for one use. A default that
 // holds custom scalar values is parsed again from its literal, so that
-// every execution gets values of its own; others are shared, which is safe
-// because resolvers only see them through the read-only Args.
+// every execution gets values of its own; maps and lists of others are
+// copied (for a scalar default, copying costs nothing).
 func (s *Schema) defaultOf(a *argInfo) any {
 	if !a.fresh {
-		return a.def
+		// A copy: coerced variables are handed to the caller of
+		// CoerceVariables, who may change them.
+		return cloneValue(a.def)
 	}
 	v, err := s.literalValue(a.defAST, a.typ, nil, false)
 	if err != nil {

@@ -218,4 +218,6 @@ type Argument struct {
 // args and info are the resolver's own: args cannot be changed (accessors
 // that return maps or slices return copies), and info holds nothing the
 // engine reuses, so both may be kept after the call (by a batch loader).
+// Within one execution, fields given the same variable of a custom scalar
+// receive the one value its ParseValue returned for the request.
 type ResolveFunc func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error)
