@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+
+	"github.com/gqlkit/gqlkit/graphql"
 )
 
 // FuzzExecute runs arbitrary documents and variables against the sample
@@ -27,25 +29,7 @@ func FuzzExecute(f *testing.F) {
 		f.Add(seed.query, seed.vars)
 	}
 	s := benchSchema(f)
-	f.Fuzz(func(t *testing.T, query, vars string) {
-		var variables map[string]any
-		if vars != "" {
-			if err := json.Unmarshal([]byte(vars), &variables); err != nil {
-				variables = nil
-			}
-		}
-		res := s.Do(context.Background(), query, "", variables)
-		out, err := res.MarshalJSON()
-		if err != nil {
-			t.Fatalf("MarshalJSON: %v", err)
-		}
-		if !json.Valid(out) {
-			t.Fatalf("invalid JSON for %q: %s", query, out)
-		}
-		if res.Data == nil && len(res.Errors) == 0 {
-			t.Fatalf("no data and no errors for %q", query)
-		}
-	})
+	f.Fuzz(func(t *testing.T, query, vars string) { checkAnswer(t, s, query, vars) })
 }
 
 // FuzzExecuteCyclic runs arbitrary documents against a schema whose types
@@ -72,23 +56,28 @@ func FuzzExecuteCyclic(f *testing.F) {
 		f.Add(seed.query, seed.vars)
 	}
 	s := cyclicSchema(f)
-	f.Fuzz(func(t *testing.T, query, vars string) {
-		var variables map[string]any
-		if vars != "" {
-			if err := json.Unmarshal([]byte(vars), &variables); err != nil {
-				variables = nil
-			}
+	f.Fuzz(func(t *testing.T, query, vars string) { checkAnswer(t, s, query, vars) })
+}
+
+// checkAnswer runs query with vars (JSON; ignored when it does not decode)
+// and fails unless the answer is well-formed JSON with data or errors.
+func checkAnswer(t *testing.T, s *graphql.Schema, query, vars string) {
+	t.Helper()
+	var variables map[string]any
+	if vars != "" {
+		if err := json.Unmarshal([]byte(vars), &variables); err != nil {
+			variables = nil
 		}
-		res := s.Do(context.Background(), query, "", variables)
-		out, err := res.MarshalJSON()
-		if err != nil {
-			t.Fatalf("MarshalJSON: %v", err)
-		}
-		if !json.Valid(out) {
-			t.Fatalf("invalid JSON for %q: %s", query, out)
-		}
-		if res.Data == nil && len(res.Errors) == 0 {
-			t.Fatalf("no data and no errors for %q", query)
-		}
-	})
+	}
+	res := s.Do(context.Background(), query, "", variables)
+	out, err := res.MarshalJSON()
+	if err != nil {
+		t.Fatalf("MarshalJSON: %v", err)
+	}
+	if !json.Valid(out) {
+		t.Fatalf("invalid JSON for %q: %s", query, out)
+	}
+	if res.Data == nil && len(res.Errors) == 0 {
+		t.Fatalf("no data and no errors for %q", query)
+	}
 }
