@@ -256,8 +256,7 @@ func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrF
 						core.At(value.Position))
 					return
 				}
-				var ge *gqlerror.Error
-				if errors.As(err, &ge) && ge != nil {
+				if ge := graphQLError(err); ge != nil {
 					// graphql-js reports a GraphQLError from parseLiteral
 					// as it is: its message and its extensions.
 					addError(core.Message("%s", ge.Message), core.At(value.Position),

@@ -191,7 +191,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 		out, err := s.parseScalarValue(x, v)
 		if err != nil {
 			ie := inputError{path: path, val: v}
-			var ge *gqlerror.Error
+			ge := graphQLError(err)
 			pe, panicked := err.(*PanicError)
 			switch {
 			case panicked || err == errNoValue:
@@ -199,7 +199,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 				// a panic's text is for the log, not the client.
 				ie.msg = fmt.Sprintf("Expected type %q.", x.Name)
 				ie.panic = pe
-			case errors.As(err, &ge) && ge != nil:
+			case ge != nil:
 				// A GraphQL error speaks for itself, as in graphql-js.
 				ie.msg, ie.ext = ge.Message, ge.Extensions
 			default:

@@ -46,7 +46,6 @@ type executor struct {
 	ctx  context.Context
 	s    *Schema
 	op   *Operation
-	vars map[string]any
 	buf  []byte
 	errs gqlerror.List
 	path []pathSeg
@@ -200,7 +199,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		if fp.argsErr != nil {
 			err = fp.argsErr
 		} else if fp.dynArgs {
-			args, err = e.s.argumentValues(fp.info, fp.occ[0].field.Arguments, e.vars)
+			args, err = e.s.argumentValues(fp.info, fp.occ[0].field.Arguments, e.cond.vars)
 		}
 		if err == nil {
 			if fp.kind == kindType {
@@ -240,7 +239,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.vars, idx: indexesOf(e.path)}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.vars, idx: indexesOf(e.path)}
 	res, err := fp.info.resolve(e.ctx, p, args, info)
 	if err != nil {
 		return reflect.Value{}, boundedError(err)

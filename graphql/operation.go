@@ -200,7 +200,7 @@ func (op *Operation) CoerceVariables(raw map[string]any) (map[string]any, gqlerr
 // [Operation.CoerceVariables] returned, appending the data to dst.
 func (op *Operation) ExecuteCoerced(ctx context.Context, dst []byte, vars map[string]any, root any) (res Result) {
 	e := executors.Get().(*executor)
-	*e = executor{ctx: ctx, s: op.s, op: op, vars: vars, buf: dst, path: e.path[:0], cond: conditions{vars: vars}}
+	*e = executor{ctx: ctx, s: op.s, op: op, buf: dst, path: e.path[:0], cond: conditions{vars: vars}}
 	start := len(dst)
 	if n, ok := ctx.Value(maxResponseKey{}).(int); ok && n > 0 {
 		e.maxEnd, e.maxBytes = start+n, n

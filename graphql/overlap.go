@@ -318,7 +318,7 @@ func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition,
 func (c *overlapChecker) classes(a, b []ofield) []int {
 	out := make([]int, 0, len(a)+len(b))
 	if len(a)+len(b) < 2 {
-		return append(out, 0, 1)[:len(a)+len(b)]
+		return out[:len(a)+len(b)] // nothing to tell apart
 	}
 	ids := make(map[string]int, len(a)+len(b))
 	for _, side := range [2][]ofield{a, b} {

@@ -566,15 +566,23 @@ func literalError(a *argInfo, lit *ast.Value, err error) *argumentError {
 }
 
 // parserMessage returns the text of an error a custom scalar's ParseValue
-// or ParseLiteral returned, with its extensions: a *gqlerror.Error gives
-// its Message (its Error method would add an "input:" prefix) and its
-// Extensions, as graphql-js keeps a GraphQLError's.
+// or ParseLiteral returned, with its extensions (see graphQLError).
 func parserMessage(err error) (string, map[string]any) {
-	var ge *gqlerror.Error
-	if errors.As(err, &ge) && ge != nil {
+	if ge := graphQLError(err); ge != nil {
 		return ge.Message, ge.Extensions
 	}
 	return errorText(err), nil
+}
+
+// graphQLError returns the *gqlerror.Error in a parser's error, or nil.
+// graphql-js keeps a GraphQLError's message and extensions as they are;
+// its Message is used, not its Error method, which adds "input:".
+func graphQLError(err error) *gqlerror.Error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return ge
+	}
+	return nil
 }
 
 func (e *argumentError) Error() string { return e.msg }

@@ -6,9 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
-
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -151,21 +148,8 @@ func TestIsolationDeepLiteral(t *testing.T) {
 			m["tag"] = "CHANGED"
 			return "ok", nil
 		}}
-	filter := s.Type("Filter").(*graphql.InputObject)
-	probe.Args[0].Type = filter
 	s2 := newSchema(t, graphql.SchemaConfig{Query: queryWith(probe)})
-	query := `{ deep(w: ` + strings.Repeat(`{not: `, 300) + `{tag: "x"}` + strings.Repeat(`}`, 300) + `) }`
-	doc, perr := parser.ParseQuery(&ast.Source{Input: query})
-	if perr != nil {
-		t.Fatal(perr)
-	}
-	if errs := s2.Validate(doc, graphql.ValidateOptions{}); len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	op, errs := s2.Prepare(doc, "")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	op := prepare(t, s2, `{ deep(w: `+strings.Repeat(`{not: `, 300)+`{tag: "x"}`+strings.Repeat(`}`, 300)+`) }`)
 	for range 2 {
 		if res := op.Execute(context.Background(), nil); len(res.Errors) > 0 {
 			t.Fatal(res.Errors)

@@ -45,31 +45,30 @@ func (*NonNull) isType()          {}
 func typeString(t Type) string {
 	var suffix []byte
 	prefix := 0
+	wrap := func(name string) string { return strings.Repeat("[", prefix) + name + string(suffix) }
 	for range maxTypeWrappers + 1 {
 		switch x := t.(type) {
-		case nil:
-			return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
 		case *List:
 			if x == nil {
-				return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
+				return wrap("<nil>")
 			}
 			prefix++
 			suffix = append([]byte{']'}, suffix...)
 			t = x.OfType
 		case *NonNull:
 			if x == nil {
-				return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
+				return wrap("<nil>")
 			}
 			suffix = append([]byte{'!'}, suffix...)
 			t = x.OfType
 		default:
-			if isNilType(t) {
-				return strings.Repeat("[", prefix) + "<nil>" + string(suffix)
+			if t == nil || isNilType(t) {
+				return wrap("<nil>")
 			}
-			return strings.Repeat("[", prefix) + t.String() + string(suffix)
+			return wrap(t.String())
 		}
 	}
-	return strings.Repeat("[", prefix) + "…" + string(suffix)
+	return wrap("…")
 }
 
 // Scalar is a custom leaf type; the five built-in scalars are the
