@@ -3,7 +3,6 @@ package errors
 import (
 	"database/sql"
 	"net/http"
-	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -23,11 +22,8 @@ type verdict struct {
 	// cause is the hidden cause of a known *Error, logged at info level.
 	cause error
 	// panic is set when the decisive error is a recovered panic.
-	panic *PanicError
+	panic Panic
 }
-
-// stackTracer is a recovered panic of another package that kept its stack.
-type stackTracer interface{ StackTrace() []byte }
 
 // bodyTooLarge is the client message of an [http.MaxBytesError].
 const bodyTooLarge = "The request body is too large."
@@ -36,7 +32,7 @@ const bodyTooLarge = "The request body is too large."
 // errors.As does (depth first, Unwrap() []error in order) and stops at the
 // first decisive error:
 //
-//   - *PanicError: masked;
+//   - a [Panic] (such as *PanicError): masked;
 //   - *Error: known, masked when its status is 500 or more;
 //   - *gqlerror.Error or *gqlerror.ErrorWithSources without a cause: an
 //     engine error whose message and extensions are safe;
@@ -70,14 +66,15 @@ func decide(err error) (v verdict, ok bool) {
 	if err == nil {
 		return verdict{}, false
 	}
-	switch e := err.(type) {
-	case *PanicError:
-		if e == nil {
+	if p, isPanic := err.(Panic); isPanic {
+		if e, own := p.(*PanicError); own && e == nil {
 			return verdict{}, false
 		}
 		v = masked()
-		v.panic = e
+		v.panic = p
 		return v, true
+	}
+	switch e := err.(type) {
 	case *Error:
 		if e == nil {
 			return verdict{}, false
@@ -109,13 +106,6 @@ func decide(err error) (v verdict, ok bool) {
 		}
 	case *http.MaxBytesError:
 		return httpStyle(http.StatusRequestEntityTooLarge, bodyTooLarge), true
-	}
-	if st, isPanic := err.(stackTracer); isPanic {
-		// A panic recovered by another package, such as the engine's
-		// graphql.PanicError: masked, with its stack logged.
-		v = masked()
-		v.panic = &PanicError{Value: strings.TrimPrefix(err.Error(), "panic: "), Stack: st.StackTrace()}
-		return v, true
 	}
 	if sc, isSC := err.(StatusCoder); isSC {
 		if status := sc.StatusCode(); status >= 400 && status <= 499 {

@@ -50,6 +50,32 @@ const (
 	MessageInternal         = "Internal server error."
 )
 
+// codeInfo is what the kit knows of one of its codes.
+type codeInfo struct {
+	status  int    // HTTP status of a REST answer
+	message string // client message when an error has none
+	// fromStatus makes the code the one [CodeForStatus] gives for status.
+	fromStatus bool
+}
+
+// codes is the one table from code to status and default message; a code
+// missing from it answers 400 with [defaultMessage].
+var codes = map[Code]codeInfo{
+	CodeUnauthenticated:     {http.StatusUnauthorized, MessageUnauthenticated, true},
+	CodeForbidden:           {http.StatusForbidden, MessageForbidden, true},
+	CodeNotFound:            {http.StatusNotFound, MessageNotFound, true},
+	CodeValidationFailed:    {http.StatusUnprocessableEntity, MessageValidationFailed, true},
+	CodeInternal:            {http.StatusInternalServerError, MessageInternal, true},
+	CodeClientClosedRequest: {StatusClientClosedRequest, "The request was canceled.", false},
+	CodeParseFailed:         {http.StatusBadRequest, "The query could not be parsed.", false},
+	CodeGraphQLValidation:   {http.StatusBadRequest, "The query is not valid.", false},
+	CodeBadUserInput:        {http.StatusBadRequest, "The variables are not valid.", false},
+	CodeQueryLimitExceeded:  {http.StatusBadRequest, "The query exceeds a limit.", false},
+}
+
+// defaultMessage is the message of a code the table does not hold.
+const defaultMessage = "The request could not be completed."
+
 // Status returns the HTTP status that answers an error with code c:
 //
 //	UNAUTHENTICATED            401
@@ -64,49 +90,19 @@ const (
 //	QUERY_LIMIT_EXCEEDED,
 //	any other code             400
 func (c Code) Status() int {
-	switch c {
-	case CodeUnauthenticated:
-		return http.StatusUnauthorized
-	case CodeForbidden:
-		return http.StatusForbidden
-	case CodeNotFound:
-		return http.StatusNotFound
-	case CodeValidationFailed:
-		return http.StatusUnprocessableEntity
-	case CodeInternal:
-		return http.StatusInternalServerError
-	case CodeClientClosedRequest:
-		return StatusClientClosedRequest
-	default:
-		return http.StatusBadRequest
+	if info, ok := codes[c]; ok {
+		return info.status
 	}
+	return http.StatusBadRequest
 }
 
 // defaultMessage is the client message of an error with code c and no
 // message of its own.
 func (c Code) defaultMessage() string {
-	switch c {
-	case CodeUnauthenticated:
-		return MessageUnauthenticated
-	case CodeForbidden:
-		return MessageForbidden
-	case CodeNotFound:
-		return MessageNotFound
-	case CodeValidationFailed:
-		return MessageValidationFailed
-	case CodeInternal:
-		return MessageInternal
-	case CodeParseFailed:
-		return "The query could not be parsed."
-	case CodeGraphQLValidation:
-		return "The query is not valid."
-	case CodeBadUserInput:
-		return "The variables are not valid."
-	case CodeQueryLimitExceeded:
-		return "The query exceeds a limit."
-	default:
-		return "The request could not be completed."
+	if info, ok := codes[c]; ok {
+		return info.message
 	}
+	return defaultMessage
 }
 
 // CodeForStatus returns the code of an HTTP-style error (see [StatusCoder])
@@ -116,15 +112,10 @@ func (c Code) defaultMessage() string {
 // snake case ("CONFLICT" for 409, "IM_A_TEAPOT" for 418, "BAD_REQUEST" for
 // 400 and for statuses without a text).
 func CodeForStatus(status int) Code {
-	switch status {
-	case http.StatusUnauthorized:
-		return CodeUnauthenticated
-	case http.StatusForbidden:
-		return CodeForbidden
-	case http.StatusNotFound:
-		return CodeNotFound
-	case http.StatusUnprocessableEntity:
-		return CodeValidationFailed
+	for code, info := range codes {
+		if info.fromStatus && info.status == status {
+			return code
+		}
 	}
 	if status >= 500 {
 		return CodeInternal

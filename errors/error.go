@@ -189,9 +189,22 @@ func (e *Error) message() string {
 	return e.Code.defaultMessage()
 }
 
-// PanicError is a recovered panic. The engine and the HTTP layers wrap what
-// recover returns in one (see [Recovered]), so that the presenter can mask
-// it and log it with its stack. Clients always see an internal error.
+// Panic is the behaviour of an error that carries a recovered panic: the
+// presenter recognises it by these methods, masks it and logs the value
+// with its stack. [*PanicError] is the kit's own; an error type of another
+// package may implement Panic too.
+type Panic interface {
+	error
+	// PanicValue returns what was passed to panic.
+	PanicValue() any
+	// StackTrace returns the stack at the time of recovery.
+	StackTrace() []byte
+}
+
+// PanicError is a recovered panic, the kit's one [Panic] type: the engine
+// and the HTTP layers wrap what recover returns in one (see [Recovered]),
+// so that the presenter can mask it and log it with its stack. Clients
+// always see an internal error.
 type PanicError struct {
 	// Value is what was passed to panic.
 	Value any
@@ -220,6 +233,24 @@ func (e *PanicError) Error() string {
 	}
 	return fmt.Sprintf("panic: %v", e.Value)
 }
+
+// PanicValue returns e.Value.
+func (e *PanicError) PanicValue() any {
+	if e == nil {
+		return nil
+	}
+	return e.Value
+}
+
+// StackTrace returns e.Stack.
+func (e *PanicError) StackTrace() []byte {
+	if e == nil {
+		return nil
+	}
+	return e.Stack
+}
+
+var _ Panic = (*PanicError)(nil)
 
 // Unwrap returns the value when it is an error (http.ErrAbortHandler, for
 // instance), and nil otherwise.

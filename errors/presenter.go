@@ -138,8 +138,8 @@ func clientGone(ctx context.Context, err error, v verdict) verdict {
 	if !v.masked || v.panic != nil || ctx == nil || !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(err, context.Canceled) {
 		return v
 	}
-	return verdict{code: CodeClientClosedRequest, message: "The request was canceled.",
-		status: StatusClientClosedRequest, cause: err}
+	c := CodeClientClosedRequest
+	return verdict{code: c, message: c.defaultMessage(), status: c.Status(), cause: err}
 }
 
 // log writes one line for an unknown error (level error) or for a known
@@ -167,7 +167,7 @@ func (p Presenter) log(ctx context.Context, err error, v verdict, path ast.Path)
 		e = e.Str("graphql_path", path.String())
 	}
 	if v.panic != nil {
-		e = e.Str("panic", fmt.Sprint(v.panic.Value)).Str(zerolog.ErrorStackFieldName, string(v.panic.Stack))
+		e = e.Str("panic", panicText(v.panic)).Str(zerolog.ErrorStackFieldName, string(v.panic.StackTrace()))
 	}
 	if v.masked {
 		e.Msg("internal server error")
@@ -187,4 +187,9 @@ func (p Presenter) logger(ctx context.Context) *zerolog.Logger {
 		return p.Logger
 	}
 	return l
+}
+
+// panicText is the text of a recovered panic's value for logs.
+func panicText(p Panic) string {
+	return fmt.Sprint(p.PanicValue()) // fmt survives a String method that panics
 }

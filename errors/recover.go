@@ -3,6 +3,8 @@ package errors
 import (
 	"net/http"
 	"strings"
+
+	"github.com/gqlkit/gqlkit/internal/respwriter"
 )
 
 // Recover is middleware that turns a panic in next into a masked 500
@@ -24,7 +26,7 @@ import (
 //	mux.Handle("/api/articles/", presenter.Recover(articlesHandler))
 func (p Presenter) Recover(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		rw := &startedWriter{ResponseWriter: w}
+		rw := &respwriter.Recorder{ResponseWriter: w}
 		defer func() {
 			v := recover()
 			if v == nil {
@@ -34,9 +36,9 @@ func (p Presenter) Recover(next http.Handler) http.Handler {
 				panic(v)
 			}
 			err := Recovered(v)
-			if rw.started {
+			if rw.Started() {
 				p.REST(r.Context(), err) // logs it; the answer is already under way
-				if rw.wrote == 0 && (rw.status == http.StatusNoContent || rw.status == http.StatusNotModified || r.Method == http.MethodHead) {
+				if rw.Bytes == 0 && (rw.Status == http.StatusNoContent || rw.Status == http.StatusNotModified || r.Method == http.MethodHead) {
 					return // whole without a body: let it be sent
 				}
 				panic(http.ErrAbortHandler)
@@ -65,47 +67,4 @@ var answerHeaders = []string{
 	"Transfer-Encoding", "Trailer", "Cache-Control", "Expires", "ETag",
 	"Last-Modified", "Age", "Set-Cookie", "Location", "Link", "Refresh",
 	"Retry-After",
-}
-
-// startedWriter records whether a response has begun, with which status,
-// and how many body bytes went out.
-type startedWriter struct {
-	http.ResponseWriter
-	started bool
-	status  int
-	wrote   int64
-}
-
-func (w *startedWriter) WriteHeader(code int) {
-	// 1xx answers other than 101 are informational: the final one is
-	// still to come.
-	if !w.started && (code >= 200 || code == http.StatusSwitchingProtocols) {
-		w.started, w.status = true, code
-	}
-	w.ResponseWriter.WriteHeader(code)
-}
-
-func (w *startedWriter) Write(b []byte) (int, error) {
-	if !w.started {
-		w.started, w.status = true, http.StatusOK
-	}
-	n, err := w.ResponseWriter.Write(b)
-	w.wrote += int64(n)
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach the underlying writer.
-func (w *startedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-// Flush implements http.Flusher.
-func (w *startedWriter) Flush() { _ = w.FlushError() }
-
-// FlushError is what http.ResponseController.Flush calls. A flush the
-// wrapped writer cannot do sends nothing, and is reported as such.
-func (w *startedWriter) FlushError() error {
-	err := http.NewResponseController(w.ResponseWriter).Flush()
-	if err == nil && !w.started {
-		w.started, w.status = true, http.StatusOK
-	}
-	return err
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/rs/xid"
 	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/internal/respwriter"
 )
 
 // Header is the request and response header that carries the request id.
@@ -22,11 +24,11 @@ const maxPathLength = 2048
 
 type idKey struct{}
 
-// ID returns the request id that [Handler] put in ctx, or "" when there is
-// none.
-func ID(ctx context.Context) string {
-	id, _ := ctx.Value(idKey{}).(string)
-	return id
+// ID returns the request id that [Handler] put in ctx, and whether there
+// is one.
+func ID(ctx context.Context) (string, bool) {
+	id, ok := ctx.Value(idKey{}).(string)
+	return id, ok
 }
 
 // ValidID reports whether id would be honoured as an incoming request id:
@@ -57,8 +59,8 @@ func Handler(logger zerolog.Logger) func(http.Handler) http.Handler {
 			method, path := r.Method, r.URL.Path
 
 			ctx := r.Context()
-			id := ID(ctx) // an outer reqlog.Handler already chose one
-			if id == "" {
+			id, ok := ID(ctx) // an outer reqlog.Handler already chose one
+			if !ok {
 				if id = r.Header.Get(Header); !ValidID(id) {
 					id = xid.New().String()
 				}
@@ -76,11 +78,11 @@ func Handler(logger zerolog.Logger) func(http.Handler) http.Handler {
 			}
 			w.Header().Set(Header, id)
 
-			rec := &recorder{ResponseWriter: w}
+			rec := &respwriter.Recorder{ResponseWriter: w}
 			returned := false
 			defer func() {
-				status := rec.status
-				if status == 0 && returned && !rec.hijacked {
+				status := rec.Status
+				if status == 0 && returned && !rec.Hijacked {
 					status = http.StatusOK // what net/http sends for a handler that wrote nothing
 				}
 				var e *zerolog.Event
@@ -95,7 +97,7 @@ func Handler(logger zerolog.Logger) func(http.Handler) http.Handler {
 				e = e.Str("method", method).
 					Str("path", truncate(path, maxPathLength)).
 					Int("status", status).
-					Int64("bytes", rec.bytes).
+					Int64("bytes", rec.Bytes).
 					Dur("duration", time.Since(start))
 				if !returned {
 					e = e.Bool("panic", true)

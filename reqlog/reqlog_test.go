@@ -108,7 +108,7 @@ func TestRequestID(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var seenID string // written by the handler before its log line
 			url, logs := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				seenID = reqlog.ID(r.Context())
+				seenID, _ = reqlog.ID(r.Context())
 				zerolog.Ctx(r.Context()).Info().Msg("inside")
 				w.WriteHeader(http.StatusNoContent)
 			}))
@@ -347,7 +347,7 @@ func TestNestedHandlersShareTheID(t *testing.T) {
 	var inner string
 	logs := make(sink, 16)
 	h := reqlog.Handler(zerolog.New(logs))(reqlog.Handler(zerolog.New(logs))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		inner = reqlog.ID(r.Context())
+		inner, _ = reqlog.ID(r.Context())
 	})))
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
@@ -362,8 +362,8 @@ func TestNestedHandlersShareTheID(t *testing.T) {
 }
 
 func TestIDWithoutHandler(t *testing.T) {
-	if got := reqlog.ID(context.Background()); got != "" {
-		t.Errorf("ID(context.Background()) = %q, want empty", got)
+	if got, ok := reqlog.ID(context.Background()); got != "" || ok {
+		t.Errorf("ID(context.Background()) = %q, %v; want \"\", false", got, ok)
 	}
 }
 
@@ -392,7 +392,7 @@ func TestValidID(t *testing.T) {
 func TestDisabledLogger(t *testing.T) {
 	var seen string
 	h := reqlog.Handler(zerolog.Nop())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		seen = reqlog.ID(r.Context())
+		seen, _ = reqlog.ID(r.Context())
 		zerolog.Ctx(r.Context()).Info().Msg("dropped")
 	}))
 	rec := httptest.NewRecorder()
