@@ -695,20 +695,6 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 	return out, errs
 }
 
-// ErrInvalidVariables is the cause (errors.Is) of every error reported for
-// variable values that cannot be coerced to their declared types.
-var ErrInvalidVariables = errors.New("graphql: invalid variables")
-
-// ErrInvalidOperation is the cause of errors reported when no operation can
-// be selected: an empty document, an unknown operation name, or several
-// operations and no name.
-var ErrInvalidOperation = errors.New("graphql: no operation to execute")
-
-// ErrInvalidDocument is the cause of errors in a validated document that the
-// engine finds while preparing it, such as a literal that cannot be coerced
-// to its argument's type.
-var ErrInvalidDocument = errors.New("graphql: invalid document")
-
 func variableError(locs []gqlerror.Location, msg string) *gqlerror.Error {
 	return &gqlerror.Error{Message: msg, Locations: locs, Err: ErrInvalidVariables}
 }

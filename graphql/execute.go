@@ -6,36 +6,11 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
-
-// PanicError is the cause of a field error produced by a panicking
-// resolver. The error presenter of graphqlhttp masks it and logs Stack.
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-// Error returns "panic: " and the panic value, rendered with the bounds of
-// error messages (a value that contains itself is not followed for ever).
-func (e *PanicError) Error() string {
-	switch x := e.Value.(type) {
-	case string:
-		return "panic: " + x
-	case error:
-		return "panic: " + errorText(x)
-	}
-	return "panic: " + inspect(e.Value)
-}
-
-// StackTrace returns the stack of the goroutine that panicked.
-func (e *PanicError) StackTrace() []byte { return e.Stack }
-
-// Unwrap returns the panic value when it is an error.
-// (A panic value whose chain leads back to itself is reduced to its text.)
-func (e *PanicError) Unwrap() error { err, _ := e.Value.(error); return boundedError(err) }
 
 type pathSeg struct {
 	key   string
@@ -61,6 +36,18 @@ type executor struct {
 	maxEnd, maxBytes int
 	tooLarge         bool
 	limitErr         int // index in errs of the error tooLarge added
+}
+
+// executors recycles executors (and their path stacks) between requests.
+var executors = sync.Pool{New: func() any { return &executor{path: make([]pathSeg, 0, 16)} }}
+
+func (e *executor) release() {
+	path := e.path[:0]
+	if cap(path) > 256 {
+		path = nil
+	}
+	*e = executor{path: path}
+	executors.Put(e)
 }
 
 // overLimit reports whether the response has outgrown its limit,
@@ -121,21 +108,6 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 		ge.Message = errorText(err)
 	}
 	e.errs = append(e.errs, ge)
-}
-
-// errorText is err.Error(), or a description of err when err is a typed
-// nil pointer (a resolver's "return nil, errOfSomeType" slip) or its Error
-// method panics.
-func errorText(err error) (s string) {
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
-		return fmt.Sprintf("a nil %T returned as an error", err)
-	}
-	defer func() {
-		if recover() != nil {
-			s = fmt.Sprintf("the Error method of %T panicked", err)
-		}
-	}()
-	return err.Error()
 }
 
 func (e *executor) nullError(fp *fieldPlan) {

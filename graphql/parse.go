@@ -10,14 +10,6 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
-// ErrSyntax is the cause of the error [ParseQuery] returns for text that is
-// not a GraphQL document.
-var ErrSyntax = errors.New("graphql: syntax error")
-
-// ErrTokenLimit is the cause of the error [ParseQuery] returns when the
-// document has more lexical tokens than allowed.
-var ErrTokenLimit = errors.New("graphql: too many tokens")
-
 // ParseQuery parses a query document with gqlparser, stopping after
 // maxTokens lexical tokens (0 means no limit). Its error message starts
 // with "Syntax Error:" and is located in the text. Besides gqlparser's own

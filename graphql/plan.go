@@ -574,17 +574,6 @@ func parserMessage(err error) (string, map[string]any) {
 	return errorText(err), nil
 }
 
-// graphQLError returns the *gqlerror.Error in a parser's error, or nil.
-// graphql-js keeps a GraphQLError's message and extensions as they are;
-// its Message is used, not its Error method, which adds "input:".
-func graphQLError(err error) *gqlerror.Error {
-	var ge *gqlerror.Error
-	if errors.As(err, &ge) {
-		return ge
-	}
-	return nil
-}
-
 func (e *argumentError) Error() string { return e.msg }
 
 // maxPlanDepth bounds how many fields deep an operation may nest once its

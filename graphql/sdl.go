@@ -2,6 +2,8 @@ package graphql
 
 import (
 	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // SDL returns the schema in the Schema Definition Language, formatted as
@@ -186,4 +188,75 @@ func printBlockString(v string) string {
 		b.WriteByte('\n')
 	}
 	return `"""` + b.String() + `"""`
+}
+
+// printValue prints a literal as graphql-js's printer does.
+func printValue(v *ast.Value) string {
+	var b strings.Builder
+	writeValue(&b, v)
+	return b.String()
+}
+
+func writeValue(b *strings.Builder, v *ast.Value) {
+	switch v.Kind {
+	case ast.StringValue, ast.BlockValue:
+		b.WriteString(printString(v.Raw))
+	case ast.ListValue:
+		b.WriteByte('[')
+		for i, c := range v.Children {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeValue(b, c.Value)
+		}
+		b.WriteByte(']')
+	case ast.ObjectValue:
+		b.WriteByte('{')
+		for i, c := range v.Children {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(c.Name)
+			b.WriteString(": ")
+			writeValue(b, c.Value)
+		}
+		b.WriteByte('}')
+	case ast.Variable:
+		b.WriteString("$" + v.Raw)
+	default:
+		b.WriteString(v.Raw)
+	}
+}
+
+// printString quotes s as graphql-js's printString does.
+func printString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '\b':
+			b.WriteString(`\b`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\f':
+			b.WriteString(`\f`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
+			const hex = "0123456789ABCDEF"
+			b.WriteString(`\u00`)
+			b.WriteByte(hex[r>>4])
+			b.WriteByte(hex[r&0xf])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

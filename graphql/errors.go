@@ -1,0 +1,135 @@
+package graphql
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// ErrSyntax is the cause of the error [ParseQuery] returns for text that is
+// not a GraphQL document.
+var ErrSyntax = errors.New("graphql: syntax error")
+
+// ErrTokenLimit is the cause of the error [ParseQuery] returns when the
+// document has more lexical tokens than allowed.
+var ErrTokenLimit = errors.New("graphql: too many tokens")
+
+// ErrInvalidDocument is the cause of errors in a validated document that the
+// engine finds while preparing it, such as a literal that cannot be coerced
+// to its argument's type.
+var ErrInvalidDocument = errors.New("graphql: invalid document")
+
+// ErrInvalidOperation is the cause of errors reported when no operation can
+// be selected: an empty document, an unknown operation name, or several
+// operations and no name.
+var ErrInvalidOperation = errors.New("graphql: no operation to execute")
+
+// ErrInvalidVariables is the cause (errors.Is) of every error reported for
+// variable values that cannot be coerced to their declared types.
+var ErrInvalidVariables = errors.New("graphql: invalid variables")
+
+// PanicError is the cause of a field error produced by a panicking
+// resolver. The error presenter of graphqlhttp masks it and logs Stack.
+type PanicError struct {
+	Value any
+	Stack []byte
+}
+
+// Error returns "panic: " and the panic value, rendered with the bounds of
+// error messages (a value that contains itself is not followed for ever).
+func (e *PanicError) Error() string {
+	switch x := e.Value.(type) {
+	case string:
+		return "panic: " + x
+	case error:
+		return "panic: " + errorText(x)
+	}
+	return "panic: " + inspect(e.Value)
+}
+
+// StackTrace returns the stack of the goroutine that panicked.
+func (e *PanicError) StackTrace() []byte { return e.Stack }
+
+// Unwrap returns the panic value when it is an error.
+// (A panic value whose chain leads back to itself is reduced to its text.)
+func (e *PanicError) Unwrap() error { err, _ := e.Value.(error); return boundedError(err) }
+
+// errorText is err.Error(), or a description of err when err is a typed
+// nil pointer (a resolver's "return nil, errOfSomeType" slip) or its Error
+// method panics.
+func errorText(err error) (s string) {
+	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
+		return fmt.Sprintf("a nil %T returned as an error", err)
+	}
+	defer func() {
+		if recover() != nil {
+			s = fmt.Sprintf("the Error method of %T panicked", err)
+		}
+	}()
+	return err.Error()
+}
+
+// graphQLError returns the *gqlerror.Error in a parser's error, or nil.
+// graphql-js keeps a GraphQLError's message and extensions as they are;
+// its Message is used, not its Error method, which adds "input:".
+func graphQLError(err error) *gqlerror.Error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return ge
+	}
+	return nil
+}
+
+// maxErrorChain bounds the errors a chain may hold (the error and all it
+// unwraps to, through Unwrap() error and Unwrap() []error). errors.Is and
+// errors.As follow a chain to its end, so an error from user code whose
+// Unwrap leads back to itself would make them loop for ever, or recurse
+// until the stack runs out; such an error is replaced, where it enters the
+// engine, by one that keeps only its text.
+const maxErrorChain = 64
+
+// boundedError returns err, or an error with err's text and no chain when
+// err's chain is longer than maxErrorChain (a cycle) or an Unwrap panics.
+func boundedError(err error) error {
+	if err == nil || chainWithin(err, maxErrorChain) {
+		return err
+	}
+	return opaqueError{errorText(err)}
+}
+
+// chainWithin reports whether err's chain holds at most budget errors.
+func chainWithin(err error, budget int) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	stack := []error{err}
+	for len(stack) > 0 {
+		e := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if budget--; budget < 0 {
+			return false
+		}
+		switch x := e.(type) {
+		case interface{ Unwrap() error }:
+			if u := x.Unwrap(); u != nil {
+				stack = append(stack, u)
+			}
+		case interface{ Unwrap() []error }:
+			for _, u := range x.Unwrap() {
+				if u != nil {
+					stack = append(stack, u)
+				}
+			}
+		}
+	}
+	return true
+}
+
+// opaqueError is an error reduced to its text.
+type opaqueError struct{ msg string }
+
+func (e opaqueError) Error() string { return e.msg }
