@@ -1,20 +1,20 @@
 package articles
 
 import (
-	"bytes"
-	"encoding/json"
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // Defaults of [Config].
@@ -57,11 +57,22 @@ type Config struct {
 	// Stores keep its value in UTC, truncated to microseconds.
 	Now func() time.Time
 
-	// Presenter answers and logs unexpected failures: clients see a 500
-	// {"message":"Internal server error."} (the real text with Debug set)
-	// and the error is logged through the request's zerolog logger, or
-	// Presenter.Logger. The zero value is ready to use.
-	Presenter apierror.Presenter
+	// UserID reports the authenticated user a request's context carries;
+	// writes (create, delete) without one are answered 401. nil means
+	// auth.UserID, which auth's middlewares fill; another authentication
+	// scheme passes its own accessor.
+	UserID func(ctx context.Context) (int64, bool)
+
+	// Debug shows the real message of unexpected failures, which clients
+	// otherwise see as a 500 {"message":"Internal server error."}. Never
+	// in production.
+	Debug bool
+
+	// Logger receives the real cause of every unexpected failure, with the
+	// request id. nil means the request's zerolog logger (reqlog puts one
+	// in the context), else a JSON logger on standard error; use a pointer
+	// to zerolog.Nop() to log nothing.
+	Logger *zerolog.Logger
 }
 
 // Handler serves the articles REST API. Build it with [NewHandler]; it is
@@ -77,6 +88,7 @@ type Handler struct {
 	base    *url.URL // nil: from the request
 	maxBody int64
 	now     func() time.Time
+	userID  func(context.Context) (int64, bool)
 	errs    apierror.Presenter
 }
 
@@ -88,7 +100,8 @@ func NewHandler(store Store, cfg Config) (*Handler, error) {
 		prefix:  cfg.Prefix,
 		maxBody: cfg.MaxBodyBytes,
 		now:     cfg.Now,
-		errs:    cfg.Presenter,
+		userID:  cfg.UserID,
+		errs:    apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger},
 	}
 	var errs []error
 	if store == nil {
@@ -123,6 +136,9 @@ func NewHandler(store Store, cfg Config) (*Handler, error) {
 	}
 	if h.now == nil {
 		h.now = time.Now
+	}
+	if h.userID == nil {
+		h.userID = auth.UserID
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -162,7 +178,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	id, ok := strings.CutPrefix(rest, "/")
 	if !ok || strings.Contains(id, "/") {
-		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
+		h.errs.WriteREST(w, r, apierror.ErrNotFound)
 		return
 	}
 	switch r.Method {
@@ -198,7 +214,7 @@ func (h *Handler) Show(w http.ResponseWriter, r *http.Request) {
 }
 
 // Create serves POST of the collection: it stores the article in the JSON
-// body on behalf of the authenticated user ([auth.UserID]), and answers 201
+// body on behalf of the authenticated user ([Config.UserID]), and answers 201
 // with the article and its Location. Other methods get a 405.
 func (h *Handler) Create(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
@@ -209,7 +225,7 @@ func (h *Handler) Create(w http.ResponseWriter, r *http.Request) {
 }
 
 // Delete serves DELETE of one article on behalf of the authenticated user
-// ([auth.UserID]), reading the id like [Handler.Show]. It answers 204.
+// ([Config.UserID]), reading the id like [Handler.Show]. It answers 204.
 // Other methods get a 405.
 func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodDelete {
@@ -230,17 +246,17 @@ func pathID(r *http.Request) string {
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		writeMessage(w, http.StatusBadRequest, "The query string is malformed.")
+		httpjson.WriteMessage(w, http.StatusBadRequest, "The query string is malformed.")
 		return
 	}
 	p, problems := readPaging(q)
 	if len(problems) > 0 {
-		writeValidationFailed(w, problems)
+		httpjson.WriteValidationFailed(w, problems)
 		return
 	}
 	page, err := h.store.ListPublished(r.Context(), p.perPage, p.offset())
 	if err != nil {
-		h.fail(w, r, err)
+		h.errs.WriteREST(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, envelope(h.collectionURL(r), p, page))
@@ -249,34 +265,35 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {
 	id, ok := parseID(rawID)
 	if !ok {
-		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
+		h.errs.WriteREST(w, r, apierror.ErrNotFound)
 		return
 	}
 	a, err := h.store.FindPublished(r.Context(), id)
 	if err != nil {
-		h.fail(w, r, err)
+		h.errs.WriteREST(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, dataJSON{Data: a})
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
-	userID, ok := auth.UserID(r.Context())
+	userID, ok := h.userID(r.Context())
 	if !ok {
-		writeUnauthenticated(w)
+		h.errs.WriteREST(w, r, apierror.Unauthenticated(""))
 		return
 	}
-	if !isJSON(r.Header.Get("Content-Type")) {
-		writeMessage(w, http.StatusUnsupportedMediaType, "The request body must be sent as application/json.")
+	if !httpjson.IsJSON(r.Header.Get("Content-Type")) {
+		httpjson.WriteMessage(w, http.StatusUnsupportedMediaType, httpjson.MessageNotJSON)
 		return
 	}
-	fields, ok := h.readObject(w, r)
-	if !ok {
+	fields, f := httpjson.ReadObject(w, r, h.maxBody)
+	if f != nil {
+		f.Write(w)
 		return
 	}
 	in, problems := decodeCreate(fields)
 	if len(problems) > 0 {
-		writeValidationFailed(w, problems)
+		httpjson.WriteValidationFailed(w, problems)
 		return
 	}
 	a, err := h.store.CreateArticle(r.Context(), NewArticle{
@@ -287,7 +304,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		CreatedAt: h.now(),
 	})
 	if err != nil {
-		h.fail(w, r, err)
+		h.errs.WriteREST(w, r, err)
 		return
 	}
 	w.Header().Set("Location", h.collectionURL(r)+"/"+strconv.FormatInt(a.ID, 10))
@@ -295,64 +312,21 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, rawID string) {
-	userID, ok := auth.UserID(r.Context())
+	userID, ok := h.userID(r.Context())
 	if !ok {
-		writeUnauthenticated(w)
+		h.errs.WriteREST(w, r, apierror.Unauthenticated(""))
 		return
 	}
 	id, ok := parseID(rawID)
 	if !ok {
-		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
+		h.errs.WriteREST(w, r, apierror.ErrNotFound)
 		return
 	}
 	if err := h.store.DeleteArticle(r.Context(), id, userID); err != nil {
-		h.fail(w, r, err)
+		h.errs.WriteREST(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// readObject reads the body of a create request as a JSON object. When it
-// returns false it has written the answer.
-func (h *Handler) readObject(w http.ResponseWriter, r *http.Request) (map[string]json.RawMessage, bool) {
-	if r.ContentLength > h.maxBody {
-		writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
-		return nil, false
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
-	if err != nil {
-		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
-			writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
-		} else {
-			writeMessage(w, http.StatusBadRequest, "The request body could not be read.")
-		}
-		return nil, false
-	}
-	if !json.Valid(body) {
-		writeMessage(w, http.StatusBadRequest, "Malformed JSON.")
-		return nil, false
-	}
-	var fields map[string]json.RawMessage
-	if body = bytes.TrimLeft(body, " \t\r\n"); body[0] != '{' || json.Unmarshal(body, &fields) != nil {
-		writeMessage(w, http.StatusBadRequest, "The request body must be a JSON object.")
-		return nil, false
-	}
-	return fields, true
-}
-
-// fail answers a store error: the errors a Store documents get their
-// answers, anything else a logged 500.
-func (h *Handler) fail(w http.ResponseWriter, r *http.Request, err error) {
-	switch {
-	case errors.Is(err, ErrUnknownUser):
-		writeUnauthenticated(w)
-	case errors.Is(err, ErrNotAuthor):
-		writeMessage(w, http.StatusForbidden, MessageNotAuthor)
-	case errors.Is(err, apierror.ErrNotFound):
-		writeMessage(w, http.StatusNotFound, apierror.MessageNotFound)
-	default:
-		h.errs.WriteREST(w, r, err)
-	}
 }
 
 // collectionURL is the absolute URL, without query or trailing slash, of
@@ -373,14 +347,4 @@ func (h *Handler) collectionURL(r *http.Request) string {
 		scheme = "https"
 	}
 	return scheme + "://" + r.Host + path
-}
-
-// isJSON reports whether a Content-Type is application/json or
-// application/*+json, parameters aside.
-func isJSON(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		return false
-	}
-	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
 }

@@ -261,7 +261,7 @@ func TestInternalError(t *testing.T) {
 	for _, debug := range []bool{false, true} {
 		var logs strings.Builder
 		logger := zerolog.New(&logs)
-		h, err := articles.NewHandler(failingStore{err: cause}, articles.Config{Presenter: apierror.Presenter{Debug: debug, Logger: &logger}})
+		h, err := articles.NewHandler(failingStore{err: cause}, articles.Config{Debug: debug, Logger: &logger})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +298,6 @@ func TestStoreErrorsPresented(t *testing.T) {
 	}{
 		{err: articles.ErrUnknownUser, status: 401, body: `{"message":"Unauthenticated."}`},
 		{err: articles.ErrNotAuthor, status: 403, body: `{"message":"You can only delete your own articles."}`},
-		{err: articles.ErrEmailTaken, status: 422, body: `{"message":"The email has already been taken.","errors":{"email":["The email has already been taken."]}}`},
 	} {
 		wrapped := fmt.Errorf("store detail: %w", c.err)
 		if !errors.Is(wrapped, c.err) {

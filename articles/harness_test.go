@@ -18,7 +18,6 @@ import (
 	"github.com/gqlkit/gqlkit/articles/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/storetest"
 	"github.com/gqlkit/gqlkit/auth"
-	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
 // now is the handler's clock in these tests: every article created over
@@ -64,14 +63,14 @@ func forEachStore(t *testing.T, f func(t *testing.T, e *env)) {
 	}
 }
 
-// newEnv serves s on a loopback server. cfg.Now and cfg.Presenter are set
+// newEnv serves s on a loopback server. cfg.Now and cfg.Logger are set
 // by newEnv.
 func newEnv(t *testing.T, s storetest.Store, c *testdb.Counter, cfg articles.Config) *env {
 	t.Helper()
 	e := &env{t: t, store: s, counter: c, logs: new(bytes.Buffer)}
 	logger := zerolog.New(e.logs)
 	cfg.Now = func() time.Time { return now }
-	cfg.Presenter = apierror.Presenter{Logger: &logger}
+	cfg.Logger = &logger
 	h, err := articles.NewHandler(s, cfg)
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)

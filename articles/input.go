@@ -7,65 +7,13 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // MaxTitleLength is the longest title, in characters (Unicode code points,
 // as PHP's mb_strlen counts them), after trimming.
 const MaxTitleLength = 200
-
-// fieldError holds the messages of one field.
-type fieldError struct {
-	field    string
-	messages []string
-}
-
-// fieldErrors are the messages of a failed validation, in rule order.
-type fieldErrors []fieldError
-
-func (f *fieldErrors) add(field, msg string) {
-	*f = append(*f, fieldError{field: field, messages: []string{msg}})
-}
-
-// summary is Laravel's message for the whole failure: the first message,
-// then " (and N more error[s])" counting every other message.
-func (f fieldErrors) summary() string {
-	n := 0
-	for _, e := range f {
-		n += len(e.messages)
-	}
-	switch first := f[0].messages[0]; n {
-	case 1:
-		return first
-	case 2:
-		return first + " (and 1 more error)"
-	default:
-		return first + " (and " + strconv.Itoa(n-1) + " more errors)"
-	}
-}
-
-// MarshalJSON writes {"field": ["message", …], …} in rule order.
-func (f fieldErrors) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, e := range f {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, err := marshal(e.field)
-		if err != nil {
-			return nil, err
-		}
-		v, err := marshal(e.messages)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
 
 // createInput is a validated create request.
 type createInput struct {
@@ -83,22 +31,22 @@ type createInput struct {
 //
 // does behind the TrimStrings and ConvertEmptyStringsToNull middlewares.
 // Other fields are ignored.
-func decodeCreate(fields map[string]json.RawMessage) (createInput, fieldErrors) {
+func decodeCreate(fields map[string]json.RawMessage) (createInput, httpjson.Fields) {
 	var in createInput
-	var problems fieldErrors
+	var problems httpjson.Fields
 
 	title, msg := requiredString(fields, "title")
 	switch {
 	case msg != "":
-		problems.add("title", msg)
+		problems.Add("title", msg)
 	case utf8.RuneCountInString(title) > MaxTitleLength:
-		problems.add("title", "The title field must not be greater than "+strconv.Itoa(MaxTitleLength)+" characters.")
+		problems.Add("title", "The title field must not be greater than "+strconv.Itoa(MaxTitleLength)+" characters.")
 	default:
 		in.title = title
 	}
 
 	if body, msg := requiredString(fields, "body"); msg != "" {
-		problems.add("body", msg)
+		problems.Add("body", msg)
 	} else {
 		in.body = body
 	}
@@ -107,7 +55,7 @@ func decodeCreate(fields map[string]json.RawMessage) (createInput, fieldErrors) 
 		if b, ok := laravelBoolean(raw); ok {
 			in.published = b
 		} else {
-			problems.add("published", "The published field must be true or false.")
+			problems.Add("published", "The published field must be true or false.")
 		}
 	}
 	return in, problems

@@ -4,6 +4,8 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // Pagination defaults and bounds.
@@ -34,20 +36,20 @@ func (p paging) offset() int64 {
 // with one difference: only plain decimal integers count as integers (no
 // sign other than "-", no leading zeros, no surrounding space). A repeated
 // parameter takes its last value, as PHP does.
-func readPaging(q url.Values) (paging, fieldErrors) {
+func readPaging(q url.Values) (paging, httpjson.Fields) {
 	p := paging{page: 1, perPage: DefaultPerPage}
-	var problems fieldErrors
+	var problems httpjson.Fields
 	if vs, ok := q["page"]; ok {
 		n, msg := integerParam(vs[len(vs)-1], "page", 1, math.MaxInt64)
 		if msg != "" {
-			problems.add("page", msg)
+			problems.Add("page", msg)
 		}
 		p.page = n
 	}
 	if vs, ok := q["per_page"]; ok {
 		n, msg := integerParam(vs[len(vs)-1], "per page", 1, MaxPerPage)
 		if msg != "" {
-			problems.add("per_page", msg)
+			problems.Add("per_page", msg)
 		}
 		p.perPage = int(n)
 	}
@@ -141,11 +143,11 @@ func (l listJSON) appendJSON(dst []byte) ([]byte, error) {
 		}
 		dst = a.appendJSON(dst)
 	}
-	links, err := marshal(l.Links)
+	links, err := httpjson.Marshal(l.Links)
 	if err != nil {
 		return nil, err
 	}
-	meta, err := marshal(l.Meta)
+	meta, err := httpjson.Marshal(l.Meta)
 	if err != nil {
 		return nil, err
 	}

@@ -45,26 +45,6 @@ type Store interface {
 	DeleteArticle(ctx context.Context, id, userID int64) error
 }
 
-// Users keeps the users that write articles. The stores of this module
-// implement it next to [Store]; the example server and the auth package's
-// login endpoint need it. Implementations are safe for concurrent use.
-type Users interface {
-	// CreateUser stores a new user and returns its id. passwordHash is
-	// stored as given (see auth.HashPassword); email is compared exactly
-	// as given, so normalise it (trim, lower-case) before calling. A taken
-	// e-mail address gives an error wrapping [ErrEmailTaken].
-	CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error)
-
-	// DeleteUser deletes user id and, with it, all their articles. When
-	// there is no such user the error wraps [apierror.ErrNotFound].
-	DeleteUser(ctx context.Context, id int64) error
-
-	// PasswordHash returns the id and password hash of the user with the
-	// given e-mail address, which satisfies auth.Users. When there is none
-	// the error wraps both [apierror.ErrNotFound] and auth.ErrUserNotFound.
-	PasswordHash(ctx context.Context, email string) (id int64, hash []byte, err error)
-}
-
 // NewArticle is what [Store.CreateArticle] stores.
 type NewArticle struct {
 	UserID    int64 // the author; must exist
@@ -90,29 +70,20 @@ type Page struct {
 //
 // Each also carries what clients should see, so that
 // [apierror.Presenter] answers it correctly when a resolver or handler
-// returns it unchanged: ErrUnknownUser is a 401 "Unauthenticated.",
-// ErrNotAuthor a 403 "You can only delete your own articles." and
-// ErrEmailTaken a 422 with {"email": ["The email has already been taken."]}.
+// returns it unchanged: ErrUnknownUser is a 401 "Unauthenticated." and
+// ErrNotAuthor a 403 "You can only delete your own articles.". The
+// articles Handler answers them through the same presenter.
 var (
 	// ErrUnknownUser means the acting user does not exist (any more): a
 	// valid token for a deleted user.
 	ErrUnknownUser error = &storeError{
-		text: "articles: the user does not exist",
-		code: apierror.CodeUnauthenticated,
-		msg:  apierror.MessageUnauthenticated,
+		text:   "articles: the user does not exist",
+		client: apierror.Unauthenticated(""),
 	}
 	// ErrNotAuthor means the user may not change another user's article.
 	ErrNotAuthor error = &storeError{
-		text: "articles: the article belongs to another user",
-		code: apierror.CodeForbidden,
-		msg:  MessageNotAuthor,
-	}
-	// ErrEmailTaken means another user has the e-mail address.
-	ErrEmailTaken error = &storeError{
-		text:  "articles: the e-mail address is taken",
-		code:  apierror.CodeValidationFailed,
-		msg:   "The email has already been taken.",
-		field: "email",
+		text:   "articles: the article belongs to another user",
+		client: apierror.Forbidden(MessageNotAuthor),
 	}
 )
 
@@ -122,20 +93,12 @@ const MessageNotAuthor = "You can only delete your own articles."
 
 // storeError is an immutable sentinel with log text and a client view.
 type storeError struct {
-	text  string // Error(), for logs
-	code  apierror.Code
-	msg   string // client message
-	field string // when set, msg is also the message of this field
+	text   string // Error(), for logs
+	client *apierror.Error
 }
 
 func (e *storeError) Error() string { return e.text }
 
-// Unwrap returns a fresh client-safe error, which is what
-// [apierror.Presenter] shows.
-func (e *storeError) Unwrap() error {
-	out := apierror.New(e.code, e.msg)
-	if e.field != "" {
-		out.Fields = map[string][]string{e.field: {e.msg}}
-	}
-	return out
-}
+// Unwrap returns the client-safe error, which is what [apierror.Presenter]
+// shows. It is shared: nobody may change it.
+func (e *storeError) Unwrap() error { return e.client }

@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"github.com/rs/zerolog"
+
 	"errors"
 	"fmt"
 	"time"
@@ -48,6 +50,12 @@ type Config struct {
 
 	// Now returns the current time; nil means time.Now. Tests set it.
 	Now func() time.Time
+
+	// Logger receives why the Verifier's middlewares refused a request
+	// (never the token), with the request id. nil means the request's
+	// zerolog logger (reqlog puts one in the context), else a JSON logger
+	// on standard error; use a pointer to zerolog.Nop() to log nothing.
+	Logger *zerolog.Logger
 }
 
 // settings is a validated Config with its defaults applied.

@@ -1,19 +1,19 @@
 package auth
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
+
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // Defaults of [LoginConfig].
@@ -46,8 +46,14 @@ type LoginConfig struct {
 	Cost int
 
 	// MaxBodyBytes caps the request body; a larger one is a 413. Zero means
-	// DefaultMaxBodyBytes.
+	// DefaultMaxBodyBytes; a negative value is an error.
 	MaxBodyBytes int64
+
+	// Logger receives why a login was refused or failed (never the
+	// password), with the request id. nil means the request's zerolog
+	// logger (reqlog puts one in the context), else a JSON logger on
+	// standard error; use a pointer to zerolog.Nop() to log nothing.
+	Logger *zerolog.Logger
 }
 
 // Login is the login endpoint, an [http.Handler] for POST requests with a
@@ -71,6 +77,7 @@ type Login struct {
 	users   Users
 	issuer  *Issuer
 	maxBody int64
+	logger  *zerolog.Logger                   // nil: the request's
 	dummy   []byte                            // stand-in hash for unknown users
 	compare func(hash, password []byte) error // bcrypt.CompareHashAndPassword; replaced in tests
 }
@@ -111,6 +118,7 @@ func NewLogin(users Users, issuer *Issuer, cfg LoginConfig) (*Login, error) {
 		users:   users,
 		issuer:  issuer,
 		maxBody: maxBody,
+		logger:  cfg.Logger,
 		dummy:   dummy,
 		compare: bcrypt.CompareHashAndPassword,
 	}, nil
@@ -128,11 +136,11 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "no-store")
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		writeMessage(w, http.StatusMethodNotAllowed, "Method not allowed.")
+		httpjson.WriteMessage(w, http.StatusMethodNotAllowed, httpjson.MessageMethod)
 		return
 	}
-	if !isJSON(r.Header.Get("Content-Type")) {
-		writeMessage(w, http.StatusUnsupportedMediaType, "The request body must be sent as application/json.")
+	if !httpjson.IsJSON(r.Header.Get("Content-Type")) {
+		httpjson.WriteMessage(w, http.StatusUnsupportedMediaType, httpjson.MessageNotJSON)
 		return
 	}
 	email, password, ok := l.readCredentials(w, r)
@@ -140,7 +148,7 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	logger := zerolog.Ctx(r.Context())
+	logger := ctxlog.For(r.Context(), l.logger)
 	id, hash, err := l.users.PasswordHash(r.Context(), email)
 	switch {
 	case errors.Is(err, ErrUserNotFound):
@@ -150,7 +158,7 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		logger.Error().Err(err).Msg("auth: login: looking up the user")
-		writeMessage(w, http.StatusInternalServerError, "Internal server error.")
+		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
 		return
 	case len(hash) == 0:
 		_ = l.compare(l.dummy, []byte(password))
@@ -170,10 +178,10 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	token, err := l.issuer.Issue(id)
 	if err != nil {
 		logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: issuing the token")
-		writeMessage(w, http.StatusInternalServerError, "Internal server error.")
+		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
 		return
 	}
-	writeJSON(w, http.StatusOK, tokenResponse{
+	httpjson.WriteValue(w, http.StatusOK, tokenResponse{
 		AccessToken: token,
 		TokenType:   "bearer",
 		ExpiresIn:   int64(l.issuer.TTL().Seconds()),
@@ -183,45 +191,26 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // readCredentials decodes and validates the body. When it returns false it
 // has written the answer.
 func (l *Login) readCredentials(w http.ResponseWriter, r *http.Request) (email, password string, ok bool) {
-	if r.ContentLength > l.maxBody {
-		writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
-		return "", "", false
-	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, l.maxBody))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			writeMessage(w, http.StatusRequestEntityTooLarge, "The request body is too large.")
-		} else {
-			zerolog.Ctx(r.Context()).Info().Err(err).Msg("auth: login: reading the body")
-			writeMessage(w, http.StatusBadRequest, "The request body could not be read.")
+	fields, f := httpjson.ReadObject(w, r, l.maxBody)
+	if f != nil {
+		if f.Err != nil {
+			ctxlog.For(r.Context(), l.logger).Info().Err(f.Err).Msg("auth: login: reading the body")
 		}
+		f.Write(w)
 		return "", "", false
 	}
-	if !json.Valid(body) {
-		writeMessage(w, http.StatusBadRequest, "Malformed JSON.")
-		return "", "", false
-	}
-	var fields map[string]json.RawMessage
-	if body = bytes.TrimLeft(body, " \t\r\n"); body[0] != '{' || json.Unmarshal(body, &fields) != nil {
-		writeMessage(w, http.StatusBadRequest, "The request body must be a JSON object.")
-		return "", "", false
-	}
-
-	problems := make(map[string][]string)
-	var order []string
+	var problems httpjson.Fields
 	field := func(name string, trim bool) string {
 		s, problem := stringField(fields[name], name, trim)
 		if problem != "" {
-			problems[name] = []string{problem}
-			order = append(order, name)
+			problems.Add(name, problem)
 		}
 		return s
 	}
 	email = field("email", true)
 	password = field("password", false)
-	if len(order) > 0 {
-		writeValidationFailed(w, order, problems)
+	if len(problems) > 0 {
+		httpjson.WriteValidationFailed(w, problems)
 		return "", "", false
 	}
 	return email, password, true
@@ -249,40 +238,10 @@ func stringField(raw json.RawMessage, name string, trim bool) (string, string) {
 	return s, ""
 }
 
-// writeValidationFailed writes Laravel's 422: the first message, a count of
-// the others, and the messages by field.
-func writeValidationFailed(w http.ResponseWriter, order []string, problems map[string][]string) {
-	total := 0
-	for _, msgs := range problems {
-		total += len(msgs)
-	}
-	msg := problems[order[0]][0]
-	switch more := total - 1; {
-	case more == 1:
-		msg += " (and 1 more error)"
-	case more > 1:
-		msg += fmt.Sprintf(" (and %d more errors)", more)
-	}
-	writeJSON(w, http.StatusUnprocessableEntity, struct {
-		Message string              `json:"message"`
-		Errors  map[string][]string `json:"errors"`
-	}{msg, problems})
-}
-
 // writeInvalidCredentials writes the one 401 of a failed login.
 func writeInvalidCredentials(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", "Bearer")
-	writeMessage(w, http.StatusUnauthorized, "Invalid credentials.")
-}
-
-// isJSON reports whether contentType is application/json or another JSON
-// media type (application/problem+json and the like), parameters aside.
-func isJSON(contentType string) bool {
-	mt, _, err := mime.ParseMediaType(contentType)
-	if err != nil {
-		return false
-	}
-	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+	httpjson.WriteMessage(w, http.StatusUnauthorized, "Invalid credentials.")
 }
 
 // HashPassword returns the bcrypt hash of password at [DefaultCost], for

@@ -7,7 +7,8 @@ import (
 	"net/http"
 	"strings"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // unauthenticatedBody is the one body every refused request gets.
@@ -23,7 +24,7 @@ func (v *Verifier) Required(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, err := v.Authenticate(r)
 		if err != nil {
-			logRefusal(r, err)
+			v.logRefusal(r, err)
 			writeUnauthenticated(w)
 			return
 		}
@@ -45,7 +46,7 @@ func (v *Verifier) Optional(next http.Handler) http.Handler {
 			r = r.WithContext(WithUserID(r.Context(), id))
 		case errors.Is(err, ErrNoToken):
 		default:
-			logRefusal(r, err)
+			v.logRefusal(r, err)
 			writeUnauthenticated(w)
 			return
 		}
@@ -123,8 +124,8 @@ func isToken68(s string) bool {
 
 // logRefusal records why r was refused: at debug level when it simply had no
 // token, at info level otherwise. The token itself is never logged.
-func logRefusal(r *http.Request, err error) {
-	logger := zerolog.Ctx(r.Context())
+func (v *Verifier) logRefusal(r *http.Request, err error) {
+	logger := ctxlog.For(r.Context(), v.logger)
 	if errors.Is(err, ErrNoToken) {
 		logger.Debug().Err(err).Msg("auth: request refused")
 		return
@@ -136,16 +137,16 @@ func logRefusal(r *http.Request, err error) {
 func writeUnauthenticated(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("WWW-Authenticate", "Bearer")
-	writeJSONBytes(w, http.StatusUnauthorized, []byte(unauthenticatedBody))
+	httpjson.Write(w, http.StatusUnauthorized, []byte(unauthenticatedBody))
 }
 
-// Context authenticates r for handlers that answer failures in their own
-// format, such as the GraphQL endpoint (graphqlhttp.Config.Authenticate):
+// AuthenticateContext authenticates r for handlers that answer failures in
+// their own format, such as the GraphQL endpoint (graphqlhttp.Config.Auth):
 // with no bearer token it returns r's context unchanged; with a valid one,
 // r's context carrying the user id ([WithUserID]); with an invalid one, the
 // reason (see [Verifier.Authenticate]), which the caller answers with a 401
 // and logs.
-func (v *Verifier) Context(r *http.Request) (context.Context, error) {
+func (v *Verifier) AuthenticateContext(r *http.Request) (context.Context, error) {
 	id, err := v.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrNoToken):
@@ -155,3 +156,8 @@ func (v *Verifier) Context(r *http.Request) (context.Context, error) {
 	}
 	return WithUserID(r.Context(), id), nil
 }
+
+// UserID returns the user id a context from [Verifier.AuthenticateContext]
+// or the middlewares carries: [UserID]. With AuthenticateContext it makes a
+// Verifier the graphqlhttp.Authenticator of the GraphQL mutation gate.
+func (v *Verifier) UserID(ctx context.Context) (int64, bool) { return UserID(ctx) }

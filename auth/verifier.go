@@ -1,6 +1,8 @@
 package auth
 
 import (
+	"github.com/rs/zerolog"
+
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +24,7 @@ type Verifier struct {
 	method jwt.SigningMethod
 	key    any
 	parser *jwt.Parser
+	logger *zerolog.Logger // nil: the request's (see Config.Logger)
 }
 
 // NewVerifier returns a Verifier for cfg. It fails when the secret is
@@ -35,6 +38,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 	return &Verifier{
 		method: method,
 		key:    s.secret,
+		logger: cfg.Logger,
 		parser: jwt.NewParser(
 			jwt.WithValidMethods([]string{method.Alg()}),
 			jwt.WithExpirationRequired(),

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // ErrNotFound is the kit's "no such thing" sentinel. Stores and resolvers
@@ -100,40 +102,23 @@ func ValidationFailed(msg string, fields map[string][]string) *Error {
 // taken in the given order first, then the remaining ones in sorted order.
 // With no message at all it returns "The given data was invalid.".
 func Summarize(fields map[string][]string, order []string) string {
-	keys := make([]string, 0, len(fields))
+	ordered := make(httpjson.Fields, 0, len(fields))
 	for _, k := range order {
-		if _, ok := fields[k]; ok && !slices.Contains(keys, k) {
-			keys = append(keys, k)
+		if msgs, ok := fields[k]; ok && !slices.ContainsFunc(ordered, func(f httpjson.Field) bool { return f.Name == k }) {
+			ordered = append(ordered, httpjson.Field{Name: k, Messages: msgs})
 		}
 	}
 	rest := make([]string, 0, len(fields))
 	for k := range fields {
-		if !slices.Contains(keys, k) {
+		if !slices.ContainsFunc(ordered, func(f httpjson.Field) bool { return f.Name == k }) {
 			rest = append(rest, k)
 		}
 	}
 	sort.Strings(rest)
-	keys = append(keys, rest...)
-
-	first, n := "", 0
-	for _, k := range keys {
-		for _, m := range fields[k] {
-			if n == 0 {
-				first = m
-			}
-			n++
-		}
+	for _, k := range rest {
+		ordered = append(ordered, httpjson.Field{Name: k, Messages: fields[k]})
 	}
-	switch n {
-	case 0:
-		return MessageValidationFailed
-	case 1:
-		return first
-	case 2:
-		return first + " (and 1 more error)"
-	default:
-		return first + " (and " + strconv.Itoa(n-1) + " more errors)"
-	}
+	return ordered.Summary()
 }
 
 // Error returns log text: the code, the client message in quotes and, after

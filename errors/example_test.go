@@ -105,7 +105,8 @@ func ExampleRecovered() {
 	}
 
 	_, err := resolve()
-	out, _ := json.Marshal(apierror.Presenter{Debug: true}.GraphQL(context.Background(), err))
+	nop := zerolog.Nop() // a program would log the panic and its stack
+	out, _ := json.Marshal(apierror.Presenter{Debug: true, Logger: &nop}.GraphQL(context.Background(), err))
 	fmt.Println(string(out))
 	// Output:
 	// {"message":"panic: index out of range","extensions":{"code":"INTERNAL_SERVER_ERROR"}}

@@ -2,7 +2,6 @@ package errors
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,11 +10,14 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // Presenter turns any error into what a client may see, and logs what the
 // client may not. The zero value is ready to use: messages masked, logging
-// through the request's context logger only.
+// through the request's context logger, else to standard error.
 //
 // A Presenter is a small value; copy it freely. Its methods are safe for
 // concurrent use.
@@ -24,10 +26,10 @@ type Presenter struct {
 	// "Internal server error."; the code stays INTERNAL_SERVER_ERROR.
 	// Turn it on in development only (APP_DEBUG).
 	Debug bool
-	// Logger receives the log lines when the context carries no logger
-	// (see [zerolog.Ctx]); the reqlog middleware puts one there, with the
-	// request id. When both are missing, zerolog.DefaultContextLogger is
-	// used if set; otherwise nothing is logged.
+	// Logger receives the log lines, with the request id that reqlog
+	// gave the request. nil means the request's context logger
+	// ([zerolog.Ctx]: reqlog puts one there), else a JSON logger on
+	// standard error; use a pointer to zerolog.Nop() to log nothing.
 	Logger *zerolog.Logger
 }
 
@@ -95,18 +97,10 @@ func (p Presenter) REST(ctx context.Context, err error) (status int, body any) {
 // WWW-Authenticate to Bearer.
 func (p Presenter) WriteREST(w http.ResponseWriter, r *http.Request, err error) {
 	status, body := p.REST(r.Context(), err)
-	data, merr := json.Marshal(body)
-	if merr != nil {
-		// Only a Fields map could fail, and it is a map of strings.
-		status, data = http.StatusInternalServerError, []byte(`{"message":"`+MessageInternal+`"}`)
+	if status == http.StatusUnauthorized && w.Header().Get("WWW-Authenticate") == "" {
+		w.Header().Set("WWW-Authenticate", "Bearer")
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	if status == http.StatusUnauthorized && h.Get("WWW-Authenticate") == "" {
-		h.Set("WWW-Authenticate", "Bearer")
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write(data)
+	httpjson.WriteValue(w, status, body)
 }
 
 // message is the client message for err: the verdict's, or the real text of
@@ -176,18 +170,9 @@ func (p Presenter) log(ctx context.Context, err error, v verdict, path ast.Path)
 	}
 }
 
-// logger returns the logger of ctx, else p.Logger, else whatever zerolog.Ctx
-// falls back to (DefaultContextLogger or a disabled logger).
-func (p Presenter) logger(ctx context.Context) *zerolog.Logger {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	l := zerolog.Ctx(ctx)
-	if p.Logger != nil && l == zerolog.Ctx(context.Background()) {
-		return p.Logger
-	}
-	return l
-}
+// logger returns where p logs for a request with context ctx (see
+// [Presenter.Logger]).
+func (p Presenter) logger(ctx context.Context) *zerolog.Logger { return ctxlog.For(ctx, p.Logger) }
 
 // panicText is the text of a recovered panic's value for logs.
 func panicText(p Panic) string {

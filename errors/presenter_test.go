@@ -532,6 +532,9 @@ func TestPresenterNil(t *testing.T) {
 	}
 }
 
+// TestPresenterLoggerFallback checks the kit's one logging rule: the
+// configured logger, else the context's, else standard error (ctxlog's own
+// test covers the last).
 func TestPresenterLoggerFallback(t *testing.T) {
 	var buf bytes.Buffer
 	l := zerolog.New(&buf)
@@ -545,15 +548,17 @@ func TestPresenterLoggerFallback(t *testing.T) {
 	buf.Reset()
 	ctx, ctxBuf := logged(t)
 	p.GraphQL(ctx, errDB)
-	if buf.Len() != 0 {
-		t.Errorf("Presenter.Logger was used although the context has a logger: %s", &buf)
+	if got := lines(t, &buf); len(got) != 1 {
+		t.Errorf("with a context logger too, Presenter.Logger got %v, want one line", got)
 	}
-	if n := len(lines(t, ctxBuf)); n != 1 {
-		t.Errorf("context logger got %d lines, want 1", n)
+	if ctxBuf.Len() != 0 {
+		t.Errorf("the context logger was used although Presenter.Logger is set: %s", ctxBuf)
 	}
 
-	// No logger anywhere: nothing to assert but the absence of a panic.
-	apierror.Presenter{}.REST(context.Background(), errDB)
+	apierror.Presenter{}.GraphQL(ctx, errDB)
+	if n := len(lines(t, ctxBuf)); n != 1 {
+		t.Errorf("without Presenter.Logger, the context logger got %d lines, want 1", n)
+	}
 }
 
 func TestWriteREST(t *testing.T) {

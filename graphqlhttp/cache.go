@@ -2,6 +2,7 @@ package graphqlhttp
 
 import (
 	"container/list"
+	"math"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -90,8 +91,11 @@ func newCache(items, bytes int) *cache {
 	if items == 0 {
 		items = DefaultCacheSize
 	}
-	if bytes <= 0 {
+	switch {
+	case bytes == 0:
 		bytes = DefaultCacheBytes
+	case bytes < 0: // no bound on the bytes, only on the count
+		bytes = math.MaxInt
 	}
 	return &cache{maxItems: items, maxBytes: bytes, ll: list.New(), items: map[string]*list.Element{}}
 }

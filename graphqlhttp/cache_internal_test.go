@@ -3,6 +3,7 @@ package graphqlhttp
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -53,9 +54,9 @@ func TestCacheDefaults(t *testing.T) {
 	if c.maxItems != DefaultCacheSize || c.maxBytes != DefaultCacheBytes {
 		t.Errorf("newCache(0, 0) bounds = %d documents, %d bytes; want %d, %d", c.maxItems, c.maxBytes, DefaultCacheSize, DefaultCacheBytes)
 	}
-	c = newCache(5, -1)
-	if c.maxItems != 5 || c.maxBytes != DefaultCacheBytes {
-		t.Errorf("newCache(5, -1) bounds = %d documents, %d bytes; want 5, %d", c.maxItems, c.maxBytes, DefaultCacheBytes)
+	c = newCache(5, -1) // negative: off, so no bound on the bytes
+	if c.maxItems != 5 || c.maxBytes != math.MaxInt {
+		t.Errorf("newCache(5, -1) bounds = %d documents, %d bytes; want 5, %d", c.maxItems, c.maxBytes, math.MaxInt)
 	}
 }
 

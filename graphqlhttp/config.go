@@ -26,9 +26,9 @@ const (
 )
 
 // Config configures a [Handler]. Its zero value enforces every default:
-// limits as in [limits.Config], introspection off, messages masked,
-// mutations refused (no Authenticate/UserID), a cache of DefaultCacheSize
-// documents, logging to standard error.
+// limits as in [limits.Config], introspection off, messages masked, a cache
+// of DefaultCacheSize documents, logging through the request's logger or to
+// standard error. A schema with mutations needs an Auth.
 type Config struct {
 	// Limits bounds each document: length (also the request body), tokens,
 	// nesting, depth and field nodes. The zero value holds the defaults
@@ -44,37 +44,32 @@ type Config struct {
 	// "Internal server error." (APP_DEBUG). Never in production.
 	Debug bool
 
-	// Logger receives access lines and the real cause of every masked
-	// error, with the request id. nil means a JSON logger on standard
-	// error; use zerolog.Nop() to log nothing.
+	// Logger receives the real cause of every masked error and every
+	// refused credential, with the request id that reqlog gave the
+	// request. nil means the request's zerolog logger (reqlog puts one in
+	// the context), else a JSON logger on standard error; use a pointer
+	// to zerolog.Nop() to log nothing. The handler writes no access lines:
+	// mount reqlog.Handler around it (or around the whole router).
 	Logger *zerolog.Logger
-
-	// DisableAccessLog leaves request ids and access lines to a reqlog
-	// middleware mounted around the whole router.
-	DisableAccessLog bool
 
 	// CacheSize is the number of validated documents kept, keyed by query
 	// text; 0 means DefaultCacheSize and a negative value disables the
 	// cache. CacheBytes bounds the memory they are estimated to take: the
 	// query text, plus about 160 bytes per token and per node for the
 	// parsed document and its execution plans, which take some fifty times
-	// the text (0 means DefaultCacheBytes). A typical 1 KB query weighs
-	// some 40 KB; a 20 KB document of 500 aliased fields, about 1 MB.
+	// the text (0 means DefaultCacheBytes; a negative value means no bound
+	// but CacheSize). A typical 1 KB query weighs some 40 KB; a 20 KB
+	// document of 500 aliased fields, about 1 MB.
 	CacheSize  int
 	CacheBytes int
 
-	// Authenticate checks the credentials of a request and returns the
-	// context to execute with: r.Context() when there are none, a context
-	// carrying the user when they are valid, or an error when they are
-	// present but invalid, which is answered with 401 UNAUTHENTICATED
-	// whatever the operation. (*auth.Verifier).Context fits.
-	Authenticate func(r *http.Request) (context.Context, error)
-
-	// UserID reports the authenticated user carried by a context, for the
-	// mutation gate: a mutation without a user is answered with 401 before
-	// any resolver runs. auth.UserID fits. nil means no request is ever
-	// authenticated, so every mutation is refused.
-	UserID func(ctx context.Context) (int64, bool)
+	// Auth authenticates requests for the mutation gate: credentials that
+	// are present but invalid are answered with 401 UNAUTHENTICATED
+	// whatever the operation, and a mutation without a user with 401
+	// before any resolver runs. *auth.Verifier implements it. nil is
+	// allowed only for a schema without mutations: [New] refuses a
+	// configuration under which every mutation would be refused.
+	Auth Authenticator
 
 	// Root is the value the root fields are resolved against (their
 	// resolvers' parent); nil is fine.
@@ -88,6 +83,20 @@ type Config struct {
 	// answered 946 MiB. 0 means DefaultMaxResponseBytes (16 MiB); a
 	// negative value means no limit.
 	MaxResponseBytes int
+}
+
+// Authenticator authenticates a GraphQL request: one value does both
+// halves of the mutation gate, so it cannot be half-configured.
+// *auth.Verifier implements it.
+type Authenticator interface {
+	// AuthenticateContext checks the credentials of r and returns the
+	// context to execute with: r.Context() when there are none, a context
+	// carrying the user when they are valid, or an error when they are
+	// present but invalid.
+	AuthenticateContext(r *http.Request) (context.Context, error)
+	// UserID reports the user a context returned by AuthenticateContext
+	// carries.
+	UserID(ctx context.Context) (int64, bool)
 }
 
 // ConfigFromEnv fills a Config from environment variables, read through

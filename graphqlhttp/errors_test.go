@@ -98,13 +98,20 @@ func TestPanickingResolver(t *testing.T) {
 	}
 }
 
+// panickingAuth is an Authenticator with a bug.
+type panickingAuth struct{}
+
+func (panickingAuth) AuthenticateContext(*http.Request) (context.Context, error) {
+	panic(authenticateBug)
+}
+
+func (panickingAuth) UserID(context.Context) (int64, bool) { return 0, false }
+
 // TestPanicOutsideResolvers checks that a panic in the handler's own path
-// (here in Config.Authenticate) is a masked 500, logged with its stack.
+// (here in Config.Auth) is a masked 500, logged with its stack.
 func TestPanicOutsideResolvers(t *testing.T) {
 	for _, debug := range []bool{false, true} {
-		ts := newTestServer(t, graphqlhttp.Config{Debug: debug, Authenticate: func(*http.Request) (context.Context, error) {
-			panic(authenticateBug)
-		}})
+		ts := newTestServer(t, graphqlhttp.Config{Debug: debug, Auth: panickingAuth{}})
 		req := request{contentType: "application/json", body: jsonBody("{ hello }", "", ""), requestID: "auth-panic"}
 		msg := "Internal server error."
 		if debug {

@@ -24,9 +24,8 @@ func fuzzHandler(f *testing.F) http.Handler {
 		f.Fatalf("NewVerifier: %v", err)
 	}
 	h, err := graphqlhttp.New(buildTestSchema(f, new(atomic.Int64), false), graphqlhttp.Config{
-		Logger:       nopLogger(),
-		Authenticate: verifier.Context,
-		UserID:       auth.UserID,
+		Logger: nopLogger(),
+		Auth:   verifier,
 	})
 	if err != nil {
 		f.Fatalf("New: %v", err)

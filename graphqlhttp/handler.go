@@ -8,19 +8,17 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/limits"
-	"github.com/gqlkit/gqlkit/reqlog"
 )
 
 // Handler serves a schema over HTTP. Make one with [New]; it is safe for
@@ -32,26 +30,23 @@ type Handler struct {
 	cfg       Config
 	limits    limits.Config // effective
 	presenter apierror.Presenter
-	logger    zerolog.Logger
 	cache     *cache
 	bufs      sync.Pool
-	handler   http.Handler
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
 }
 
-// New returns the endpoint for schema. It refuses a nil schema.
+// New returns the endpoint for schema. It refuses a nil schema, and a
+// schema with mutations without a Config.Auth to let any of them through.
 func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	if schema == nil {
 		return nil, errors.New("graphqlhttp: New needs a schema")
 	}
-	h := &Handler{schema: schema, cfg: cfg, limits: cfg.Limits.Effective(), cache: newCache(cfg.CacheSize, cfg.CacheBytes)}
-	if cfg.Logger != nil {
-		h.logger = *cfg.Logger
-	} else {
-		h.logger = zerolog.New(os.Stderr).With().Timestamp().Logger()
+	if schema.AST().Mutation != nil && cfg.Auth == nil {
+		return nil, errors.New("graphqlhttp: the schema has mutations but Config.Auth is nil, so every mutation would be refused")
 	}
-	h.presenter = apierror.Presenter{Debug: cfg.Debug, Logger: &h.logger}
+	h := &Handler{schema: schema, cfg: cfg, limits: cfg.Limits.Effective(), cache: newCache(cfg.CacheSize, cfg.CacheBytes)}
+	h.presenter = apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger}
 	switch {
 	case cfg.MaxResponseBytes == 0:
 		h.maxResponse = DefaultMaxResponseBytes
@@ -59,15 +54,8 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 		h.maxResponse = cfg.MaxResponseBytes
 	}
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
-	h.handler = http.HandlerFunc(h.serve)
-	if !cfg.DisableAccessLog {
-		h.handler = reqlog.Handler(h.logger)(h.handler)
-	}
 	return h, nil
 }
-
-// ServeHTTP answers one GraphQL request.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.handler.ServeHTTP(w, r) }
 
 type requestKey struct{}
 
@@ -96,7 +84,8 @@ func fail(status int, code apierror.Code, msg string) *failure {
 	return &failure{status: status, errs: []errorObject{simpleError(code, msg)}}
 }
 
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP answers one GraphQL request.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header()["Cache-Control"] = headerNoStore
 	defer func() {
 		if v := recover(); v != nil {
@@ -109,10 +98,10 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request) {
 	}()
 
 	ctx := r.Context()
-	if h.cfg.Authenticate != nil {
-		authCtx, err := h.cfg.Authenticate(r)
+	if h.cfg.Auth != nil {
+		authCtx, err := h.cfg.Auth.AuthenticateContext(r)
 		if err != nil {
-			zerolog.Ctx(ctx).Info().Err(err).Msg("graphql: invalid credentials")
+			ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: invalid credentials")
 			h.unauthenticated(w, r)
 			return
 		}
@@ -204,10 +193,10 @@ func extensionsOf(e *gqlerror.Error) any {
 }
 
 func (h *Handler) userID(ctx context.Context) (int64, bool) {
-	if h.cfg.UserID == nil {
+	if h.cfg.Auth == nil {
 		return 0, false
 	}
-	return h.cfg.UserID(ctx)
+	return h.cfg.Auth.UserID(ctx)
 }
 
 func (h *Handler) unauthenticated(w http.ResponseWriter, r *http.Request) {

@@ -378,10 +378,14 @@ func TestAuthenticationLogsReason(t *testing.T) {
 	}
 }
 
-// TestNoAuthentication checks the zero Config: every mutation is refused,
-// and queries run.
+// TestNoAuthentication checks that New refuses a schema with mutations
+// without an Authenticator, and that with one that never finds a user
+// every mutation is refused and queries run.
 func TestNoAuthentication(t *testing.T) {
-	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger()})
+	if h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger()}); err == nil || h != nil {
+		t.Fatalf("New without Auth on a schema with mutations = %v, %v; want an error", h, err)
+	}
+	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger(), Auth: nobody{}})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -404,7 +408,7 @@ func TestNewRefusesNilSchema(t *testing.T) {
 // every kind carry Cache-Control: no-store when the access log (and with it
 // the request id) is left to a middleware outside the handler.
 func TestAnswersWithoutAccessLog(t *testing.T) {
-	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger(), DisableAccessLog: true})
+	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger(), Auth: nobody{}})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -421,7 +425,7 @@ func TestAnswersWithoutAccessLog(t *testing.T) {
 		req := httptestRequest(tt.method, tt.contentType, tt.body)
 		rec := record(h, req)
 		if rec.Code != tt.status || rec.Header().Get("Cache-Control") != "no-store" || rec.Header().Get("X-Request-Id") != "" {
-			t.Errorf("%s %s %s: status %d, Cache-Control %q, X-Request-Id %q; want %d, no-store and no id (DisableAccessLog)",
+			t.Errorf("%s %s %s: status %d, Cache-Control %q, X-Request-Id %q; want %d, no-store and no id (no reqlog)",
 				tt.method, tt.contentType, tt.body, rec.Code, rec.Header().Get("Cache-Control"), rec.Header().Get("X-Request-Id"), tt.status)
 		}
 	}

@@ -23,6 +23,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
+	"github.com/gqlkit/gqlkit/reqlog"
 )
 
 // testSecret signs the tokens of every test; otherSecret signs tokens that
@@ -297,6 +298,12 @@ func logLines(t *testing.T, logs *logbuf.Buffer, substr string) []map[string]any
 	return lines
 }
 
+// nobody is an Authenticator that finds no user in any request.
+type nobody struct{}
+
+func (nobody) AuthenticateContext(r *http.Request) (context.Context, error) { return r.Context(), nil }
+func (nobody) UserID(context.Context) (int64, bool)                         { return 0, false }
+
 // testServer is a graphqlhttp.Handler over the test schema on a loopback
 // server, with the log captured.
 type testServer struct {
@@ -309,7 +316,7 @@ type testServer struct {
 
 // newTestServer serves the test schema with cfg, completed with a logger
 // writing to the server's logs and, unless cfg sets its own, the
-// authentication of a real auth.Verifier.
+// authentication of a real auth.Verifier, behind reqlog with that logger.
 func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	t.Helper()
 	ts := &testServer{logs: &logbuf.Buffer{}, mutations: new(atomic.Int64)}
@@ -321,11 +328,8 @@ func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
-	if cfg.Authenticate == nil {
-		cfg.Authenticate = verifier.Context
-	}
-	if cfg.UserID == nil {
-		cfg.UserID = auth.UserID
+	if cfg.Auth == nil {
+		cfg.Auth = verifier
 	}
 	ts.issuer = newIssuer(t, auth.Config{Secret: testSecret})
 	h, err := graphqlhttp.New(testSchema(t, ts.mutations), cfg)
@@ -333,7 +337,7 @@ func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 		t.Fatalf("New: %v", err)
 	}
 	ts.handler = h
-	ts.Server = httptest.NewServer(h)
+	ts.Server = httptest.NewServer(reqlog.Handler(*cfg.Logger)(h))
 	t.Cleanup(ts.Close)
 	return ts
 }

@@ -1,5 +1,5 @@
 // Package pgstore keeps articles and users in PostgreSQL through pgx v5,
-// implementing [articles.Store] and [articles.Users].
+// implementing [articles.Store] and [auth.UserStore].
 //
 //	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
 //	store := pgstore.New(pool)
@@ -35,7 +35,7 @@
 // which is reported as [articles.ErrUnknownUser] with nothing written.
 // Deleting is a DELETE restricted to the caller's articles, followed, only
 // when it deleted nothing, by a SELECT that tells why. A taken e-mail
-// address (SQLSTATE 23505) is [articles.ErrEmailTaken].
+// address (SQLSTATE 23505) is [auth.ErrEmailTaken].
 //
 // Statements are run through the pool with pgx's defaults (cached prepared
 // statements); behind PgBouncer in transaction mode, set

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/internal/sqlstore"
+	"github.com/gqlkit/gqlkit/auth"
 )
 
 // Store keeps articles and users in PostgreSQL. Build it with [New] or
@@ -27,7 +28,7 @@ type Store struct {
 
 var (
 	_ articles.Store = (*Store)(nil)
-	_ articles.Users = (*Store)(nil)
+	_ auth.UserStore = (*Store)(nil)
 )
 
 // New returns a Store over pool. The caller keeps ownership of pool:
@@ -148,17 +149,17 @@ func (s *Store) DeleteArticle(ctx context.Context, id, userID int64) error {
 	return s.core.DeleteArticle(ctx, id, userID)
 }
 
-// CreateUser implements [articles.Users].
+// CreateUser implements [auth.UserStore].
 func (s *Store) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
 	return s.core.CreateUser(ctx, name, email, passwordHash)
 }
 
-// DeleteUser implements [articles.Users].
+// DeleteUser implements [auth.UserStore].
 func (s *Store) DeleteUser(ctx context.Context, id int64) error {
 	return s.core.DeleteUser(ctx, id)
 }
 
-// PasswordHash implements [articles.Users] (and so auth.Users).
+// PasswordHash implements [auth.UserStore] (and so auth.Users).
 func (s *Store) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
 	return s.core.PasswordHash(ctx, email)
 }

@@ -1,6 +1,6 @@
 // Package sqlitestore keeps articles and users in a SQLite file through
 // modernc.org/sqlite (pure Go, no cgo), implementing [articles.Store] and
-// [articles.Users].
+// [auth.UserStore].
 //
 //	store, err := sqlitestore.Open("data/app.db")
 //	defer store.Close()
@@ -39,7 +39,7 @@
 // would otherwise compile the SQL again on every call); [Store.Close]
 // releases them. Constraint failures are told apart by extended result code:
 // SQLITE_CONSTRAINT_FOREIGNKEY is [articles.ErrUnknownUser],
-// SQLITE_CONSTRAINT_UNIQUE [articles.ErrEmailTaken].
+// SQLITE_CONSTRAINT_UNIQUE [auth.ErrEmailTaken].
 //
 // # Concurrency
 //

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+	"github.com/gqlkit/gqlkit/auth"
 )
 
 // Example opens a SQLite file, creates the tables, and writes and reads
@@ -37,7 +38,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	_, err = store.CreateUser(ctx, "Ada again", "ada@example.com", []byte("a bcrypt hash"))
-	fmt.Println("same e-mail again:", errors.Is(err, articles.ErrEmailTaken))
+	fmt.Println("same e-mail again:", errors.Is(err, auth.ErrEmailTaken))
 
 	day := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, title := range []string{"First", "Draft", "Second"} {

@@ -1,5 +1,5 @@
 // Package storetest is the conformance suite for implementations of
-// [articles.Store] and [articles.Users], in the manner of
+// [articles.Store] and [auth.UserStore], in the manner of
 // testing/fstest.TestFS and testing/slogtest.Run: one function that every
 // implementation's tests call.
 //
@@ -20,7 +20,7 @@
 // # What Run checks
 //
 //   - users: ids, password hashes, a taken e-mail address
-//     ([articles.ErrEmailTaken]), unknown addresses (apierror.ErrNotFound
+//     ([auth.ErrEmailTaken]), unknown addresses (apierror.ErrNotFound
 //     and auth.ErrUserNotFound), deletion, and that ids of deleted users
 //     are never handed out again;
 //   - creating: every field round-trips, Unicode and 200-character titles

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/auth"
 )
 
 // Store is what the suite tests: the articles and the users of one
 // database.
 type Store interface {
 	articles.Store
-	articles.Users
+	auth.UserStore
 }
 
 // QueryCounter is implemented by a store under test that can tell how many

@@ -49,7 +49,7 @@ func testUsers(t *testing.T, newStore func(t *testing.T) Store) {
 		s := newStore(t)
 		ada := addUser(t, s, "ada")
 		id, err := s.CreateUser(ctx, "Impostor", "ada@example.com", []byte("other hash"))
-		if !errors.Is(err, articles.ErrEmailTaken) || id != 0 {
+		if !errors.Is(err, auth.ErrEmailTaken) || id != 0 {
 			t.Errorf("CreateUser with a taken address = %d, %v; want 0 and an error matching ErrEmailTaken", id, err)
 		}
 		gotID, hash, err := s.PasswordHash(ctx, "ada@example.com")

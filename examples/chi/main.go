@@ -47,7 +47,6 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
-	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/reqlog"
@@ -138,11 +137,11 @@ func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.H
 	if err != nil {
 		return nil, err
 	}
-	login, err := auth.NewLogin(db, issuer, auth.LoginConfig{})
+	login, err := auth.NewLogin(db, issuer, auth.LoginConfig{Logger: logger})
 	if err != nil {
 		return nil, err
 	}
-	arts, err := articles.NewHandler(db, articles.Config{Presenter: apierror.Presenter{Logger: logger}})
+	arts, err := articles.NewHandler(db, articles.Config{Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -151,10 +150,8 @@ func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.H
 		return nil, err
 	}
 	gql, err := graphqlhttp.New(schema, graphqlhttp.Config{
-		Logger:           logger,
-		DisableAccessLog: true, // reqlog below logs every route
-		Authenticate:     verifier.Context,
-		UserID:           auth.UserID,
+		Logger: logger,
+		Auth:   verifier, // reqlog below logs every route
 	})
 	if err != nil {
 		return nil, err

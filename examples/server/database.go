@@ -23,6 +23,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+	"github.com/gqlkit/gqlkit/auth"
 )
 
 var (
@@ -36,7 +37,7 @@ var (
 // kit's stores) and the posts of the sample GraphQL schema.
 type store interface {
 	articles.Store
-	articles.Users
+	auth.UserStore
 	Migrate(ctx context.Context) error
 }
 

@@ -29,19 +29,17 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	}
 	gqlConfig := s.graphql // limits, introspection and debug, from the environment
 	gqlConfig.Logger = logger
-	gqlConfig.DisableAccessLog = true // reqlog wraps the whole mux below
-	gqlConfig.Authenticate = verifier.Context
-	gqlConfig.UserID = auth.UserID
+	gqlConfig.Auth = verifier
 	gql, err := graphqlhttp.New(schema, gqlConfig)
 	if err != nil {
 		return nil, err
 	}
 
-	arts, err := articles.NewHandler(db.store, articles.Config{Presenter: presenter})
+	arts, err := articles.NewHandler(db.store, articles.Config{Debug: s.graphql.Debug, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
-	login, err := auth.NewLogin(emailCase{db.store}, issuer, auth.LoginConfig{})
+	login, err := auth.NewLogin(emailCase{db.store}, issuer, auth.LoginConfig{Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -66,7 +64,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 
 // emailCase looks users up by their normalised e-mail address, the form
 // "users add" stores.
-type emailCase struct{ users articles.Users }
+type emailCase struct{ users auth.UserStore }
 
 func (u emailCase) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
 	return u.users.PasswordHash(ctx, normalEmail(email))

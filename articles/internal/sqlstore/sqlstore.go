@@ -48,7 +48,7 @@ const (
 	ForeignKeyViolation
 )
 
-// Core implements articles.Store and articles.Users over a DB.
+// Core implements articles.Store and auth.UserStore over a DB.
 type Core struct {
 	// Reader runs the read-only statements, Writer the others; they may
 	// be the same.
@@ -175,20 +175,20 @@ func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
 	}
 }
 
-// CreateUser implements articles.Users.
+// CreateUser implements auth.UserStore.
 func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
 	var id int64
 	err := c.Writer.QueryRow(ctx, insertUser, name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))).Scan(&id)
 	if err != nil {
 		if c.Violation(err) == UniqueViolation {
-			return 0, fmt.Errorf("articles: creating a user: %w", articles.ErrEmailTaken)
+			return 0, fmt.Errorf("articles: creating a user: %w", auth.ErrEmailTaken)
 		}
 		return 0, fmt.Errorf("articles: creating a user: %w", err)
 	}
 	return id, nil
 }
 
-// DeleteUser implements articles.Users.
+// DeleteUser implements auth.UserStore.
 func (c *Core) DeleteUser(ctx context.Context, id int64) error {
 	n, err := c.Writer.Exec(ctx, deleteUser, id)
 	if err != nil {
@@ -200,7 +200,7 @@ func (c *Core) DeleteUser(ctx context.Context, id int64) error {
 	return nil
 }
 
-// PasswordHash implements articles.Users.
+// PasswordHash implements auth.UserStore.
 func (c *Core) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
 	var (
 		id   int64

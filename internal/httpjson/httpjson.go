@@ -1,0 +1,192 @@
+// Package httpjson is the kit's one JSON edge for REST handlers: it reads a
+// capped JSON object body, writes JSON answers, and writes Laravel's 422
+// validation answer with its one-line summary. auth, articles, errors and
+// graphqlhttp share it, so that each answers the same malformed input with
+// the same status and words.
+package httpjson
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Messages of the answers to a body that cannot be used.
+const (
+	MessageTooLarge   = "The request body is too large."
+	MessageUnreadable = "The request body could not be read."
+	MessageMalformed  = "Malformed JSON."
+	MessageNotObject  = "The request body must be a JSON object."
+	MessageNotUTF8    = "The request body is not valid UTF-8."
+	MessageNotJSON    = "The request body must be sent as application/json."
+	MessageInternal   = "Internal server error."
+	MessageMethod     = "Method not allowed."
+)
+
+// Failure is the answer to a request whose body cannot be used.
+type Failure struct {
+	Status  int
+	Message string
+	// Err is the cause, for the log (a read error); nil otherwise.
+	Err error
+}
+
+// Write answers with f's status and {"message": …}.
+func (f *Failure) Write(w http.ResponseWriter) { WriteMessage(w, f.Status, f.Message) }
+
+// ReadObject reads r's body, at most max bytes, as one JSON object in
+// UTF-8, and returns its members undecoded. A body over max (by its
+// Content-Length, before reading, or once read) is a 413; one that cannot
+// be read, is not UTF-8, is not JSON or is not an object is a 400.
+func ReadObject(w http.ResponseWriter, r *http.Request, max int64) (map[string]json.RawMessage, *Failure) {
+	if r.ContentLength > max {
+		return nil, &Failure{Status: http.StatusRequestEntityTooLarge, Message: MessageTooLarge}
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if err != nil {
+		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
+			return nil, &Failure{Status: http.StatusRequestEntityTooLarge, Message: MessageTooLarge}
+		}
+		return nil, &Failure{Status: http.StatusBadRequest, Message: MessageUnreadable, Err: err}
+	}
+	if !utf8.Valid(body) {
+		return nil, &Failure{Status: http.StatusBadRequest, Message: MessageNotUTF8}
+	}
+	if !json.Valid(body) {
+		return nil, &Failure{Status: http.StatusBadRequest, Message: MessageMalformed}
+	}
+	var fields map[string]json.RawMessage
+	if body = bytes.TrimLeft(body, " \t\r\n"); body[0] != '{' || json.Unmarshal(body, &fields) != nil {
+		return nil, &Failure{Status: http.StatusBadRequest, Message: MessageNotObject}
+	}
+	return fields, nil
+}
+
+// IsJSON reports whether a Content-Type is application/json or another
+// JSON media type (application/problem+json and the like), parameters
+// aside.
+func IsJSON(contentType string) bool {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return false
+	}
+	return mt == "application/json" || strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json")
+}
+
+// Marshal encodes v as JSON without HTML escaping and without a trailing
+// newline, as PHP's json_encode and graphql-js write "<", ">" and "&".
+func Marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// internalBody answers when a body cannot be encoded.
+const internalBody = `{"message":"` + MessageInternal + `"}`
+
+// Write answers with status and body, which is JSON, setting Content-Type
+// and Content-Length.
+func Write(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
+// WriteValue answers with status and v encoded by [Marshal]; a value that
+// cannot be encoded gives a bare 500 instead.
+func WriteValue(w http.ResponseWriter, status int, v any) {
+	body, err := Marshal(v)
+	if err != nil {
+		status, body = http.StatusInternalServerError, []byte(internalBody)
+	}
+	Write(w, status, body)
+}
+
+// WriteMessage answers with status and {"message": msg}.
+func WriteMessage(w http.ResponseWriter, status int, msg string) {
+	WriteValue(w, status, struct {
+		Message string `json:"message"`
+	}{msg})
+}
+
+// Field is the messages of one input field that failed validation.
+type Field struct {
+	Name     string
+	Messages []string
+}
+
+// Fields are the messages of a failed validation, in the order the rules
+// ran; their JSON is an object in that order.
+type Fields []Field
+
+// Add appends one message for field name.
+func (f *Fields) Add(name, msg string) {
+	*f = append(*f, Field{Name: name, Messages: []string{msg}})
+}
+
+// Summary is Laravel's one-line message for the whole failure: the first
+// message, followed by " (and 1 more error)" or " (and N more errors)", N
+// counting every other message of every field; "The given data was
+// invalid." when there is none.
+func (f Fields) Summary() string {
+	first, n := "", 0
+	for _, e := range f {
+		for _, m := range e.Messages {
+			if n == 0 {
+				first = m
+			}
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return "The given data was invalid."
+	case 1:
+		return first
+	case 2:
+		return first + " (and 1 more error)"
+	default:
+		return first + " (and " + strconv.Itoa(n-1) + " more errors)"
+	}
+}
+
+// MarshalJSON writes {"name": ["message", …], …} in order.
+func (f Fields) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, e := range f {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := Marshal(e.Name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := Marshal(e.Messages)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+// WriteValidationFailed answers 422 with Laravel's body:
+// {"message": summary, "errors": {"field": ["message", …], …}}.
+func WriteValidationFailed(w http.ResponseWriter, f Fields) {
+	WriteValue(w, http.StatusUnprocessableEntity, struct {
+		Message string `json:"message"`
+		Errors  Fields `json:"errors"`
+	}{f.Summary(), f})
+}
