@@ -14,6 +14,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
 // typeFromAST turns a validated document's type reference into a schema type.
@@ -547,12 +549,12 @@ func untypedAST(v any, isID bool, depth int, nodes *int) (*ast.Value, error) {
 	case bool:
 		return &ast.Value{Kind: ast.BooleanValue, Raw: strconv.FormatBool(x)}, nil
 	case string:
-		if isID && isIntegerString(x) {
+		if isID && jsonnum.IsInteger(x) {
 			return &ast.Value{Kind: ast.IntValue, Raw: x}, nil
 		}
 		return &ast.Value{Kind: ast.StringValue, Raw: x}, nil
 	case json.Number:
-		if isIntegerString(string(x)) {
+		if jsonnum.IsInteger(string(x)) {
 			return &ast.Value{Kind: ast.IntValue, Raw: string(x)}, nil
 		}
 		f, err := x.Float64()
@@ -605,28 +607,10 @@ func untypedAST(v any, isID bool, depth int, nodes *int) (*ast.Value, error) {
 
 func numberAST(f float64) *ast.Value {
 	s := formatFloat(f)
-	if isIntegerString(s) {
+	if jsonnum.IsInteger(s) {
 		return &ast.Value{Kind: ast.IntValue, Raw: s}
 	}
 	return &ast.Value{Kind: ast.FloatValue, Raw: s}
-}
-
-func isIntegerString(s string) bool {
-	if s == "" {
-		return false
-	}
-	if s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" || (len(s) > 1 && s[0] == '0') {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 func sortedKeys[V any](m map[string]V) []string {

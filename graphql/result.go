@@ -9,6 +9,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
 // Result is the outcome of an execution. Data is the JSON object of the
@@ -131,7 +133,7 @@ func appendJSONPart(dst []byte, v any, depth int, parts *int) ([]byte, error) {
 	case bool:
 		return strconv.AppendBool(dst, x), nil
 	case json.Number:
-		if !isJSONNumber(string(x)) {
+		if !jsonnum.IsNumber(string(x)) {
 			return dst, fmt.Errorf("json.Number %s is not a JSON number", inspect(string(x)))
 		}
 		return append(dst, x...), nil
@@ -191,42 +193,4 @@ func appendJSONPart(dst []byte, v any, depth int, parts *int) ([]byte, error) {
 		return dst, err
 	}
 	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...), nil
-}
-
-// isJSONNumber reports whether s is a number as JSON writes one:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func isJSONNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	digits := func() int {
-		start := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		return i - start
-	}
-	switch {
-	case i < len(s) && s[i] == '0':
-		i++
-	case digits() == 0:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		if digits() == 0 {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(s)
 }

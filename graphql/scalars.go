@@ -6,9 +6,10 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
 // BuiltinScalar is one of the five scalars every schema has: [Int],
@@ -173,7 +174,7 @@ func idInt(v any) (string, bool) {
 	if s, ok := exactInt(v); ok {
 		return s, true
 	}
-	if x, ok := v.(json.Number); ok && isJSONInteger(string(x)) {
+	if x, ok := v.(json.Number); ok && jsonnum.IsInteger(string(x)) {
 		return string(x), true // exactly the digits sent, however many
 	}
 	f, ok := numberOf(v)
@@ -378,10 +379,4 @@ func exactInt(v any) (string, bool) {
 		return strconv.FormatUint(uint64(x), 10), true
 	}
 	return "", false
-}
-
-// isJSONInteger reports whether s is an integer as JSON writes one:
-// -?(0|[1-9][0-9]*).
-func isJSONInteger(s string) bool {
-	return isJSONNumber(s) && !strings.ContainsAny(s, ".eE")
 }
