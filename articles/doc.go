@@ -38,8 +38,10 @@
 //	mux.HandleFunc("GET /api/articles/{article}", h.Show)
 //	mux.Handle("DELETE /api/articles/{article}", verifier.Required(http.HandlerFunc(h.Delete)))
 //
-// Writes read the user from the request context with auth.UserID; any
-// middleware that calls auth.WithUserID will do.
+// Writes read the user from the request context through [Config.UserID],
+// auth.UserID by default: auth's middlewares, or any that calls
+// auth.WithUserID, will do; another authentication scheme passes its own
+// accessor.
 //
 // # Routes
 //
@@ -140,10 +142,11 @@
 //	500 Internal server error.
 //
 // A 500 answers any error a store returns besides [ErrUnknownUser],
-// [ErrNotAuthor] and apierror.ErrNotFound; [Config.Presenter] logs it in
-// full with the request id. The store errors carry their client view too,
-// so a GraphQL resolver that returns one unchanged gets the same answer
-// from apierror.Presenter.
+// [ErrNotAuthor] and apierror.ErrNotFound; it is logged in full with the
+// request id ([Config.Logger], else the request's logger, else standard
+// error). The store errors carry their client view, and the handler
+// answers them through apierror.Presenter, so a GraphQL resolver that
+// returns one unchanged gets the same answer.
 //
 // # Concurrency
 //

@@ -77,12 +77,15 @@
 //
 // The reason (an error wrapping one of [ErrNoToken], [ErrMalformedHeader],
 // [ErrTokenTooLarge], [ErrInvalidToken] or [ErrInvalidSubject]) is logged
-// through the request's zerolog logger (zerolog.Ctx): at debug level for a
+// through [Config.Logger], else the request's zerolog logger, else
+// standard error: at debug level for a
 // missing token, at info level otherwise. The token itself is never logged.
 //
 // A handler that must word the 401 its own way, such as a GraphQL endpoint
 // answering {"errors":[…]}, calls [Verifier.Authenticate] and treats
-// [ErrNoToken] as an anonymous request.
+// [ErrNoToken] as an anonymous request, or takes the Verifier as its
+// authenticator: [Verifier.AuthenticateContext] and [Verifier.UserID] make
+// it a graphqlhttp.Authenticator.
 //
 // # Issuing tokens and logging in
 //

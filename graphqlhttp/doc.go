@@ -2,10 +2,10 @@
 // [http.Handler] that any router can mount:
 //
 //	h, err := graphqlhttp.New(schema, graphqlhttp.Config{
-//		Authenticate: verifier.Context, // *auth.Verifier
-//		UserID:       auth.UserID,
+//		Auth: verifier, // *auth.Verifier: the mutation gate
 //	})
 //	mux.Handle("/api/graphql", h)
+//	handler := reqlog.Handler(logger)(mux) // request ids and access lines
 //
 // # Requests
 //
@@ -19,8 +19,8 @@
 //
 // Every request then goes through these steps, in this order:
 //
-//  1. credentials, when [Config.Authenticate] is set: a bearer token that
-//     is present but invalid is a 401 whatever the operation;
+//  1. credentials, when [Config.Auth] is set: a bearer token that is
+//     present but invalid is a 401 whatever the operation;
 //  2. the document: scanned before parsing (length, tokens, nesting),
 //     parsed, checked for depth and field nodes after fragment expansion,
 //     then validated. The outcome of these steps, errors included, is
@@ -32,8 +32,9 @@
 //  3. the operation that operationName selects, prepared once per document;
 //  4. variables, coerced by the engine;
 //  5. the mutation gate: a mutation with no authenticated user
-//     ([Config.UserID]) is a 401 with WWW-Authenticate: Bearer, before any
-//     resolver runs;
+//     ([Authenticator.UserID]) is a 401 with WWW-Authenticate: Bearer,
+//     before any resolver runs ([New] refuses a schema with mutations and
+//     no [Config.Auth]);
 //  6. execution, with the *http.Request reachable through [Request].
 //
 // # Responses
@@ -69,8 +70,9 @@
 //
 // # Logging
 //
-// Each request gets an id (a sane incoming X-Request-Id is kept and
-// echoed) and one access line through zerolog; see package reqlog. Set
-// [Config.DisableAccessLog] when a reqlog middleware already wraps the
-// whole router.
+// The handler writes no access lines and gives no request ids: mount
+// package reqlog's middleware around it, or around the whole router. The
+// causes of masked errors and refused credentials go to [Config.Logger],
+// else the request's zerolog logger, else standard error, with the
+// request id that reqlog gave the request.
 package graphqlhttp
