@@ -33,9 +33,9 @@ type executor struct {
 	dynPlans map[*fieldPlan]*selectionPlan
 	// maxEnd: the response may not grow past this length of buf (0: no
 	// limit); tooLarge once it did, and execution stops.
-	maxEnd, maxBytes int
-	tooLarge         bool
-	limitErr         int // index in errs of the error tooLarge added
+	maxEnd   int
+	tooLarge bool
+	limitErr int // index in errs of the error tooLarge added
 }
 
 // executors recycles executors (and their path stacks) between requests.
@@ -61,7 +61,7 @@ func (e *executor) overLimit() bool {
 	}
 	e.tooLarge, e.limitErr = true, len(e.errs)
 	e.errs = append(e.errs, &gqlerror.Error{
-		Message:    fmt.Sprintf("The response is larger than the limit of %d bytes.", e.maxBytes),
+		Message:    fmt.Sprintf("The response is larger than the limit of %d bytes.", maxResponseBytes(e.ctx)),
 		Extensions: map[string]any{"code": "RESPONSE_TOO_LARGE"},
 	})
 	return true

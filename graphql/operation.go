@@ -16,9 +16,7 @@ import (
 // with its document.
 type Operation struct {
 	s    *Schema
-	doc  *ast.QueryDocument
 	def  *ast.OperationDefinition
-	root *objectInfo
 	plan *selectionPlan
 }
 
@@ -64,7 +62,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	}
 	p := &planner{s: s, doc: doc}
 	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
-	op = &Operation{s: s, doc: doc, def: def, root: root, plan: p.planRoot(root, def.SelectionSet)}
+	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet)}
 	if err := op.checkArguments(op.plan, 0); err != nil {
 		return nil, gqlerror.List{err}
 	}
@@ -127,8 +125,8 @@ func (op *Operation) ExecuteCoerced(ctx context.Context, dst []byte, vars map[st
 	e := executors.Get().(*executor)
 	*e = executor{ctx: ctx, s: op.s, op: op, buf: dst, path: e.path[:0], cond: conditions{vars: vars}}
 	start := len(dst)
-	if n, ok := ctx.Value(maxResponseKey{}).(int); ok && n > 0 {
-		e.maxEnd, e.maxBytes = start+n, n
+	if n := maxResponseBytes(ctx); n > 0 {
+		e.maxEnd = start + n
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -158,4 +156,10 @@ type maxResponseKey struct{}
 // graphqlhttp sets it from Config.MaxResponseBytes. n <= 0 means no limit.
 func WithMaxResponseBytes(ctx context.Context, n int) context.Context {
 	return context.WithValue(ctx, maxResponseKey{}, n)
+}
+
+// maxResponseBytes returns the limit [WithMaxResponseBytes] put in ctx, or 0.
+func maxResponseBytes(ctx context.Context) int {
+	n, _ := ctx.Value(maxResponseKey{}).(int)
+	return n
 }

@@ -41,7 +41,7 @@ func overlapRule(observers *core.Events, addError core.AddErrFunc) {
 		done = true
 		c := &overlapChecker{schema: w.Schema, doc: w.Document, addError: addError,
 			errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}, sigs: map[*ast.Field]string{},
-			pairs: map[fieldPair]pairState{}, reported: map[fieldPair]bool{}}
+			pairs: map[fieldPair]*conflict{}, reported: map[fieldPair]bool{}}
 		c.checkDocument()
 	}
 	observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { run(w) })
@@ -57,10 +57,11 @@ type overlapChecker struct {
 	shapes      map[*ast.Field]string
 	sigs        map[*ast.Field]string
 	fragments   fragmentIndex
-	// pairs memoises the comparison of two field nodes; reported holds
-	// the pairs already reported, so that a conflict found again from
-	// another selection set (the other field first) is reported once.
-	pairs    map[fieldPair]pairState
+	// pairs memoises the comparison of two field nodes: its conflict, nil
+	// for none or while the comparison is under way. reported holds the
+	// pairs already reported, so that a conflict found again from another
+	// selection set (the other field first) is reported once.
+	pairs    map[fieldPair]*conflict
 	reported map[fieldPair]bool
 }
 
@@ -86,12 +87,6 @@ func fieldBefore(a, b *ast.Field) bool {
 		return pa.Column < pb.Column
 	}
 	return pa.Start < pb.Start
-}
-
-// pairState is a memoised comparison: under way, or done with its result.
-type pairState struct {
-	done   bool
-	result *conflict
 }
 
 // ofield is a field found in a selection set, with its parent type.
@@ -241,12 +236,12 @@ func (c *overlapChecker) findConflict(key string, a, b ofield) *conflict {
 		return nil // the same field, arguments and sub-selection: nothing to compare
 	}
 	p := fieldPair{a.node, b.node}
-	if st, seen := c.pairs[p]; seen {
-		return st.result // nil while under way: a fragment cycle closed here
+	if cf, seen := c.pairs[p]; seen {
+		return cf // nil while under way: a fragment cycle closed here
 	}
-	c.pairs[p] = pairState{}
+	c.pairs[p] = nil
 	cf := c.compare(key, a, b)
-	c.pairs[p] = pairState{done: true, result: cf}
+	c.pairs[p] = cf
 	return cf
 }
 

@@ -85,13 +85,11 @@ type argInfo struct {
 }
 
 type inputInfo struct {
-	obj    *InputObject
 	fields []*argInfo
 	byName map[string]*argInfo
 }
 
 type enumInfo struct {
-	enum    *Enum
 	byName  map[string]any
 	byValue map[any]string
 	// pointers: some internal value is a pointer, which results are
@@ -209,7 +207,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			s.enums[x] = b.compileEnum(x)
 			s.pointerEnums = s.pointerEnums || s.enums[x].pointers
 		case *InputObject:
-			s.inputs[x] = &inputInfo{obj: x, byName: map[string]*argInfo{}}
+			s.inputs[x] = &inputInfo{byName: map[string]*argInfo{}}
 		case *Object:
 			s.objects[x] = &objectInfo{obj: x, name: x.Name, byName: map[string]*fieldInfo{}, intro: isIntrospectionName(x.Name)}
 		case *Scalar:
@@ -448,7 +446,7 @@ func (b *builder) checkScalar(sc *Scalar) {
 }
 
 func (b *builder) compileEnum(e *Enum) *enumInfo {
-	info := &enumInfo{enum: e, byName: map[string]any{}, byValue: map[any]string{}}
+	info := &enumInfo{byName: map[string]any{}, byValue: map[any]string{}}
 	if len(e.Values) == 0 {
 		b.errorf("graphql: enum %s has no values", e.Name)
 	}
