@@ -127,22 +127,42 @@ func int32Of(v any) (n int, isNumber, integral, inRange bool) {
 	return int(f), true, true, true
 }
 
+// intValue returns a number as an Int, or graphql-js's error for one that
+// is not an integer or does not fit in 32 bits.
+func intValue(v any) (int, error) {
+	n, isNum, integral, inRange := int32Of(v)
+	switch {
+	case !isNum || !integral:
+		return 0, fmt.Errorf("Int cannot represent non-integer value: %s", inspect(v))
+	case !inRange:
+		return 0, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
+	}
+	return n, nil
+}
+
+// floatValue returns a number as a Float, or graphql-js's error for a
+// value that is not a finite number.
+func floatValue(v any) (float64, error) {
+	f, ok := numberOf(v)
+	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
+	}
+	return f, nil
+}
+
 // parseBuiltin coerces an input value (variables) to a built-in scalar.
 func parseBuiltin(kind BuiltinScalar, v any) (any, error) {
 	switch kind {
 	case Int:
-		n, isNum, integral, inRange := int32Of(v)
-		switch {
-		case !isNum || !integral:
-			return nil, fmt.Errorf("Int cannot represent non-integer value: %s", inspect(v))
-		case !inRange:
-			return nil, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
+		n, err := intValue(v)
+		if err != nil {
+			return nil, err
 		}
 		return n, nil
 	case Float:
-		f, ok := numberOf(v)
-		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
+		f, err := floatValue(v)
+		if err != nil {
+			return nil, err
 		}
 		return f, nil
 	case String:
@@ -246,40 +266,15 @@ func appendBuiltin(dst []byte, kind BuiltinScalar, v any) ([]byte, error) {
 		}
 		return dst, fmt.Errorf("String cannot represent value: %s", inspect(v))
 	case Int:
-		if b, ok := v.(bool); ok {
-			if b {
-				return append(dst, '1'), nil
-			}
-			return append(dst, '0'), nil
-		}
-		if s, ok := v.(string); ok && s != "" {
-			if f, err := strconv.ParseFloat(s, 64); err == nil {
-				v = f
-			}
-		}
-		n, isNum, integral, inRange := int32Of(v)
-		switch {
-		case !isNum || !integral:
-			return dst, fmt.Errorf("Int cannot represent non-integer value: %s", inspect(v))
-		case !inRange:
-			return dst, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
+		n, err := intValue(numericResult(v))
+		if err != nil {
+			return dst, err
 		}
 		return strconv.AppendInt(dst, int64(n), 10), nil
 	case Float:
-		if b, ok := v.(bool); ok {
-			if b {
-				return append(dst, '1'), nil
-			}
-			return append(dst, '0'), nil
-		}
-		if s, ok := v.(string); ok && s != "" {
-			if f, err := strconv.ParseFloat(s, 64); err == nil {
-				v = f
-			}
-		}
-		f, ok := numberOf(v)
-		if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-			return dst, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
+		f, err := floatValue(numericResult(v))
+		if err != nil {
+			return dst, err
 		}
 		return appendFloat(dst, f), nil
 	case Boolean:
@@ -303,6 +298,24 @@ func appendBuiltin(dst []byte, kind BuiltinScalar, v any) ([]byte, error) {
 		return dst, fmt.Errorf("ID cannot represent value: %s", inspect(v))
 	}
 	return dst, fmt.Errorf("unknown scalar")
+}
+
+// numericResult prepares a resolved value for Int and Float as graphql-js's
+// serializers do: true and false count as 1 and 0, and a string holding a
+// number as that number. Any other value is returned as it is.
+func numericResult(v any) any {
+	switch x := v.(type) {
+	case bool:
+		if x {
+			return 1
+		}
+		return 0
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil { // "" is no number
+			return f
+		}
+	}
+	return v
 }
 
 // appendBuiltinRV serialises a basic-kind reflect.Value without boxing it.
