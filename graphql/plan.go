@@ -345,17 +345,11 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 // listDepth counts the list wrappers of t.
 func listDepth(t Type) uint8 {
 	n := uint8(0)
-	for range maxTypeWrappers {
-		switch x := t.(type) {
-		case *List:
+	walkType(t, func(wrapper Type) {
+		if _, isList := wrapper.(*List); isList {
 			n++
-			t = x.OfType
-		case *NonNull:
-			t = x.OfType
-		default:
-			return n
 		}
-	}
+	})
 	return n
 }
 

@@ -264,77 +264,44 @@ func isIntrospectionName(name string) bool { return len(name) > 1 && name[0] == 
 // would otherwise never end.
 const maxSchemaTypes = 10_000
 
-// maxTypeWrappers bounds the lists and non-nulls around one named type:
-// NewSchema refuses more (a wrapper that contains itself would have no
-// end), and every walk over wrappers stops there.
-const maxTypeWrappers = 64
-
-// namedOf unwraps lists and non-nulls.
-func namedOf(t Type) NamedType {
-	for range maxTypeWrappers + 1 {
-		switch x := t.(type) {
-		case *List:
-			t = x.OfType
-		case *NonNull:
-			t = x.OfType
-		case NamedType:
-			if isNilType(x) {
-				return nil
-			}
-			return x
-		default:
-			return nil
-		}
-	}
-	return nil
-}
-
 // checkTypeRef reports a malformed wrapper chain (nil, or non-null of non-null).
 func (b *builder) checkTypeRef(t Type, where string) bool {
-	prevNonNull := false
-	for range maxTypeWrappers + 1 {
-		switch x := t.(type) {
-		case nil:
-			b.errorf("graphql: %s has no type", where)
-			return false
-		case *List:
-			if x == nil {
-				b.errorf("graphql: %s has a nil list type", where)
-				return false
-			}
-			prevNonNull = false
-			t = x.OfType
-		case *NonNull:
-			if x == nil {
-				b.errorf("graphql: %s has a nil non-null type", where)
-				return false
-			}
-			if prevNonNull {
-				b.errorf("graphql: %s is non-null of non-null", where)
-				return false
-			}
-			prevNonNull = true
-			t = x.OfType
-		case BuiltinScalar:
-			if !x.valid() {
-				b.errorf("graphql: %s has the unknown built-in scalar %d", where, uint8(x))
-				return false
-			}
-			return true
-		case *Scalar, *Enum, *InputObject, *Object:
-			if isNilType(x) {
-				b.errorf("graphql: %s has a nil type", where)
-				return false
-			}
-			return true
-		default:
-			// Another implementation of Type (a struct embedding *Object,
-			// say) is none of the kinds the engine knows.
-			b.errorf("graphql: %s has an unsupported type %T", where, t)
-			return false
-		}
+	prevNonNull, nonNullOfNonNull := false, false
+	inner, ok := walkType(t, func(wrapper Type) {
+		_, nonNull := wrapper.(*NonNull)
+		nonNullOfNonNull = nonNullOfNonNull || nonNull && prevNonNull
+		prevNonNull = nonNull
+	})
+	if nonNullOfNonNull {
+		b.errorf("graphql: %s is non-null of non-null", where)
+		return false
 	}
-	b.errorf("graphql: %s wraps more than %d lists and non-nulls (does a wrapper contain itself?)", where, maxTypeWrappers)
+	if !ok {
+		b.errorf("graphql: %s wraps more than %d lists and non-nulls (does a wrapper contain itself?)", where, maxTypeWrappers)
+		return false
+	}
+	switch x := inner.(type) {
+	case nil:
+		b.errorf("graphql: %s has no type", where)
+	case *List:
+		b.errorf("graphql: %s has a nil list type", where)
+	case *NonNull:
+		b.errorf("graphql: %s has a nil non-null type", where)
+	case BuiltinScalar:
+		if x.valid() {
+			return true
+		}
+		b.errorf("graphql: %s has the unknown built-in scalar %d", where, uint8(x))
+	case *Scalar, *Enum, *InputObject, *Object:
+		if !isNilType(x) {
+			return true
+		}
+		b.errorf("graphql: %s has a nil type", where)
+	default:
+		// Another implementation of Type (a struct embedding *Object,
+		// say) is none of the kinds the engine knows.
+		b.errorf("graphql: %s has an unsupported type %T", where, x)
+	}
 	return false
 }
 
@@ -504,34 +471,10 @@ func isOutputType(t Type) bool {
 	return false
 }
 
-// wellFormed reports, silently, whether a type reference names a type (the
-// problems were reported when the types were collected).
-func wellFormed(t Type) bool {
-	for range maxTypeWrappers + 1 {
-		switch x := t.(type) {
-		case *List:
-			if x == nil {
-				return false
-			}
-			t = x.OfType
-		case *NonNull:
-			if x == nil {
-				return false
-			}
-			t = x.OfType
-		case NamedType:
-			return !isNilType(x)
-		default:
-			return false
-		}
-	}
-	return false
-}
-
 func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string) *argInfo {
 	a := &argInfo{name: name, typ: t, desc: desc, depr: depr}
-	if !wellFormed(t) {
-		return nil
+	if namedOf(t) == nil {
+		return nil // reported when the types were collected
 	}
 	if !validName(name) || isIntrospectionName(name) {
 		b.errorf("graphql: %s: %q is not a valid name", owner, name)
@@ -683,8 +626,8 @@ func (b *builder) compileObject(o *Object) {
 			b.errorf("graphql: object %s: field %s is defined twice", o.Name, f.Name)
 			continue
 		}
-		if !wellFormed(f.Type) {
-			continue
+		if namedOf(f.Type) == nil {
+			continue // reported when the types were collected
 		}
 		if !isOutputType(f.Type) {
 			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))

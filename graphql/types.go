@@ -45,30 +45,68 @@ func (*NonNull) isType()          {}
 func typeString(t Type) string {
 	var suffix []byte
 	prefix := 0
+	inner, ok := walkType(t, func(wrapper Type) {
+		if _, isList := wrapper.(*List); isList {
+			prefix++
+			suffix = append([]byte{']'}, suffix...)
+		} else {
+			suffix = append([]byte{'!'}, suffix...)
+		}
+	})
 	wrap := func(name string) string { return strings.Repeat("[", prefix) + name + string(suffix) }
+	switch {
+	case !ok:
+		return wrap("…")
+	case inner == nil || isNilType(inner):
+		return wrap("<nil>")
+	}
+	return wrap(inner.String())
+}
+
+// maxTypeWrappers bounds the lists and non-nulls around one named type:
+// NewSchema refuses more (a wrapper that contains itself would have no
+// end), and every walk over wrappers stops there.
+const maxTypeWrappers = 64
+
+// walkType follows the lists and non-nulls around t, outermost first,
+// calling visit (when it is not nil) with each, and returns what they wrap:
+// the named type, or whatever else ends the chain (nil, a nil wrapper, a
+// Type of no kind the engine knows). ok is false when t has more than
+// maxTypeWrappers wrappers; visit has then seen maxTypeWrappers+1 of them.
+func walkType(t Type, visit func(wrapper Type)) (inner Type, ok bool) {
 	for range maxTypeWrappers + 1 {
+		var of Type
 		switch x := t.(type) {
 		case *List:
 			if x == nil {
-				return wrap("<nil>")
+				return t, true
 			}
-			prefix++
-			suffix = append([]byte{']'}, suffix...)
-			t = x.OfType
+			of = x.OfType
 		case *NonNull:
 			if x == nil {
-				return wrap("<nil>")
+				return t, true
 			}
-			suffix = append([]byte{'!'}, suffix...)
-			t = x.OfType
+			of = x.OfType
 		default:
-			if t == nil || isNilType(t) {
-				return wrap("<nil>")
-			}
-			return wrap(t.String())
+			return t, true
 		}
+		if visit != nil {
+			visit(t)
+		}
+		t = of
 	}
-	return wrap("…")
+	return nil, false
+}
+
+// namedOf returns the named type inside t's lists and non-nulls, or nil
+// when t is not well formed (see builder.checkTypeRef, which reports why).
+func namedOf(t Type) NamedType {
+	inner, ok := walkType(t, nil)
+	nt, named := inner.(NamedType)
+	if !ok || !named || isNilType(nt) {
+		return nil
+	}
+	return nt
 }
 
 // Scalar is a custom leaf type; the five built-in scalars are the
