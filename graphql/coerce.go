@@ -89,7 +89,7 @@ const maxInputNodes = 1 << 20
 const maxInputErrors = 100
 
 // coerceInput coerces an external input value (from JSON variables) to type
-// t, reporting every failure through errs.
+// t, reporting every failure in st.
 func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 	if len(st.errs) >= maxInputErrors {
 		return nil // the answer lists no more; do not spend more on it

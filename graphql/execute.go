@@ -41,6 +41,8 @@ type executor struct {
 // executors recycles executors (and their path stacks) between requests.
 var executors = sync.Pool{New: func() any { return &executor{path: make([]pathSeg, 0, 16)} }}
 
+// release returns e to the pool, keeping its path stack unless it grew
+// large.
 func (e *executor) release() {
 	path := e.path[:0]
 	if cap(path) > 256 {

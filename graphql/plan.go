@@ -149,9 +149,9 @@ func (ix *fragmentIndex) get(doc *ast.QueryDocument, name string) *ast.FragmentD
 	return (*ix)[name]
 }
 
-// condition evaluates the @skip/@include directives of a selection without
-// variables: true/false when static, or dynamic with the directives to
-// check at execution time.
+// staticCondition evaluates the @skip/@include directives of a selection
+// without variables: true/false when static, or dynamic with the
+// directives to check at execution time.
 func staticCondition(dirs ast.DirectiveList) (include bool, dynamic []*ast.Directive) {
 	for _, d := range dirs {
 		if d.Name != "skip" && d.Name != "include" {

@@ -113,7 +113,7 @@ func NewSchema(cfg SchemaConfig) (s *Schema, err error) {
 		where:   map[string]string{},
 		clash:   map[NamedType]bool{},
 		pending: map[*argInfo]any{},
-		state:   map[*InputObject]int{},
+		state:   map[*InputObject]defaultsState{},
 		broken:  map[*Object]bool{},
 	}
 	return b.build(cfg)
@@ -153,9 +153,19 @@ type builder struct {
 	where   map[string]string  // where each name was first seen
 	clash   map[NamedType]bool // types already reported as name clashes
 	pending map[*argInfo]any   // defaults still to coerce
-	state   map[*InputObject]int
+	state   map[*InputObject]defaultsState
 	broken  map[*Object]bool // objects whose FieldsFunc panicked
 }
+
+// defaultsState is how far the field defaults of an input object are
+// coerced (see builder.inputDefaults).
+type defaultsState uint8
+
+const (
+	defaultsPending  defaultsState = iota // not yet
+	defaultsCoercing                      // under way: a cycle of input objects closes here
+	defaultsCoerced
+)
 
 func (b *builder) errorf(format string, args ...any) {
 	b.errs = append(b.errs, fmt.Errorf(format, args...))
@@ -499,10 +509,10 @@ func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, d
 // inputDefaults coerces the field defaults of o, after those of the input
 // objects its fields hold (a cycle is cut where it closes).
 func (b *builder) inputDefaults(o *InputObject) {
-	if b.state[o] != 0 {
+	if b.state[o] != defaultsPending {
 		return
 	}
-	b.state[o] = 1
+	b.state[o] = defaultsCoercing
 	info := b.s.inputs[o]
 	for _, f := range info.fields {
 		if inner, ok := namedOf(f.typ).(*InputObject); ok {
@@ -512,7 +522,7 @@ func (b *builder) inputDefaults(o *InputObject) {
 	for _, f := range info.fields {
 		b.coerceDefault(f)
 	}
-	b.state[o] = 2
+	b.state[o] = defaultsCoerced
 }
 
 // coerceDefault checks a pending default against its type and keeps it in
