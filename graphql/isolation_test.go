@@ -221,9 +221,11 @@ func TestIsolationBuiltins(t *testing.T) {
 		t    graphql.BuiltinScalar
 		name string
 	}{{graphql.Int, "Int"}, {graphql.Float, "Float"}, {graphql.String, "String"}, {graphql.Boolean, "Boolean"}, {graphql.ID, "ID"}} {
-		if c.t.TypeName() != c.name || c.t.String() != c.name || c.t.Description() == "" {
-			t.Errorf("%s: TypeName %q, String %q, Description %q", c.name, c.t.TypeName(), c.t.String(), c.t.Description())
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if c.t.TypeName() != c.name || c.t.String() != c.name || c.t.Description() == "" {
+				t.Errorf("%s: TypeName %q, String %q, Description %q", c.name, c.t.TypeName(), c.t.String(), c.t.Description())
+			}
+		})
 	}
 	if got := graphql.BuiltinScalar(7).TypeName(); got != "BuiltinScalar(7)" {
 		t.Errorf("TypeName of no built-in = %q", got)
@@ -309,5 +311,57 @@ func TestCustomScalarContract(t *testing.T) {
 				t.Errorf("\n got %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestIsolationDeepLiteral: a literal nested deeper than variables may be
+// is still copied whole by Args.Value.
+func TestIsolationDeepLiteral(t *testing.T) {
+	s := cyclicSchema(t)
+	var seen []string
+	probe := graphql.Field{Name: "deep", Type: graphql.String,
+		Args: []graphql.Argument{{Name: "w", Type: s.Type("Filter").(*graphql.InputObject)}},
+		Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			m := args.Value("w").(map[string]any)
+			for m["not"] != nil {
+				m = m["not"].(map[string]any)
+			}
+			seen = append(seen, m["tag"].(string))
+			m["tag"] = "CHANGED"
+			return "ok", nil
+		}}
+	s2 := newSchema(t, graphql.SchemaConfig{Query: queryWith(probe)})
+	op := prepare(t, s2, `{ deep(w: `+strings.Repeat(`{not: `, 300)+`{tag: "x"}`+strings.Repeat(`}`, 300)+`) }`)
+	for range 2 {
+		if res := op.Execute(context.Background(), nil); len(res.Errors) > 0 {
+			t.Fatal(res.Errors)
+		}
+	}
+	if strings.Join(seen, ",") != "x,x" {
+		t.Errorf("executions saw %v", seen)
+	}
+}
+
+// TestIsolationCoercedVariables: what CoerceVariables returns is the
+// caller's, defaults included.
+func TestIsolationCoercedVariables(t *testing.T) {
+	in := &graphql.InputObject{Name: "In", Fields: []graphql.InputField{{Name: "k", Type: graphql.String}}}
+	outer := &graphql.InputObject{Name: "O", Fields: []graphql.InputField{{Name: "in", Type: in, Default: map[string]any{"k": "d"}}}}
+	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
+		Args: []graphql.Argument{{Name: "o", Type: outer}},
+		Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			return jsonText(args), nil
+		}})})
+	op, errs := s.Prepare(parseValidated(t, s, `query($o: O) { f(o: $o) }`), "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	vars, errs := op.CoerceVariables(map[string]any{"o": map[string]any{}})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	vars["o"].(map[string]any)["in"].(map[string]any)["k"] = "CHANGED"
+	if got := response(t, s, `{ f(o: {}) }`, "", ""); got != `{"data":{"f":"{\"o\":{\"in\":{\"k\":\"d\"}}}"}}` {
+		t.Errorf("a default changed by a caller: %s", got)
 	}
 }

@@ -1,6 +1,7 @@
 package graphql_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -342,9 +343,11 @@ func TestTypeStrings(t *testing.T) {
 		{typ: graphql.NewList(nil), want: "[<nil>]"},
 	}
 	for _, tt := range tests {
-		if got := tt.typ.String(); got != tt.want {
-			t.Errorf("String() = %q, want %q", got, tt.want)
-		}
+		t.Run(tt.want, func(t *testing.T) {
+			if got := tt.typ.String(); got != tt.want {
+				t.Errorf("String() = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
 
@@ -412,5 +415,70 @@ func TestNewSchemaNonNullInputCycle(t *testing.T) {
 		Args: []graphql.Argument{{Name: "a", Type: self}}})})
 	if err == nil || !strings.Contains(err.Error(), `Cannot reference Input Object "Self" within itself through a series of non-null fields: "me".`) {
 		t.Errorf("error = %v, want the non-null cycle reported", err)
+	}
+}
+
+func TestRegressionInputFieldDefaultOfLaterInputObject(t *testing.T) {
+	// A is collected before B; B's fields must be known when A's default is checked.
+	b := &graphql.InputObject{Name: "B", Fields: []graphql.InputField{{Name: "n", Type: graphql.Int}, {Name: "m", Type: graphql.Int, Default: 5}}}
+	a := &graphql.InputObject{Name: "A", Fields: []graphql.InputField{{Name: "b", Type: b, Default: map[string]any{"n": 1}}}}
+	var got string
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.String,
+		Args: []graphql.Argument{{Name: "a", Type: a}},
+		Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			got = typedArgs(args)
+			return "ok", nil
+		}})})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	response(t, s, `{ f(a: {}) }`, "", "")
+	if want := `{"a":{"b":{"m":"int:5","n":"int:1"}}}`; got != want {
+		t.Errorf("arguments: got %s, want %s", got, want)
+	}
+}
+
+func TestRegressionSchemaErrorsOfEveryKind(t *testing.T) {
+	user := func() *graphql.Object {
+		return &graphql.Object{Name: "User", Fields: graphql.Fields{{Name: "id", Type: graphql.ID}}}
+	}
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "a", Type: user()},
+		graphql.Field{Name: "b", Type: user()},
+		graphql.Field{Name: "c", Type: &graphql.Enum{Name: "E"}},
+	)})
+	want := "graphql: two different types are named \"User\" (Query.a and Query.b)\ngraphql: enum E has no values"
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n got %v\nwant %s", err, want)
+	}
+}
+
+func TestRegressionDuplicateTypeNameReportedOnce(t *testing.T) {
+	user := func() *graphql.Object {
+		return &graphql.Object{Name: "User", Fields: graphql.Fields{{Name: "id", Type: graphql.ID}}}
+	}
+	other := user()
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "a", Type: user()}, graphql.Field{Name: "b", Type: other}, graphql.Field{Name: "c", Type: other})})
+	if err == nil || strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("two User types: got\n%v\nwant one error", err)
+	}
+	_, err = graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "a",
+		Type: &graphql.Object{Name: "String", Fields: graphql.Fields{{Name: "x", Type: graphql.Int}}}})})
+	if err == nil || strings.Count(err.Error(), "\n") != 0 || !strings.Contains(err.Error(), "Query.a") {
+		t.Errorf("an object named String: got\n%v\nwant one error naming Query.a", err)
+	}
+}
+
+func TestRegressionEnumValueNotHashable(t *testing.T) {
+	// The type of [1]any is comparable, a slice inside is not: NewSchema
+	// reports it beside the other problems instead of stopping.
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "a", Type: &graphql.Enum{Name: "A", Values: []graphql.EnumValue{{Name: "X", Value: [1]any{[]int{1}}}}}},
+		graphql.Field{Name: "b", Type: &graphql.Enum{Name: "B"}},
+	)})
+	want := "graphql: enum A: the value of X ([1]interface {}) is not comparable\ngraphql: enum B has no values"
+	if err == nil || err.Error() != want {
+		t.Errorf("NewSchema error:\n got %v\nwant %s", err, want)
 	}
 }
