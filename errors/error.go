@@ -196,6 +196,10 @@ type PanicError struct {
 	// Stack is the goroutine's stack at the time of recovery, as
 	// [runtime/debug.Stack] formats it.
 	Stack []byte
+	// Text, when set, is the value's text for Error and the log, made by
+	// whoever recovered the panic. The GraphQL engine sets it: a value
+	// that contains itself cannot be printed with %v.
+	Text string
 }
 
 // Recovered returns a PanicError for v, the value recover returned, with the
@@ -211,10 +215,13 @@ func Recovered(v any) *PanicError {
 	return &PanicError{Value: v, Stack: debug.Stack()}
 }
 
-// Error returns "panic: " followed by the value.
+// Error returns "panic: " followed by Text, or else the value.
 func (e *PanicError) Error() string {
 	if e == nil {
 		return "<nil>"
+	}
+	if e.Text != "" {
+		return "panic: " + e.Text
 	}
 	return fmt.Sprintf("panic: %v", e.Value)
 }

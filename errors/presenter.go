@@ -176,5 +176,8 @@ func (p Presenter) logger(ctx context.Context) *zerolog.Logger { return ctxlog.F
 
 // panicText is the text of a recovered panic's value for logs.
 func panicText(p Panic) string {
+	if e, ok := p.(*PanicError); ok && e.Text != "" {
+		return e.Text
+	}
 	return fmt.Sprint(p.PanicValue()) // fmt survives a String method that panics
 }

@@ -93,7 +93,7 @@ func BenchmarkQueryA(b *testing.B) {
 	b.Run("parse+validate+execute", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			res := s.Do(ctx, benchQueryA, "", benchVars())
+			res := s.Do(ctx, graphql.Request{Query: benchQueryA, Variables: benchVars(), Present: graphql.Unmasked})
 			if len(res.Errors) > 0 {
 				b.Fatal(res.Errors)
 			}
@@ -105,7 +105,7 @@ func BenchmarkQueryA(b *testing.B) {
 		buf := make([]byte, 0, 8192)
 		b.ReportAllocs()
 		for b.Loop() {
-			res := op.ExecuteAppend(ctx, buf[:0], vars, nil)
+			res := execute(op, ctx, graphql.ExecParams{Dst: buf[:0], Variables: vars, Root: nil})
 			if len(res.Errors) > 0 {
 				b.Fatal(res.Errors)
 			}
@@ -121,7 +121,7 @@ func BenchmarkQueryB(b *testing.B) {
 	buf := make([]byte, 0, 1024)
 	b.ReportAllocs()
 	for b.Loop() {
-		res := op.ExecuteAppend(ctx, buf[:0], nil, nil)
+		res := execute(op, ctx, graphql.ExecParams{Dst: buf[:0], Variables: nil, Root: nil})
 		if len(res.Errors) > 0 {
 			b.Fatal(res.Errors)
 		}
@@ -140,7 +140,7 @@ func BenchmarkPostsFirst(b *testing.B) {
 			buf := make([]byte, 0, 16384)
 			b.ReportAllocs()
 			for b.Loop() {
-				op.ExecuteAppend(ctx, buf[:0], vars, nil)
+				execute(op, ctx, graphql.ExecParams{Dst: buf[:0], Variables: vars, Root: nil})
 			}
 		})
 	}
@@ -152,7 +152,7 @@ func prepare(tb testing.TB, s *graphql.Schema, query string) *graphql.Operation 
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if errs := s.Validate(doc, graphql.ValidateOptions{}); len(errs) > 0 {
+	if errs := validate(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
 		tb.Fatal(errs)
 	}
 	op, errs := s.Prepare(doc, "")
@@ -176,7 +176,7 @@ func BenchmarkValidateIdenticalFields(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if errs := s.Validate(doc, graphql.ValidateOptions{}); len(errs) > 0 {
+				if errs := validate(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
 					b.Fatal(errs)
 				}
 			}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,6 +14,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -44,9 +44,9 @@ func (s *Schema) typeFromAST(t *ast.Type) Type {
 type inputError struct {
 	path  []any // field names and list indexes below the root value
 	msg   string
-	val   any            // the offending value
-	ext   map[string]any // the extensions of a custom scalar's *gqlerror.Error
-	panic *PanicError    // a custom scalar's ParseValue panicked
+	val   any                  // the offending value
+	ext   map[string]any       // the extensions of a custom scalar's *gqlerror.Error
+	panic *apierror.PanicError // a custom scalar's ParseValue panicked
 }
 
 func printPath(root string, path []any) string {
@@ -194,7 +194,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 		if err != nil {
 			ie := inputError{path: path, val: v}
 			ge := graphQLError(err)
-			pe, panicked := err.(*PanicError)
+			pe, panicked := err.(*apierror.PanicError)
 			switch {
 			case panicked || err == errNoValue:
 				// As graphql-js says for a parser that returns nothing;
@@ -225,7 +225,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+			out, err = nil, recovered(r)
 		}
 	}()
 	out, err = sc.ParseValue(v)
@@ -369,7 +369,7 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, &PanicError{Value: r, Stack: debug.Stack()}
+			out, err = nil, recovered(r)
 		}
 	}()
 	if sc.ParseLiteral != nil && !hasVariables(v) {
@@ -623,13 +623,14 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // coerceVariables coerces the raw variables of a request for op. Every
-// failure is reported, each located at its variable definition.
-func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any) (map[string]any, gqlerror.List) {
+// failure is reported, each located at its variable definition; fault is
+// the first panic of a custom scalar's parser, a server bug rather than bad
+// input, which the caller answers apart.
+func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any) (_ map[string]any, errs gqlerror.List, fault error) {
 	if len(op.VariableDefinitions) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	out := make(map[string]any, len(op.VariableDefinitions))
-	var errs gqlerror.List
 	for _, def := range op.VariableDefinitions {
 		t := s.typeFromAST(def.Type)
 		locs := []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}
@@ -665,10 +666,8 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 			}
 			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, inspect(ie.val), at, ie.msg))
 			ve.Extensions = ie.ext
-			if ie.panic != nil {
-				// A server bug, not bad input: keep the panic for the
-				// presenter to mask and log.
-				ve.Err = fmt.Errorf("%w: %w", ErrInvalidVariables, ie.panic)
+			if ie.panic != nil && fault == nil {
+				fault = ie.panic
 			}
 			errs = append(errs, ve)
 		}
@@ -676,7 +675,10 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 			out[def.Variable] = val
 		}
 	}
-	return out, errs
+	if fault != nil {
+		return nil, nil, fault
+	}
+	return out, errs, nil
 }
 
 func variableError(locs []gqlerror.Location, msg string) *gqlerror.Error {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -245,8 +246,6 @@ func TestVariableCoercion(t *testing.T) {
 		{name: "custom scalar ParseValue even with ParseLiteral", decl: "$v: Upper", args: "u: $v", vars: `{"v": "abc"}`, wantArgs: `{"nn":"int:1","u":"string:value:ABC"}`},
 		{name: "custom scalar ParseValue returns nil", decl: "$v: Nothing", args: "nothing: $v", vars: `{"v": "x"}`,
 			want: `{"errors":[{"message":"Variable \"$v\" got invalid value \"x\"; Expected type \"Nothing\".","locations":[{"line":1,"column":7}]}]}`},
-		{name: "custom scalar ParseValue panics", decl: "$v: Nothing", args: "nothing: $v", vars: `{"v": "panic"}`,
-			want: `{"errors":[{"message":"Variable \"$v\" got invalid value \"panic\"; Expected type \"Nothing\".","locations":[{"line":1,"column":7}]}]}`},
 		{name: "custom scalar null is not parsed", decl: "$v: Nothing", args: "nothing: $v", vars: `{"v": null}`, wantArgs: `{"nn":"int:1","nothing":null}`},
 		{name: "custom scalar refused", decl: "$v: Date", args: "d: $v", vars: `{"v": "2023-02-29"}`,
 			want: `{"errors":[{"message":"Variable \"$v\" got invalid value \"2023-02-29\"; Expected type \"Date\". Date must be written YYYY-MM-DD","locations":[{"line":1,"column":7}]}]}`},
@@ -320,7 +319,7 @@ func TestVariableCoercion(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := newCoerceSchema(t)
 			query := fmt.Sprintf("query(%s) { before echo(%s) }", tt.decl, tt.args)
-			res := cs.schema.Do(context.Background(), query, "", decodeVariables(t, tt.vars))
+			res := cs.schema.Do(context.Background(), graphql.Request{Query: query, Variables: decodeVariables(t, tt.vars), Present: graphql.Unmasked})
 			got, err := res.MarshalJSON()
 			if err != nil {
 				t.Fatal(err)
@@ -376,7 +375,7 @@ func TestVariablesFromGoValues(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := newCoerceSchema(t)
 			query := fmt.Sprintf("query(%s) { before echo(%s) }", tt.decl, tt.args)
-			res := cs.schema.Do(context.Background(), query, "", tt.vars)
+			res := cs.schema.Do(context.Background(), graphql.Request{Query: query, Variables: tt.vars, Present: graphql.Unmasked})
 			got, _ := res.MarshalJSON()
 			want := tt.want
 			if want == "" {
@@ -398,7 +397,7 @@ func TestVariablesNotModified(t *testing.T) {
 	cs := newCoerceSchema(t)
 	vars := decodeVariables(t, `{"v": {"tags": "one", "name": "x"}}`)
 	before := jsonText(vars)
-	res := cs.schema.Do(context.Background(), `query($v: Filter) { before echo(filter: $v) }`, "", vars)
+	res := cs.schema.Do(context.Background(), graphql.Request{Query: `query($v: Filter) { before echo(filter: $v) }`, Variables: vars, Present: graphql.Unmasked})
 	if len(res.Errors) > 0 {
 		t.Fatal(res.Errors)
 	}
@@ -473,7 +472,7 @@ func TestArgumentLiteralCoercion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cs := newCoerceSchema(t)
-			res := cs.schema.Do(context.Background(), tt.query, "", decodeVariables(t, tt.vars))
+			res := cs.schema.Do(context.Background(), graphql.Request{Query: tt.query, Variables: decodeVariables(t, tt.vars), Present: graphql.Unmasked})
 			got, _ := res.MarshalJSON()
 			if tt.want != "" {
 				if string(got) != tt.want {
@@ -501,7 +500,7 @@ func TestCoercionFailsBeforeAnyResolver(t *testing.T) {
 	// A request error leaves no trace of execution: no data, and not one
 	// resolver called, even those selected before the faulty argument.
 	cs := newCoerceSchema(t)
-	res := cs.schema.Do(context.Background(), `query($v: Int) { before a: echo(i: 1) b: echo(i: $v) }`, "", map[string]any{"v": "1"})
+	res := cs.schema.Do(context.Background(), graphql.Request{Query: `query($v: Int) { before a: echo(i: 1) b: echo(i: $v) }`, Variables: map[string]any{"v": "1"}, Present: graphql.Unmasked})
 	if res.Data != nil {
 		t.Errorf("Data = %s, want nil", res.Data)
 	}
@@ -572,7 +571,7 @@ func TestRegressionManyUnknownInputFields(t *testing.T) {
 	for i := range 3000 {
 		value[fmt.Sprintf("k%04d", i)] = i
 	}
-	res := s.Do(context.Background(), `query($in: In) { f(in: $in) }`, "", map[string]any{"in": value})
+	res := s.Do(context.Background(), graphql.Request{Query: `query($in: In) { f(in: $in) }`, Variables: map[string]any{"in": value}, Present: graphql.Unmasked})
 	if len(res.Errors) != 100 {
 		t.Fatalf("%d errors, want 100", len(res.Errors))
 	}
@@ -597,11 +596,33 @@ func TestRegressionCyclicVariableValue(t *testing.T) {
 	}
 	m := map[string]any{}
 	m["next"] = m
-	res := s.Do(context.Background(), `query($n: Node) { f(n: $n) }`, "", map[string]any{"n": m})
+	res := s.Do(context.Background(), graphql.Request{Query: `query($n: Node) { f(n: $n) }`, Variables: map[string]any{"n": m}, Present: graphql.Unmasked})
 	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "The value is nested more than 256 levels deep.") {
 		t.Errorf("errors: %v, want one saying the value nests too deeply", res.Errors)
 	}
 	if res.Data != nil {
 		t.Errorf("data: %s, want none (a request error)", res.Data)
+	}
+}
+
+// TestVariableParserPanicIsAFault: a custom scalar's ParseValue that
+// panics is a server bug, not bad input: Execute returns it apart, as an
+// *apierror.PanicError, and nothing runs.
+func TestVariableParserPanicIsAFault(t *testing.T) {
+	cs := newCoerceSchema(t)
+	op, errs := cs.schema.Prepare(parseValidated(t, cs.schema, `query($v: Nothing) { before echo(nothing: $v) }`), "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	res, err := op.Execute(context.Background(), graphql.ExecParams{Variables: map[string]any{"v": "panic"}})
+	var pe *apierror.PanicError
+	if !errors.As(err, &pe) || pe.Value != "parse" || len(pe.Stack) == 0 {
+		t.Errorf("Execute error = %v, want the scalar's panic with its stack", err)
+	}
+	if res.Data != nil || res.Errors != nil {
+		t.Errorf("Execute result = %s, %v; want none", res.Data, res.Errors)
+	}
+	if c := cs.calls.list(); len(c) > 0 {
+		t.Errorf("resolvers ran: %v", c)
 	}
 }

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"runtime/debug"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
 // ErrSyntax is the cause of the error [ParseQuery] returns for text that is
@@ -30,31 +33,25 @@ var ErrInvalidOperation = errors.New("graphql: no operation to execute")
 // variable values that cannot be coerced to their declared types.
 var ErrInvalidVariables = errors.New("graphql: invalid variables")
 
-// PanicError is the cause of a field error produced by a panicking
-// resolver. The error presenter of graphqlhttp masks it and logs Stack.
-type PanicError struct {
-	Value any
-	Stack []byte
-}
-
-// Error returns "panic: " and the panic value, rendered with the bounds of
-// error messages (a value that contains itself is not followed for ever).
-func (e *PanicError) Error() string {
-	switch x := e.Value.(type) {
+// recovered wraps what recover returned, in a resolver, a custom scalar
+// or the executor, in the kit's one panic error type, with the current
+// stack, for the presenter to mask and log. Its text is rendered with the
+// bounds of error messages (a value that contains itself is not followed
+// for ever), and an error value whose chain leads back to itself is
+// reduced to its text.
+func recovered(r any) *apierror.PanicError {
+	var text string
+	switch x := r.(type) {
 	case string:
-		return "panic: " + x
+		text = x
 	case error:
-		return "panic: " + errorText(x)
+		r = boundedError(x)
+		text = errorText(x)
+	default:
+		text = inspect(r)
 	}
-	return "panic: " + inspect(e.Value)
+	return &apierror.PanicError{Value: r, Stack: debug.Stack(), Text: text}
 }
-
-// StackTrace returns the stack of the goroutine that panicked.
-func (e *PanicError) StackTrace() []byte { return e.Stack }
-
-// Unwrap returns the panic value when it is an error.
-// (A panic value whose chain leads back to itself is reduced to its text.)
-func (e *PanicError) Unwrap() error { err, _ := e.Value.(error); return boundedError(err) }
 
 // errorText is err.Error(), or a description of err when err is a typed
 // nil pointer (a resolver's "return nil, errOfSomeType" slip) or its Error

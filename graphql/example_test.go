@@ -38,14 +38,12 @@ func ExampleNewSchema() {
 		return
 	}
 
-	res := schema.Do(context.Background(),
-		`query Two($id: ID!) { first: user(id: 1) { name } second: user(id: $id) { id name } missing: user(id: "9") { id } }`,
-		"Two", map[string]any{"id": "2"})
+	res := schema.Do(context.Background(), graphql.Request{Query: `query Two($id: ID!) { first: user(id: 1) { name } second: user(id: $id) { id name } missing: user(id: "9") { id } }`, OperationName: "Two", Variables: map[string]any{"id": "2"}, Present: graphql.Unmasked})
 	out, _ := res.MarshalJSON()
 	fmt.Println(string(out))
 
 	// Bad variables are refused before any resolver runs.
-	res = schema.Do(context.Background(), `query($id: ID!) { user(id: $id) { name } }`, "", map[string]any{"id": true})
+	res = schema.Do(context.Background(), graphql.Request{Query: `query($id: ID!) { user(id: $id) { name } }`, Variables: map[string]any{"id": true}, Present: graphql.Unmasked})
 	out, _ = res.MarshalJSON()
 	fmt.Println(string(out))
 	// Output:
@@ -80,7 +78,7 @@ func ExampleResolveInfo_SelectedFields() {
 
 	const q = `query($withAuthor: Boolean!) { posts { title ...A @include(if: $withAuthor) } } fragment A on Post { author { name } }`
 	for _, withAuthor := range []bool{false, true} {
-		res := schema.Do(context.Background(), q, "", map[string]any{"withAuthor": withAuthor})
+		res := schema.Do(context.Background(), graphql.Request{Query: q, Variables: map[string]any{"withAuthor": withAuthor}, Present: graphql.Unmasked})
 		fmt.Println(string(res.Data))
 	}
 	// Output:

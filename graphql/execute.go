@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime/debug"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -32,8 +31,10 @@ type executor struct {
 	// execution only (see fieldPlan.dynamicChild).
 	dynPlans map[*fieldPlan]*selectionPlan
 	// maxEnd: the response may not grow past this length of buf (0: no
-	// limit); tooLarge once it did, and execution stops.
+	// limit), which is maxBytes (ExecParams.MaxResponseBytes) past where
+	// it started; tooLarge once it did, and execution stops.
 	maxEnd   int
+	maxBytes int
 	tooLarge bool
 	limitErr int // index in errs of the error tooLarge added
 }
@@ -63,7 +64,7 @@ func (e *executor) overLimit() bool {
 	}
 	e.tooLarge, e.limitErr = true, len(e.errs)
 	e.errs = append(e.errs, &gqlerror.Error{
-		Message:    fmt.Sprintf("The response is larger than the limit of %d bytes.", maxResponseBytes(e.ctx)),
+		Message:    fmt.Sprintf("The response is larger than the limit of %d bytes.", e.maxBytes),
 		Extensions: map[string]any{"code": "RESPONSE_TOO_LARGE"},
 	})
 	return true
@@ -201,7 +202,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) (out reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = reflect.Value{}, &PanicError{Value: r, Stack: debug.Stack()}
+			out, err = reflect.Value{}, recovered(r)
 		}
 	}()
 	if err := e.ctx.Err(); err != nil {
@@ -393,7 +394,7 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.
 func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = &PanicError{Value: r, Stack: debug.Stack()}
+			err = recovered(r)
 		}
 	}()
 	if !v.CanInterface() {

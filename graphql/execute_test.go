@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -63,7 +64,7 @@ func TestOperationSelection(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := s.Do(context.Background(), tt.query, tt.operation, nil)
+			res := s.Do(context.Background(), graphql.Request{Query: tt.query, OperationName: tt.operation, Variables: nil, Present: graphql.Unmasked})
 			got, _ := res.MarshalJSON()
 			if string(got) != tt.want {
 				t.Errorf("response:\n got %s\nwant %s", got, tt.want)
@@ -96,7 +97,7 @@ func TestPrepare(t *testing.T) {
 	done := make(chan string)
 	for range 4 {
 		go func() {
-			res := op.Execute(context.Background(), nil)
+			res := execute(op, context.Background(), graphql.ExecParams{Variables: nil})
 			b, _ := res.MarshalJSON()
 			done <- string(b)
 		}()
@@ -116,7 +117,7 @@ func TestExecuteAppend(t *testing.T) {
 		t.Fatal(errs)
 	}
 	buf := []byte("prefix:")
-	res := op.ExecuteAppend(context.Background(), buf, nil, nil)
+	res := execute(op, context.Background(), graphql.ExecParams{Dst: buf, Variables: nil, Root: nil})
 	if got, want := string(res.Data), `{"hero":{"name":"Luke"},"version":"1.0"}`; got != want {
 		t.Errorf("Data = %s, want %s", got, want)
 	}
@@ -131,11 +132,11 @@ func TestExecuteAppend(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	res = op.ExecuteAppend(context.Background(), nil, nil, map[string]any{"greeting": "hello"})
+	res = execute(op, context.Background(), graphql.ExecParams{Dst: nil, Variables: nil, Root: map[string]any{"greeting": "hello"}})
 	if got, want := string(res.Data), `{"greeting":"hello","parent":"map[string]interface {}"}`; got != want {
 		t.Errorf("Data = %s, want %s", got, want)
 	}
-	res = op.ExecuteAppend(context.Background(), nil, nil, nil)
+	res = execute(op, context.Background(), graphql.ExecParams{Dst: nil, Variables: nil, Root: nil})
 	if got, want := string(res.Data), `{"greeting":null,"parent":"<nil>"}`; got != want {
 		t.Errorf("Data with a nil root = %s, want %s", got, want)
 	}
@@ -228,7 +229,7 @@ func TestPreparedOperationWithDifferentVariables(t *testing.T) {
 		{name: "included again", v: true, want: `{"hero":{"friends":[{"name":"Han","id":"2"},{"name":"Leia","id":"3"}]}}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			res := op.Execute(context.Background(), map[string]any{"v": tt.v})
+			res := execute(op, context.Background(), graphql.ExecParams{Variables: map[string]any{"v": tt.v}})
 			if string(res.Data) != tt.want || len(res.Errors) > 0 {
 				t.Errorf("v=%v: got %s %v, want %s", tt.v, res.Data, res.Errors, tt.want)
 			}
@@ -498,7 +499,7 @@ func TestResolverErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := s.Do(context.Background(), tt.query, "", nil)
+			res := s.Do(context.Background(), graphql.Request{Query: tt.query, Present: graphql.Unmasked})
 			got, _ := res.MarshalJSON()
 			if string(got) != tt.want {
 				t.Errorf("response:\n got %s\nwant %s", got, tt.want)
@@ -510,7 +511,7 @@ func TestResolverErrors(t *testing.T) {
 			if tt.cause != nil && !errors.Is(last, tt.cause) {
 				t.Errorf("error %v does not wrap %v", last, tt.cause)
 			}
-			var pe *graphql.PanicError
+			var pe *apierror.PanicError
 			if tt.panic != "" {
 				if !errors.As(last, &pe) {
 					t.Fatalf("error %v does not wrap a *PanicError", last)
@@ -570,7 +571,7 @@ func TestDataIsWrittenInSelectionOrder(t *testing.T) {
 		graphql.Field{Name: "alpha", Type: graphql.NewList(graphql.String), Resolve: constant([]string{"b", "a"})},
 		graphql.Field{Name: "mid", Type: graphql.Boolean, Resolve: constant(true)},
 	)
-	res := s.Do(context.Background(), `{ mid zeta alpha m2: mid }`, "", nil)
+	res := s.Do(context.Background(), graphql.Request{Query: `{ mid zeta alpha m2: mid }`, Present: graphql.Unmasked})
 	if got, want := string(res.Data), `{"mid":true,"zeta":1,"alpha":["b","a"],"m2":true}`; got != want || res.Errors != nil {
 		t.Errorf("Data = %s, %v; want %s", got, res.Errors, want)
 	}
@@ -601,29 +602,33 @@ func TestPrepareUnvalidatedDocument(t *testing.T) {
 	}
 }
 
-func TestCoerceVariablesThenExecute(t *testing.T) {
+// TestExecuteCoercesThenCallsBeforeExecute: Execute coerces the
+// variables (defaults, enums) before BeforeExecute runs; invalid ones are
+// request errors, and then neither the hook nor any resolver runs.
+func TestExecuteCoercesThenCallsBeforeExecute(t *testing.T) {
 	cs := newCoerceSchema(t)
 	op, errs := cs.schema.Prepare(parseValidated(t, cs.schema, `query($f: Filter = {name: "d"}, $c: Color!) { before echo(filter: $f, c: $c) }`), "")
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	vars, errs := op.CoerceVariables(map[string]any{"c": "BLUE"})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	hooked := 0
+	hook := func(_ context.Context, got *graphql.Operation) error {
+		if got != op {
+			t.Errorf("BeforeExecute got another operation")
+		}
+		hooked++
+		return nil
 	}
-	if got, want := typedArgs(graphql.NewArgs(vars)), `{"c":"graphql_test.color:3","f":{"color":"graphql_test.color:2","limit":"int:10","name":"string:d"}}`; got != want {
-		t.Errorf("CoerceVariables:\n got %s\nwant %s", got, want)
-	}
-	res := op.ExecuteCoerced(context.Background(), nil, vars, nil)
-	if string(res.Data) != `{"before":"ok","echo":"ok"}` || res.Errors != nil {
-		t.Errorf("ExecuteCoerced = %s, %v", res.Data, res.Errors)
+	res, err := op.Execute(context.Background(), graphql.ExecParams{Variables: map[string]any{"c": "BLUE"}, BeforeExecute: hook})
+	if err != nil || string(res.Data) != `{"before":"ok","echo":"ok"}` || res.Errors != nil || hooked != 1 {
+		t.Errorf("Execute = %s, %v, %v; hook ran %d times", res.Data, res.Errors, err, hooked)
 	}
 	if got, want := typedArgs(cs.args), `{"c":"graphql_test.color:3","filter":{"color":"graphql_test.color:2","limit":"int:10","name":"string:d"},"nn":"int:1"}`; got != want {
 		t.Errorf("arguments:\n got %s\nwant %s", got, want)
 	}
-	_, errs = op.CoerceVariables(map[string]any{"c": "blue", "f": map[string]any{"x": 1}})
+	res, err = op.Execute(context.Background(), graphql.ExecParams{Variables: map[string]any{"c": "blue", "f": map[string]any{"x": 1}}, BeforeExecute: hook})
 	var msgs []string
-	for _, e := range errs {
+	for _, e := range res.Errors {
 		if !errors.Is(e, graphql.ErrInvalidVariables) {
 			t.Errorf("%q does not wrap ErrInvalidVariables", e.Message)
 		}
@@ -631,8 +636,18 @@ func TestCoerceVariablesThenExecute(t *testing.T) {
 	}
 	want := `Variable "$f" got invalid value { x: 1 }; Field "x" is not defined by type "Filter".|` +
 		`Variable "$c" got invalid value "blue"; Value "blue" does not exist in "Color" enum.`
-	if got := strings.Join(msgs, "|"); got != want {
-		t.Errorf("CoerceVariables errors:\n got %s\nwant %s", got, want)
+	if got := strings.Join(msgs, "|"); got != want || err != nil || res.Data != nil || hooked != 1 {
+		t.Errorf("invalid variables: data %s, error %v, hook ran %d times, errors:\n got %s\nwant %s", res.Data, err, hooked, got, want)
+	}
+
+	// A hook's error ends the execution before any resolver, and is
+	// Execute's error.
+	refused := errors.New("refused")
+	cs.args = graphql.Args{}
+	res, err = op.Execute(context.Background(), graphql.ExecParams{Variables: map[string]any{"c": "BLUE"},
+		BeforeExecute: func(context.Context, *graphql.Operation) error { return refused }})
+	if err != refused || res.Data != nil || res.Errors != nil || cs.args.Len() != 0 {
+		t.Errorf("refused by the hook: %s, %v, %v; resolver args %s", res.Data, res.Errors, err, typedArgs(cs.args))
 	}
 }
 
@@ -681,7 +696,7 @@ func TestConcurrentExecutions(t *testing.T) {
 			var msg string
 			for i := range 50 {
 				key := [2]bool{(i+w)%2 == 0, (i/2+w)%2 == 0}
-				res := op.ExecuteAppend(context.Background(), make([]byte, 0, 64), map[string]any{"a": key[0], "b": key[1]}, nil)
+				res := execute(op, context.Background(), graphql.ExecParams{Dst: make([]byte, 0, 64), Variables: map[string]any{"a": key[0], "b": key[1]}, Root: nil})
 				if string(res.Data) != want[key] && msg == "" {
 					msg = fmt.Sprintf("a=%v b=%v: got %s, want %s", key[0], key[1], res.Data, want[key])
 				}
@@ -873,7 +888,7 @@ func TestRegressionCancelledContextStopsResolvers(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NewSchema: %v", err)
 	}
-	res := s.Do(ctx, `{ items { n } }`, "", nil)
+	res := s.Do(ctx, graphql.Request{Query: `{ items { n } }`, Present: graphql.Unmasked})
 	if calls != 3 {
 		t.Errorf("resolvers called %d times, want 3 (none after the cancel)", calls)
 	}
@@ -887,7 +902,8 @@ func TestRegressionCancelledContextStopsResolvers(t *testing.T) {
 
 func TestRegressionResponseSizeLimit(t *testing.T) {
 	// A few aliases over a list can ask for far more than any field limit
-	// suggests; under WithMaxResponseBytes execution stops past the limit.
+	// suggests; under ExecParams.MaxResponseBytes execution stops past the
+	// limit.
 	s := heroSchema(t)
 	var b strings.Builder
 	b.WriteString("{ ")
@@ -896,12 +912,15 @@ func TestRegressionResponseSizeLimit(t *testing.T) {
 	}
 	b.WriteString("}")
 	q := b.String()
-	full := s.Do(context.Background(), q, "", nil)
+	full := s.Do(context.Background(), graphql.Request{Query: q, Present: graphql.Unmasked})
 	if len(full.Errors) > 0 || len(full.Data) < 10000 {
 		t.Fatalf("without a limit: %d bytes, errors %v", len(full.Data), full.Errors)
 	}
-	ctx := graphql.WithMaxResponseBytes(context.Background(), 5000)
-	res := s.Do(ctx, q, "", nil)
+	op, errs := s.Prepare(parseValidated(t, s, q), "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	res := execute(op, context.Background(), graphql.ExecParams{MaxResponseBytes: 5000})
 	if string(res.Data) != "null" {
 		t.Errorf("data past the limit: %.60s…, want null", res.Data)
 	}
@@ -910,8 +929,7 @@ func TestRegressionResponseSizeLimit(t *testing.T) {
 		t.Errorf("errors:\n got %s\nwant %s", got, want)
 	}
 	// Under the limit nothing changes.
-	ctx = graphql.WithMaxResponseBytes(context.Background(), len(full.Data)+1)
-	if res := s.Do(ctx, q, "", nil); string(res.Data) != string(full.Data) || len(res.Errors) > 0 {
+	if res := execute(op, context.Background(), graphql.ExecParams{MaxResponseBytes: len(full.Data) + 1}); string(res.Data) != string(full.Data) || len(res.Errors) > 0 {
 		t.Errorf("under the limit: %d bytes, errors %v; want the full answer", len(res.Data), res.Errors)
 	}
 }

@@ -69,7 +69,7 @@ func checkAnswer(t *testing.T, s *graphql.Schema, query, vars string) {
 			variables = nil
 		}
 	}
-	res := s.Do(context.Background(), query, "", variables)
+	res := s.Do(context.Background(), graphql.Request{Query: query, Variables: variables, Present: graphql.Unmasked})
 	out, err := res.MarshalJSON()
 	if err != nil {
 		t.Fatalf("MarshalJSON: %v", err)

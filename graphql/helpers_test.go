@@ -3,11 +3,13 @@ package graphql_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/gqlkit/gqlkit/graphql"
@@ -23,7 +25,7 @@ func response(t *testing.T, s *graphql.Schema, query, operationName, variables s
 
 func responseCtx(t *testing.T, ctx context.Context, s *graphql.Schema, query, operationName, variables string) string {
 	t.Helper()
-	res := s.Do(ctx, query, operationName, decodeVariables(t, variables))
+	res := s.Do(ctx, graphql.Request{Query: query, OperationName: operationName, Variables: decodeVariables(t, variables), Present: graphql.Unmasked})
 	out, err := res.MarshalJSON()
 	if err != nil {
 		t.Fatalf("MarshalJSON: %v", err)
@@ -56,7 +58,7 @@ func parseValidated(t *testing.T, s *graphql.Schema, query string) *ast.QueryDoc
 	if err != nil {
 		t.Fatalf("parsing %q: %v", query, err)
 	}
-	if errs := s.Validate(doc, graphql.ValidateOptions{}); len(errs) > 0 {
+	if errs := validate(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
 		t.Fatalf("validating %q: %v", query, errs)
 	}
 	return doc
@@ -106,4 +108,24 @@ func jsonText(v any) string {
 		return "!" + err.Error()
 	}
 	return string(b)
+}
+
+// execute runs op; an error from Execute (a fault, not a client's) fails
+// the test by panicking, since some callers run in goroutines.
+func execute(op *graphql.Operation, ctx context.Context, p graphql.ExecParams) graphql.Result {
+	res, err := op.Execute(ctx, p)
+	if err != nil {
+		panic(fmt.Sprintf("Execute: %v", err))
+	}
+	return res
+}
+
+// validate validates doc; a fault (a panicking custom scalar) fails the
+// test by panicking.
+func validate(s *graphql.Schema, doc *ast.QueryDocument, opts graphql.ValidateOptions) gqlerror.List {
+	errs, fault := s.Validate(doc, opts)
+	if fault != nil {
+		panic(fmt.Sprintf("Validate: %v", fault))
+	}
+	return errs
 }

@@ -197,7 +197,7 @@ func TestDisableIntrospection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			errs := s.Validate(doc, tt.opts)
+			errs := validate(s, doc, tt.opts)
 			var msgs []string
 			for _, e := range errs {
 				msgs = append(msgs, e.Message)
@@ -264,7 +264,7 @@ fragment TypeRef on __Type {
 
 func TestStandardIntrospectionQuery(t *testing.T) {
 	s := librarySchema(t)
-	res := s.Do(context.Background(), introspectionQuery, "IntrospectionQuery", nil)
+	res := s.Do(context.Background(), graphql.Request{Query: introspectionQuery, OperationName: "IntrospectionQuery", Variables: nil, Present: graphql.Unmasked})
 	if len(res.Errors) > 0 {
 		t.Fatalf("errors: %v", res.Errors)
 	}

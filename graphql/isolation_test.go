@@ -61,11 +61,11 @@ func TestIsolationArgs(t *testing.T) {
 	}
 	// Sequential and concurrent executions of one prepared operation.
 	for range 2 {
-		op.Execute(context.Background(), nil)
+		execute(op, context.Background(), graphql.ExecParams{Variables: nil})
 	}
 	var wg sync.WaitGroup
 	for range 8 {
-		wg.Go(func() { op.Execute(context.Background(), nil) })
+		wg.Go(func() { execute(op, context.Background(), graphql.ExecParams{Variables: nil}) })
 	}
 	wg.Wait()
 	want := `{"in":{"k":"default","l":["d"]},"n":1,"tags":["a","b"]}`
@@ -132,13 +132,13 @@ func TestIsolationResolveInfoKept(t *testing.T) {
 		Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			return [][]*post{{{"1"}, {"2"}}, {{"3"}}}, nil
 		}})})
-	res := s.Do(context.Background(), `query Q($x: Boolean = true) { groups { writer: author @include(if: $x) { name } } }`, "", nil)
+	res := s.Do(context.Background(), graphql.Request{Query: `query Q($x: Boolean = true) { groups { writer: author @include(if: $x) { name } } }`, Present: graphql.Unmasked})
 	if len(res.Errors) > 0 {
 		t.Fatal(res.Errors)
 	}
 	// Other executions, of other documents, reuse the pooled executor.
 	for range 3 {
-		s.Do(context.Background(), `{ groups { id author { id } } }`, "", nil)
+		s.Do(context.Background(), graphql.Request{Query: `{ groups { id author { id } } }`, Present: graphql.Unmasked})
 	}
 	var got []string
 	for _, info := range kept[:3] {
@@ -205,7 +205,7 @@ func TestIsolationCustomScalarLiterals(t *testing.T) {
 		t.Fatal(errs)
 	}
 	for range 3 {
-		if res := op.Execute(context.Background(), nil); len(res.Errors) > 0 {
+		if res := execute(op, context.Background(), graphql.ExecParams{Variables: nil}); len(res.Errors) > 0 {
 			t.Fatal(res.Errors)
 		}
 	}
@@ -333,7 +333,7 @@ func TestIsolationDeepLiteral(t *testing.T) {
 	s2 := newSchema(t, graphql.SchemaConfig{Query: queryWith(probe)})
 	op := prepare(t, s2, `{ deep(w: `+strings.Repeat(`{not: `, 300)+`{tag: "x"}`+strings.Repeat(`}`, 300)+`) }`)
 	for range 2 {
-		if res := op.Execute(context.Background(), nil); len(res.Errors) > 0 {
+		if res := execute(op, context.Background(), graphql.ExecParams{Variables: nil}); len(res.Errors) > 0 {
 			t.Fatal(res.Errors)
 		}
 	}
@@ -342,8 +342,9 @@ func TestIsolationDeepLiteral(t *testing.T) {
 	}
 }
 
-// TestIsolationCoercedVariables: what CoerceVariables returns is the
-// caller's, defaults included.
+// TestIsolationCoercedVariables: coercion neither writes into the
+// caller's variables nor hands out the schema's defaults, so what one
+// request sends or changes is no other request's.
 func TestIsolationCoercedVariables(t *testing.T) {
 	in := &graphql.InputObject{Name: "In", Fields: []graphql.InputField{{Name: "k", Type: graphql.String}}}
 	outer := &graphql.InputObject{Name: "O", Fields: []graphql.InputField{{Name: "in", Type: in, Default: map[string]any{"k": "d"}}}}
@@ -356,11 +357,15 @@ func TestIsolationCoercedVariables(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	vars, errs := op.CoerceVariables(map[string]any{"o": map[string]any{}})
-	if len(errs) > 0 {
-		t.Fatal(errs)
+	raw := map[string]any{"o": map[string]any{}}
+	const want = `{"f":"{\"o\":{\"in\":{\"k\":\"d\"}}}"}`
+	if res := execute(op, context.Background(), graphql.ExecParams{Variables: raw}); string(res.Data) != want {
+		t.Fatalf("first execution: %s %v", res.Data, res.Errors)
 	}
-	vars["o"].(map[string]any)["in"].(map[string]any)["k"] = "CHANGED"
+	if got := jsonText(raw); got != `{"o":{}}` {
+		t.Errorf("coercion wrote into the caller's variables: %s", got)
+	}
+	raw["o"].(map[string]any)["in"] = map[string]any{"k": "CHANGED"}
 	if got := response(t, s, `{ f(o: {}) }`, "", ""); got != `{"data":{"f":"{\"o\":{\"in\":{\"k\":\"d\"}}}"}}` {
 		t.Errorf("a default changed by a caller: %s", got)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"runtime/debug"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -92,51 +91,82 @@ func (op *Operation) Kind() ast.Operation { return op.def.Operation }
 // Name returns the operation's name, "" for an anonymous one.
 func (op *Operation) Name() string { return op.def.Name }
 
-// Execute runs the operation with the given variables (as decoded from
-// JSON, preferably with UseNumber; nil when there are none). Variables are
-// coerced first; if any is invalid nothing runs and the result has no Data.
-func (op *Operation) Execute(ctx context.Context, variables map[string]any) Result {
-	return op.ExecuteAppend(ctx, nil, variables, nil)
+// ExecParams are the inputs of one execution of an [Operation]. The zero
+// value executes with no variables, a nil root value, a new buffer and no
+// bound on the response.
+type ExecParams struct {
+	// Variables are the raw variable values, as decoded from JSON
+	// (preferably with UseNumber); nil when there are none. They are
+	// coerced to the declared types first: defaults applied, Int checked
+	// to 32 bits, enum names mapped to internal values, custom scalars
+	// parsed, unknown input fields refused.
+	Variables map[string]any
+
+	// Root is the value the root fields are resolved against (their
+	// resolvers' parent); nil is fine.
+	Root any
+
+	// Dst is the buffer the data is appended to, so that a pooled buffer
+	// can be reused; Result.Data then aliases it.
+	Dst []byte
+
+	// MaxResponseBytes stops execution once the data grows past it: the
+	// data is then null and the one error says so, with extensions.code
+	// RESPONSE_TOO_LARGE. The query limits bound a document's fields, not
+	// the rows its lists return, so a few aliases over a list can
+	// otherwise ask for gigabytes. 0 or less means no bound.
+	MaxResponseBytes int
+
+	// BeforeExecute, when set, runs once the variables are coerced and
+	// before any resolver: the place for a policy such as graphqlhttp's
+	// mutation gate. An error it returns ends the execution and is
+	// Execute's error.
+	BeforeExecute func(ctx context.Context, op *Operation) error
 }
 
-// ExecuteAppend is like [Operation.Execute] but appends the data to dst (so
-// that a pooled buffer can be reused; Result.Data then aliases it) and
-// resolves the root fields against root (nil is fine).
-func (op *Operation) ExecuteAppend(ctx context.Context, dst []byte, variables map[string]any, root any) Result {
-	vars, errs := op.CoerceVariables(variables)
-	if len(errs) > 0 {
-		return Result{Errors: errs}
+// Execute coerces the variables and runs the operation.
+//
+// Result holds what the client is told: the data and the field errors, or,
+// when a variable is invalid, no data and one error per problem (each wraps
+// [ErrInvalidVariables] and is located at its variable definition).
+//
+// The error is set, and the Result empty, only when the request cannot be
+// answered with a GraphQL result: BeforeExecute refused it, or a custom
+// scalar's ParseValue panicked while coercing the variables (an
+// *apierror.PanicError, a server fault to answer with a 500). A panic in a
+// resolver is a field error in Result, like any resolver error.
+func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) {
+	vars, errs, fault := op.s.coerceVariables(op.def, p.Variables)
+	switch {
+	case fault != nil:
+		return Result{}, fault
+	case len(errs) > 0:
+		return Result{Errors: errs}, nil
 	}
-	return op.ExecuteCoerced(ctx, dst, vars, root)
+	if p.BeforeExecute != nil {
+		if err := p.BeforeExecute(ctx, op); err != nil {
+			return Result{}, err
+		}
+	}
+	return op.execute(ctx, p, vars), nil
 }
 
-// CoerceVariables coerces raw variable values (as decoded from JSON) to the
-// types the operation declares: defaults applied, Int checked to 32 bits,
-// enum names mapped to internal values, custom scalars parsed, unknown
-// input fields refused. Every failure is reported; each error wraps
-// [ErrInvalidVariables] and is located at its variable definition.
-func (op *Operation) CoerceVariables(raw map[string]any) (map[string]any, gqlerror.List) {
-	return op.s.coerceVariables(op.def, raw)
-}
-
-// ExecuteCoerced executes the operation with variables that
-// [Operation.CoerceVariables] returned, appending the data to dst.
-func (op *Operation) ExecuteCoerced(ctx context.Context, dst []byte, vars map[string]any, root any) (res Result) {
+// execute runs the operation with coerced variables.
+func (op *Operation) execute(ctx context.Context, p ExecParams, vars map[string]any) (res Result) {
 	e := executors.Get().(*executor)
-	*e = executor{ctx: ctx, s: op.s, op: op, buf: dst, path: e.path[:0], cond: conditions{vars: vars}}
-	start := len(dst)
-	if n := maxResponseBytes(ctx); n > 0 {
-		e.maxEnd = start + n
+	start := len(p.Dst)
+	*e = executor{ctx: ctx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars}}
+	if p.MaxResponseBytes > 0 {
+		e.maxBytes, e.maxEnd = p.MaxResponseBytes, start+p.MaxResponseBytes
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(),
-				Err: &PanicError{Value: r, Stack: debug.Stack()}})
+			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(), Err: recovered(r)})
 			res = Result{Data: append(e.buf[:start], "null"...), Errors: e.errs}
 		}
 		e.release()
 	}()
-	if !e.execSelection(op.plan, reflect.ValueOf(root)) || e.tooLarge {
+	if !e.execSelection(op.plan, reflect.ValueOf(p.Root)) || e.tooLarge {
 		e.buf = append(e.buf[:start], "null"...)
 	}
 	if e.tooLarge {
@@ -144,22 +174,4 @@ func (op *Operation) ExecuteCoerced(ctx context.Context, dst []byte, vars map[st
 		e.errs = e.errs[:e.limitErr+1]
 	}
 	return Result{Data: e.buf[start:], Errors: e.errs}
-}
-
-type maxResponseKey struct{}
-
-// WithMaxResponseBytes returns a context under which [Operation] execution
-// stops once the response data grows past n bytes: the data is then null
-// and the one error says so, with extensions.code RESPONSE_TOO_LARGE. The
-// query limits bound a document's fields, not the rows its lists return,
-// so a few aliases over a list can otherwise ask for gigabytes.
-// graphqlhttp sets it from Config.MaxResponseBytes. n <= 0 means no limit.
-func WithMaxResponseBytes(ctx context.Context, n int) context.Context {
-	return context.WithValue(ctx, maxResponseKey{}, n)
-}
-
-// maxResponseBytes returns the limit [WithMaxResponseBytes] put in ctx, or 0.
-func maxResponseBytes(ctx context.Context) int {
-	n, _ := ctx.Value(maxResponseKey{}).(int)
-	return n
 }

@@ -34,8 +34,8 @@ func TestConditionalPlansAreBounded(t *testing.T) {
 	if perr != nil {
 		t.Fatal(perr)
 	}
-	if errs := s.Validate(doc, ValidateOptions{}); len(errs) > 0 {
-		t.Fatal(errs)
+	if errs, fault := s.Validate(doc, ValidateOptions{}); fault != nil || len(errs) > 0 {
+		t.Fatal(errs, fault)
 	}
 	op, errs := s.Prepare(doc, "")
 	if len(errs) > 0 {
@@ -59,8 +59,8 @@ func TestConditionalPlansAreBounded(t *testing.T) {
 		case b:
 			want = `{"hero":{"b":"B"}}`
 		}
-		res := op.Execute(context.Background(), vars)
-		if len(res.Errors) > 0 || string(res.Data) != want {
+		res, err := op.Execute(context.Background(), ExecParams{Variables: vars})
+		if err != nil || len(res.Errors) > 0 || string(res.Data) != want {
 			t.Fatalf("vars %v: got %s %v, want %s", vars, res.Data, res.Errors, want)
 		}
 	}

@@ -3,7 +3,6 @@ package graphql
 import (
 	"context"
 	"reflect"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -138,7 +137,7 @@ func (a *accessor) setMethod(t reflect.Type, name string) bool {
 func (e *executor) callMethod(a *accessor, m reflect.Value) (out reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = reflect.Value{}, &PanicError{Value: r, Stack: debug.Stack()}
+			out, err = reflect.Value{}, recovered(r)
 		}
 	}()
 	var res []reflect.Value

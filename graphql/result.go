@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -22,85 +24,175 @@ type Result struct {
 	Errors gqlerror.List
 }
 
-// Do parses, validates, prepares and executes a query in one call, with
-// introspection allowed and no limits. It is meant for tests, scripts and
-// trusted callers; an HTTP endpoint should use graphqlhttp, which bounds
-// every step and caches documents.
-func (s *Schema) Do(ctx context.Context, query, operationName string, variables map[string]any) Result {
-	doc, perr := ParseQuery(query, 0)
-	if perr != nil {
-		return Result{Errors: gqlerror.List{perr}}
-	}
-	if errs := s.Validate(doc, ValidateOptions{}); len(errs) > 0 {
-		return Result{Errors: errs}
-	}
-	op, errs := s.Prepare(doc, operationName)
-	if len(errs) > 0 {
-		return Result{Errors: errs}
-	}
-	return op.Execute(ctx, variables)
+// Request is one GraphQL request for [Schema.Do].
+type Request struct {
+	Query         string
+	OperationName string
+	// Variables are the raw variable values, as decoded from JSON; nil
+	// when there are none.
+	Variables map[string]any
+	// Root is the value the root fields are resolved against.
+	Root any
+	// Present turns each error of the result into what the caller sees.
+	// nil masks errors as graphqlhttp does (apierror.Presenter{}.GraphQL:
+	// a resolver's plain error becomes "Internal server error." and is
+	// logged, coded errors keep their message). [Unmasked] keeps every
+	// error as it is, cause included, for tests and trusted callers.
+	Present func(ctx context.Context, err error) *gqlerror.Error
 }
 
-// MarshalJSON writes the response as graphql-js does: {"data":…} and,
-// when there are errors, "errors":[…] (after data, or alone).
-func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil) }
-
-// AppendJSON appends the response JSON to dst.
-func (r Result) AppendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, '{')
-	if r.Errors != nil && r.Data == nil {
-		dst = append(dst, `"errors":`...)
-		return appendErrors(dst, r.Errors)
+// Unmasked is the [Request.Present] that keeps each error as it is.
+func Unmasked(_ context.Context, err error) *gqlerror.Error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) {
+		return ge
 	}
+	return gqlerror.WrapPath(nil, err)
+}
+
+// Do parses, validates, prepares and executes a query in one call, with
+// introspection allowed and no limits, and presents the errors (masked
+// unless req.Present says otherwise). It is meant for tests, scripts and
+// trusted callers; an HTTP endpoint should use graphqlhttp, which bounds
+// every step and caches documents.
+func (s *Schema) Do(ctx context.Context, req Request) Result {
+	res, fault := s.do(ctx, req)
+	if fault != nil {
+		res = Result{Errors: gqlerror.List{{Message: fault.Error(), Err: fault}}}
+	}
+	present := req.Present
+	if present == nil {
+		present = apierror.Presenter{}.GraphQL
+	}
+	for i, e := range res.Errors {
+		res.Errors[i] = present(ctx, e)
+	}
+	return res
+}
+
+func (s *Schema) do(ctx context.Context, req Request) (Result, error) {
+	doc, perr := ParseQuery(req.Query, 0)
+	if perr != nil {
+		return Result{Errors: gqlerror.List{perr}}, nil
+	}
+	if errs, fault := s.Validate(doc, ValidateOptions{}); fault != nil || len(errs) > 0 {
+		return Result{Errors: errs}, fault
+	}
+	op, errs := s.Prepare(doc, req.OperationName)
+	if len(errs) > 0 {
+		return Result{Errors: errs}, nil
+	}
+	return op.Execute(ctx, ExecParams{Variables: req.Variables, Root: req.Root})
+}
+
+// MarshalJSON writes the response as graphql-js does (see
+// [Result.AppendJSON]), with the errors as they are.
+func (r Result) MarshalJSON() ([]byte, error) { return r.AppendJSON(nil, nil), nil }
+
+// AppendJSON appends the response to dst as graphql-js writes it:
+// {"data":…} and, when there are errors, "errors":[…] after the data, or
+// alone when there is no data. Each error is {"message", "locations",
+// "path", "extensions"}, the last three only when there are some;
+// locations without a line and column are left out. present, when not nil,
+// turns each error into what the client sees first (graphqlhttp passes
+// its presenter); an error whose extensions cannot be written as JSON is
+// written as a masked internal error instead. This is the kit's one writer
+// of GraphQL responses.
+func (r Result) AppendJSON(dst []byte, present func(*gqlerror.Error) *gqlerror.Error) []byte {
+	dst = append(dst, '{')
 	if r.Data != nil {
 		dst = append(dst, `"data":`...)
 		dst = append(dst, r.Data...)
-	}
-	if len(r.Errors) > 0 {
-		dst = append(dst, `,"errors":`...)
-		var err error
-		if dst, err = appendErrors(dst, r.Errors); err != nil {
-			return nil, err
+		if len(r.Errors) == 0 {
+			return append(dst, '}')
 		}
-		return dst, nil
+		dst = append(dst, ',')
 	}
-	return append(dst, '}'), nil
-}
-
-func appendErrors(dst []byte, errs gqlerror.List) ([]byte, error) {
-	dst = append(dst, '[')
-	for i, e := range errs {
+	if r.Errors == nil && r.Data == nil {
+		return append(dst, '}')
+	}
+	dst = append(dst, `"errors":[`...)
+	for i, e := range r.Errors {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		var buf bytes.Buffer
-		enc := json.NewEncoder(&buf)
-		enc.SetEscapeHTML(false) // "<EOF>" as graphql-js writes it
-		if err := enc.Encode(errorObject(e)); err != nil {
-			return nil, err
+		if present != nil {
+			e = present(e)
 		}
-		dst = append(dst, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+		dst = appendError(dst, e)
 	}
-	return append(dst, ']', '}'), nil
+	return append(dst, ']', '}')
 }
 
-// errorObject orders an error's members as graphql-js does.
-func errorObject(e *gqlerror.Error) any {
-	type loc struct {
-		Line   int `json:"line"`
-		Column int `json:"column"`
+// internalErrorJSON stands for an error that cannot be written.
+const internalErrorJSON = `{"message":"` + apierror.MessageInternal + `","extensions":{"code":"` + string(apierror.CodeInternal) + `"}}`
+
+// appendError writes one error object.
+func appendError(dst []byte, e *gqlerror.Error) []byte {
+	if e == nil {
+		return append(dst, internalErrorJSON...)
 	}
-	type obj struct {
-		Message    string         `json:"message"`
-		Locations  []loc          `json:"locations,omitempty"`
-		Path       ast.Path       `json:"path,omitempty"`
-		Extensions map[string]any `json:"extensions,omitempty"`
+	var ext []byte
+	if len(e.Extensions) > 0 {
+		var err error
+		if ext, err = marshalNoEscape(e.Extensions); err != nil {
+			return append(dst, internalErrorJSON...)
+		}
 	}
-	o := obj{Message: e.Message, Path: e.Path, Extensions: e.Extensions}
+	dst = append(dst, `{"message":`...)
+	dst = appendString(dst, e.Message)
+	n := 0
 	for _, l := range e.Locations {
-		o.Locations = append(o.Locations, loc{l.Line, l.Column})
+		if l.Line < 1 || l.Column < 1 {
+			continue
+		}
+		if n == 0 {
+			dst = append(dst, `,"locations":[`...)
+		} else {
+			dst = append(dst, ',')
+		}
+		n++
+		dst = append(dst, `{"line":`...)
+		dst = strconv.AppendInt(dst, int64(l.Line), 10)
+		dst = append(dst, `,"column":`...)
+		dst = strconv.AppendInt(dst, int64(l.Column), 10)
+		dst = append(dst, '}')
 	}
-	return o
+	if n > 0 {
+		dst = append(dst, ']')
+	}
+	if len(e.Path) > 0 {
+		dst = append(dst, `,"path":[`...)
+		for i, p := range e.Path {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			switch p := p.(type) {
+			case ast.PathIndex:
+				dst = strconv.AppendInt(dst, int64(p), 10)
+			case ast.PathName:
+				dst = appendString(dst, string(p))
+			}
+		}
+		dst = append(dst, ']')
+	}
+	if ext != nil {
+		dst = append(dst, `,"extensions":`...)
+		dst = append(dst, ext...)
+	}
+	return append(dst, '}')
+}
+
+// marshalNoEscape encodes v as encoding/json does, without HTML escaping
+// ("<EOF>" as graphql-js writes it) or a trailing newline.
+func marshalNoEscape(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // maxJSONDepth bounds how deeply a custom scalar's serialised value may

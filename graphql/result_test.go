@@ -1,12 +1,15 @@
 package graphql_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
+	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -32,10 +35,34 @@ func TestResultJSON(t *testing.T) {
 			if err != nil || string(got) != tt.want {
 				t.Errorf("MarshalJSON:\n got %s, %v\nwant %s", got, err, tt.want)
 			}
-			got, err = tt.res.AppendJSON([]byte("x"))
-			if err != nil || string(got) != "x"+tt.want {
-				t.Errorf("AppendJSON:\n got %s, %v\nwant x%s", got, err, tt.want)
+			got = tt.res.AppendJSON([]byte("x"), nil)
+			if string(got) != "x"+tt.want {
+				t.Errorf("AppendJSON:\n got %s\nwant x%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDoMasksByDefault: Do presents errors as the endpoint does unless the
+// caller asks otherwise, so a plain error's text (a database password,
+// say) does not reach the caller.
+func TestDoMasksByDefault(t *testing.T) {
+	secret := errors.New("dial postgres://app:hunter2@db: refused")
+	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "plain", Type: graphql.String, Resolve: failing(secret)},
+		graphql.Field{Name: "coded", Type: graphql.String, Resolve: failing(apierror.Forbidden("No."))},
+	)})
+	nop := zerolog.Nop()
+	ctx := nop.WithContext(context.Background())
+	masked := s.Do(ctx, graphql.Request{Query: `{ plain coded }`})
+	want := `{"data":{"plain":null,"coded":null},"errors":[` +
+		`{"message":"Internal server error.","locations":[{"line":1,"column":3}],"path":["plain"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}},` +
+		`{"message":"No.","locations":[{"line":1,"column":9}],"path":["coded"],"extensions":{"code":"FORBIDDEN"}}]}`
+	if got, _ := masked.MarshalJSON(); string(got) != want {
+		t.Errorf("masked:\n got %s\nwant %s", got, want)
+	}
+	raw := s.Do(ctx, graphql.Request{Query: `{ plain }`, Present: graphql.Unmasked})
+	if len(raw.Errors) != 1 || !errors.Is(raw.Errors[0], secret) || raw.Errors[0].Message != secret.Error() {
+		t.Errorf("unmasked: %v, want the resolver's error", raw.Errors)
 	}
 }

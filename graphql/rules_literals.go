@@ -8,6 +8,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
 // valuesOfCorrectType wraps gqlparser's rule, which refuses an Int literal
@@ -73,7 +75,7 @@ func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrF
 				return
 			}
 			if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
-				var pe *PanicError
+				var pe *apierror.PanicError
 				if errors.As(err, &pe) {
 					// A server bug, not a bad document: kept as the cause
 					// so that the HTTP layer masks and logs it.

@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -161,7 +162,7 @@ func TestTerminationOverlapReportsEachConflictOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			var conflicts []string
-			for _, e := range s.Validate(doc, graphql.ValidateOptions{}) {
+			for _, e := range validate(s, doc, graphql.ValidateOptions{}) {
 				if e.Rule == "OverlappingFieldsCanBeMerged" {
 					conflicts = append(conflicts, e.Message)
 				}
@@ -217,7 +218,7 @@ func TestTerminationPrepare(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("Prepare(1000 fields deep) = %v", errs)
 	}
-	res := op.Execute(context.Background(), nil)
+	res := execute(op, context.Background(), graphql.ExecParams{Variables: nil})
 	if len(res.Errors) > 0 || !json.Valid(res.Data) || strings.Count(string(res.Data), `"best"`) != 998 {
 		t.Errorf("Execute(1000 fields deep): %d errors, %d bytes", len(res.Errors), len(res.Data))
 	}
@@ -252,7 +253,7 @@ func TestTerminationValidationOfCycles(t *testing.T) {
 		}
 		for _, private := range []bool{false, true} {
 			// Validation writes into the document; it ends, and says why.
-			errs := s.Validate(doc, graphql.ValidateOptions{DisableIntrospection: private})
+			errs := validate(s, doc, graphql.ValidateOptions{DisableIntrospection: private})
 			if len(errs) == 0 {
 				t.Errorf("Validate(%q) found nothing wrong", query)
 			}
@@ -311,7 +312,7 @@ func TestTerminationInputValues(t *testing.T) {
 	// A Go caller's variable value that contains itself.
 	loop := map[string]any{"tag": "x"}
 	loop["not"] = loop
-	res := s.Do(context.Background(), `query($f: Filter){search(where: $f)}`, "", map[string]any{"f": loop})
+	res := s.Do(context.Background(), graphql.Request{Query: `query($f: Filter){search(where: $f)}`, Variables: map[string]any{"f": loop}, Present: graphql.Unmasked})
 	if res.Data != nil || len(res.Errors) == 0 {
 		t.Fatalf("self-containing variable: %s %v", res.Data, res.Errors)
 	}
@@ -458,14 +459,14 @@ func TestTerminationErrorChains(t *testing.T) {
 	if got != want {
 		t.Errorf("resolver errors:\n got %s\nwant %s", got, want)
 	}
-	res := s.Do(context.Background(), `query($v: Loopy) { in(v: $v) }`, "", map[string]any{"v": 1})
+	res := s.Do(context.Background(), graphql.Request{Query: `query($v: Loopy) { in(v: $v) }`, Variables: map[string]any{"v": 1}, Present: graphql.Unmasked})
 	if len(res.Errors) != 1 || !strings.Contains(res.Errors[0].Message, "Expected type \"Loopy\". self join") {
 		t.Errorf("parser error: %v", res.Errors)
 	}
 	// The panic's cause can be inspected without looping.
-	var pe *graphql.PanicError
+	var pe *apierror.PanicError
 	var self *selfJoin
-	if r := s.Do(context.Background(), `{ panics }`, "", nil); !errors.As(r.Errors[0], &pe) || errors.As(pe, &self) {
+	if r := s.Do(context.Background(), graphql.Request{Query: `{ panics }`, Present: graphql.Unmasked}); !errors.As(r.Errors[0], &pe) || errors.As(pe, &self) {
 		t.Errorf("PanicError chain: %v", r.Errors)
 	}
 }
@@ -500,7 +501,7 @@ func shared(depth int) map[string]any {
 
 func TestTerminationSharedValues(t *testing.T) {
 	s := cyclicSchema(t)
-	res := s.Do(context.Background(), `query($f: Filter){search(where: $f)}`, "", map[string]any{"f": shared(40)})
+	res := s.Do(context.Background(), graphql.Request{Query: `query($f: Filter){search(where: $f)}`, Variables: map[string]any{"f": shared(40)}, Present: graphql.Unmasked})
 	if res.Data != nil || len(res.Errors) != 1 || !strings.HasSuffix(res.Errors[0].Message, "The value has more than 1048576 parts.") {
 		t.Errorf("shared variable: %s %v", res.Data, res.Errors)
 	}

@@ -8,6 +8,8 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
 // ValidateOptions adjusts [Schema.Validate].
@@ -23,20 +25,31 @@ type ValidateOptions struct {
 // kit's own (Int literals must fit in 32 bits, custom scalar literals must
 // parse). Validation writes into the document: validate a document once,
 // before sharing it, and never concurrently.
-func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List) {
+//
+// errs are what the client is told about the document. fault is set, and
+// errs empty, when validation could not be done because of a server bug:
+// a custom scalar's ParseLiteral panicked, or a rule did (an
+// *apierror.PanicError, to answer with a 500).
+func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
 	r := s.rules
 	if opts.DisableIntrospection {
 		r = s.rulesPrivate
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			errs = gqlerror.List{{Message: fmt.Sprintf("The document could not be validated: %v", p)}}
+			errs, fault = nil, recovered(p)
 		}
 	}()
 	if err := checkSpreadNesting(doc); err != nil {
-		return gqlerror.List{err}
+		return gqlerror.List{err}, nil
 	}
-	return dedupe(validator.ValidateWithRules(s.ast, doc, r))
+	errs = dedupe(validator.ValidateWithRules(s.ast, doc, r))
+	for _, e := range errs {
+		if pe, ok := e.Err.(*apierror.PanicError); ok {
+			return nil, pe
+		}
+	}
+	return errs, nil
 }
 
 // MaxFragmentNesting bounds how deeply fragment spreads may nest (a spread

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -16,7 +17,7 @@ import (
 type document struct {
 	query  string
 	doc    *ast.QueryDocument
-	errs   []errorObject
+	errs   gqlerror.List
 	fault  error // a server fault met while checking; such documents are not cached
 	weight int   // estimated memory, see documentWeight; 0 means len(query)
 
@@ -52,7 +53,7 @@ const maxOperations = 16
 // operation is an operation prepared from a cached document.
 type operation struct {
 	op   *graphql.Operation
-	errs []errorObject
+	errs gqlerror.List
 }
 
 func (d *document) operation(s *graphql.Schema, name string) *operation {

@@ -254,3 +254,43 @@ func decodeVariables(raw []byte) (map[string]any, *failure) {
 	}
 	return (&jsonReader{b: trimmed}).value().(map[string]any), nil
 }
+
+// jsonDepth returns how deeply the arrays and objects of a JSON text nest.
+// It stops counting once the depth exceeds limit, returning limit+1.
+func jsonDepth(b []byte, limit int) int {
+	depth, deepest, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			depth++
+			if depth > deepest {
+				deepest = depth
+				if deepest > limit {
+					return deepest
+				}
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
+func skipSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
+}
+
+// MaxVariablesNesting bounds how deeply the JSON of the variables may nest.
+const MaxVariablesNesting = 64

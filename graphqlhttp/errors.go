@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -12,76 +11,48 @@ import (
 	"github.com/gqlkit/gqlkit/limits"
 )
 
-type location struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-}
-
-// errorObject is a GraphQL error as written to clients.
-type errorObject struct {
-	Message    string     `json:"message"`
-	Locations  []location `json:"locations,omitempty"`
-	Path       ast.Path   `json:"path,omitempty"`
-	Extensions any        `json:"extensions,omitempty"`
-}
-
-type codeExt struct {
-	Code apierror.Code `json:"code"`
-}
-
-type limitExt struct {
-	Code  apierror.Code `json:"code"`
-	Limit limitInfo     `json:"limit"`
-}
-
+// limitInfo is extensions.limit of a QUERY_LIMIT_EXCEEDED error, its
+// members in this order.
 type limitInfo struct {
 	Name  limits.Name `json:"name"`
 	Max   int         `json:"max"`
 	Found int         `json:"found"`
 }
 
-func locationsOf(ls []gqlerror.Location) []location {
-	var out []location
-	for _, l := range ls {
-		if l.Line > 0 && l.Column > 0 {
-			out = append(out, location{l.Line, l.Column})
-		}
-	}
-	return out
-}
-
-func simpleError(code apierror.Code, msg string) errorObject {
-	return errorObject{Message: msg, Extensions: codeExt{code}}
+// simpleError is a request error with a code and no location.
+func simpleError(code apierror.Code, msg string) *gqlerror.Error {
+	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": code}}
 }
 
 // undefinedVariableError is the error of gqlparser's NoUndefinedVariables
 // rule for ref.
-func undefinedVariableError(ref limits.VariableRef) errorObject {
+func undefinedVariableError(ref limits.VariableRef) *gqlerror.Error {
 	msg := `Variable "$` + ref.Name + `" is not defined.`
 	if ref.Operation != "" {
 		msg = `Variable "$` + ref.Name + `" is not defined by operation "` + ref.Operation + `".`
 	}
-	return errorObject{Message: msg, Locations: []location{{ref.Line, ref.Column}},
-		Extensions: codeExt{apierror.CodeGraphQLValidation}}
+	e := simpleError(apierror.CodeGraphQLValidation, msg)
+	e.Locations = []gqlerror.Location{{Line: ref.Line, Column: ref.Column}}
+	return e
 }
 
-func limitError(e *limits.Error) errorObject {
-	obj := errorObject{Message: e.Error(), Extensions: limitExt{Code: apierror.CodeQueryLimitExceeded,
-		Limit: limitInfo{Name: e.Limit, Max: e.Max, Found: e.Found}}}
-	if e.Line > 0 && e.Column > 0 {
-		obj.Locations = []location{{e.Line, e.Column}}
+func limitError(le *limits.Error) *gqlerror.Error {
+	e := &gqlerror.Error{Message: le.Error(), Extensions: map[string]any{"code": apierror.CodeQueryLimitExceeded,
+		"limit": limitInfo{Name: le.Limit, Max: le.Max, Found: le.Found}}}
+	if le.Line > 0 && le.Column > 0 {
+		e.Locations = []gqlerror.Location{{Line: le.Line, Column: le.Column}}
 	}
-	return obj
+	return e
 }
 
 // requestErrors turns errors found before execution (validation, operation
-// selection, variables) into error objects with their codes, at most
-// MaxErrors of them.
-func requestErrors(errs gqlerror.List) []errorObject {
+// selection, variables) into the errors clients see, with their codes, at
+// most MaxErrors of them.
+func requestErrors(errs gqlerror.List) gqlerror.List {
 	if len(errs) == 0 {
 		return nil
 	}
-	out := make([]errorObject, 0, min(len(errs), MaxErrors))
+	out := make(gqlerror.List, 0, min(len(errs), MaxErrors))
 	for _, e := range errs {
 		if len(out) == MaxErrors {
 			break
@@ -91,7 +62,7 @@ func requestErrors(errs gqlerror.List) []errorObject {
 		case errors.Is(e.Err, graphql.ErrInvalidVariables), errors.Is(e.Err, graphql.ErrInvalidOperation):
 			code = apierror.CodeBadUserInput
 		}
-		out = append(out, errorObject{Message: e.Message, Locations: locationsOf(e.Locations), Extensions: extensionsWith(code, e.Extensions)})
+		out = append(out, &gqlerror.Error{Message: e.Message, Locations: e.Locations, Extensions: extensionsWith(code, e.Extensions)})
 	}
 	return out
 }
@@ -100,17 +71,16 @@ func requestErrors(errs gqlerror.List) []errorObject {
 // error brings (a custom scalar's parser may add some, as graphql-js lets a
 // GraphQLError do) with code set, which always wins. Extensions that do
 // not marshal as JSON are dropped.
-func extensionsWith(code apierror.Code, ext map[string]any) any {
-	if len(ext) == 0 {
-		return codeExt{code}
-	}
+func extensionsWith(code apierror.Code, ext map[string]any) map[string]any {
 	out := make(map[string]any, len(ext)+1)
 	for k, v := range ext {
 		out[k] = v
 	}
 	out["code"] = code
-	if _, err := json.Marshal(out); err != nil {
-		return codeExt{code}
+	if len(ext) > 0 {
+		if _, err := json.Marshal(out); err != nil {
+			return map[string]any{"code": code}
+		}
 	}
 	return out
 }

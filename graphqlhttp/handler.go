@@ -1,9 +1,7 @@
 package graphqlhttp
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"mime"
@@ -34,6 +32,8 @@ type Handler struct {
 	bufs      sync.Pool
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
+	// gate is h.mutationGate, bound once.
+	gate func(context.Context, *graphql.Operation) error
 }
 
 // New returns the endpoint for schema. It refuses a nil schema, and a
@@ -54,6 +54,7 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 		h.maxResponse = cfg.MaxResponseBytes
 	}
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
+	h.gate = h.mutationGate
 	return h, nil
 }
 
@@ -73,135 +74,169 @@ type params struct {
 	variables     map[string]any
 }
 
-// failure is a request that is answered without executing.
+// failure is a request that is answered without a GraphQL result: status
+// and errs, or a server fault answered with a masked 500.
 type failure struct {
 	status int
-	errs   []errorObject
-	allow  string
+	errs   gqlerror.List
+	allow  string // the Allow header of a 405
+	fault  error
 }
 
 func fail(status int, code apierror.Code, msg string) *failure {
-	return &failure{status: status, errs: []errorObject{simpleError(code, msg)}}
+	return &failure{status: status, errs: gqlerror.List{simpleError(code, msg)}}
 }
 
-// ServeHTTP answers one GraphQL request.
+// errUnauthenticated is the failure of a mutation without a user and of
+// credentials that are present but invalid.
+var errUnauthenticated = errors.New("graphqlhttp: unauthenticated")
+
+// ServeHTTP answers one GraphQL request: authenticate, read the
+// parameters, find the checked document and its operation, execute.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header()["Cache-Control"] = headerNoStore
-	defer func() {
-		if v := recover(); v != nil {
-			if v == http.ErrAbortHandler {
-				panic(v)
-			}
-			obj := h.presenter.GraphQL(r.Context(), apierror.Recovered(v))
-			h.writeErrors(w, r, http.StatusInternalServerError, []errorObject{{Message: obj.Message, Extensions: obj.Extensions}})
-		}
-	}()
-
-	ctx := r.Context()
-	if h.cfg.Auth != nil {
-		authCtx, err := h.cfg.Auth.AuthenticateContext(r)
-		if err != nil {
-			ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: invalid credentials")
-			h.unauthenticated(w, r)
-			return
-		}
-		if authCtx != nil {
-			ctx = authCtx
-		}
+	defer h.recoverPanic(w, r)
+	ctx, f := h.authenticate(r)
+	if f == nil {
+		f = h.serve(ctx, w, r)
 	}
+	if f != nil {
+		h.answer(ctx, w, r, f)
+	}
+}
 
+func (h *Handler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request) *failure {
 	p, f := h.readParams(w, r)
 	if f != nil {
-		h.answer(w, r, f)
+		return f
+	}
+	op, f := h.operation(p, r.Method)
+	if f != nil {
+		return f
+	}
+	return h.execute(ctx, w, r, op, p.variables)
+}
+
+// recoverPanic answers a panic in the handler's own path (not in a
+// resolver, which is a field error) with a masked 500.
+func (h *Handler) recoverPanic(w http.ResponseWriter, r *http.Request) {
+	v := recover()
+	if v == nil {
 		return
 	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	h.answer(r.Context(), w, r, &failure{fault: apierror.Recovered(v)})
+}
+
+// authenticate checks the credentials of r, when Config.Auth is set, and
+// returns the context to execute with.
+func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
+	ctx := r.Context()
+	if h.cfg.Auth == nil {
+		return ctx, nil
+	}
+	authCtx, err := h.cfg.Auth.AuthenticateContext(r)
+	if err != nil {
+		ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: invalid credentials")
+		return ctx, unauthenticated()
+	}
+	if authCtx == nil {
+		return ctx, nil
+	}
+	return authCtx, nil
+}
+
+func unauthenticated() *failure {
+	return fail(http.StatusUnauthorized, apierror.CodeUnauthenticated, apierror.MessageUnauthenticated)
+}
+
+// operation returns the prepared operation a request names, from its
+// checked document: steps 2 and 3 of the data flow, and the GET rule.
+func (h *Handler) operation(p params, method string) (*graphql.Operation, *failure) {
 	doc := h.document(p.query)
-	if doc.fault != nil {
-		obj := h.presenter.GraphQL(ctx, doc.fault)
-		h.writeErrors(w, r, http.StatusInternalServerError, []errorObject{{Message: obj.Message, Extensions: obj.Extensions}})
-		return
-	}
-	if doc.errs != nil {
-		h.answer(w, r, &failure{status: http.StatusBadRequest, errs: doc.errs})
-		return
+	switch {
+	case doc.fault != nil:
+		return nil, &failure{fault: doc.fault}
+	case doc.errs != nil:
+		return nil, &failure{status: http.StatusBadRequest, errs: doc.errs}
 	}
 	op := doc.operation(h.schema, p.operationName)
-	if op.errs != nil {
-		h.answer(w, r, &failure{status: http.StatusBadRequest, errs: op.errs})
-		return
+	switch {
+	case op.errs != nil:
+		return nil, &failure{status: http.StatusBadRequest, errs: op.errs}
+	case method == http.MethodGet && op.op.Kind() != ast.Query:
+		f := fail(http.StatusMethodNotAllowed, apierror.CodeBadUserInput, "Mutations can only be sent with POST.")
+		f.allow = "POST"
+		return nil, f
 	}
-	if r.Method == http.MethodGet && op.op.Kind() != ast.Query {
-		h.answer(w, r, &failure{status: http.StatusMethodNotAllowed, allow: "POST",
-			errs: []errorObject{simpleError(apierror.CodeBadUserInput, "Mutations can only be sent with POST.")}})
-		return
-	}
-	vars, verrs := op.op.CoerceVariables(p.variables)
-	for _, e := range verrs {
-		var pe *graphql.PanicError
-		if errors.As(e.Err, &pe) { // a custom scalar's parser panicked: a server bug
-			obj := h.presenter.GraphQL(ctx, pe)
-			h.writeErrors(w, r, http.StatusInternalServerError, []errorObject{{Message: obj.Message, Extensions: obj.Extensions}})
-			return
-		}
-	}
-	if len(verrs) > 0 {
-		h.answer(w, r, &failure{status: http.StatusBadRequest, errs: requestErrors(verrs)})
-		return
-	}
-	if op.op.Kind() == ast.Mutation {
-		if _, ok := h.userID(ctx); !ok {
-			h.unauthenticated(w, r)
-			return
-		}
-	}
-
-	ctx = context.WithValue(ctx, requestKey{}, r)
-	if h.maxResponse > 0 {
-		ctx = graphql.WithMaxResponseBytes(ctx, h.maxResponse)
-	}
-	bp := h.bufs.Get().(*[]byte)
-	res := op.op.ExecuteCoerced(ctx, (*bp)[:0], vars, h.cfg.Root)
-	out := res.Data
-	if len(res.Errors) > 0 {
-		out = append(out, `,"errors":[`...)
-		for i, e := range res.Errors {
-			if i > 0 {
-				out = append(out, ',')
-			}
-			obj := h.presenter.GraphQL(ctx, e)
-			b, err := marshal(errorObject{Message: obj.Message, Locations: locationsOf(obj.Locations), Path: obj.Path, Extensions: extensionsOf(obj)})
-			if err != nil {
-				b, _ = marshal(simpleError(apierror.CodeInternal, "Internal server error."))
-			}
-			out = append(out, b...)
-		}
-		out = append(out, ']')
-	}
-	out = append(out, '}')
-	h.writeParts(w, r, http.StatusOK, dataPrefix, out)
-	if cap(out) <= 1<<20 {
-		*bp = out[:0]
-		h.bufs.Put(bp)
-	}
+	return op.op, nil
 }
 
-func extensionsOf(e *gqlerror.Error) any {
-	if len(e.Extensions) == 0 {
+// mutationGate refuses a mutation without an authenticated user, after
+// the variables are coerced and before any resolver runs.
+func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error {
+	if op.Kind() != ast.Mutation || h.cfg.Auth == nil {
 		return nil
 	}
-	return e.Extensions
-}
-
-func (h *Handler) userID(ctx context.Context) (int64, bool) {
-	if h.cfg.Auth == nil {
-		return 0, false
+	if _, ok := h.cfg.Auth.UserID(ctx); !ok {
+		return errUnauthenticated
 	}
-	return h.cfg.Auth.UserID(ctx)
+	return nil
 }
 
-func (h *Handler) unauthenticated(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("WWW-Authenticate", "Bearer")
-	h.writeErrors(w, r, http.StatusUnauthorized, []errorObject{simpleError(apierror.CodeUnauthenticated, "Unauthenticated.")})
+// execute runs op and writes its result, errors presented.
+func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Request, op *graphql.Operation, vars map[string]any) *failure {
+	ctx = context.WithValue(ctx, requestKey{}, r)
+	data, out := h.bufs.Get().(*[]byte), h.bufs.Get().(*[]byte)
+	defer h.putBuf(data)
+	defer h.putBuf(out)
+	res, err := op.Execute(ctx, graphql.ExecParams{Variables: vars, Root: h.cfg.Root, Dst: (*data)[:0],
+		MaxResponseBytes: h.maxResponse, BeforeExecute: h.gate})
+	*data = res.Data
+	switch {
+	case errors.Is(err, errUnauthenticated):
+		return unauthenticated()
+	case err != nil:
+		return &failure{fault: err}
+	case res.Data == nil: // invalid variables
+		return &failure{status: http.StatusBadRequest, errs: requestErrors(res.Errors)}
+	}
+	var present func(*gqlerror.Error) *gqlerror.Error
+	if len(res.Errors) > 0 {
+		present = func(e *gqlerror.Error) *gqlerror.Error { return h.presenter.GraphQL(ctx, e) }
+	}
+	*out = res.AppendJSON((*out)[:0], present)
+	h.write(w, r, http.StatusOK, *out)
+	return nil
+}
+
+// putBuf returns a buffer to the pool unless it grew too large to keep.
+func (h *Handler) putBuf(b *[]byte) {
+	if cap(*b) <= 1<<20 {
+		*b = (*b)[:0]
+		h.bufs.Put(b)
+	}
+}
+
+// answer writes the response to a request that did not execute.
+func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Request, f *failure) {
+	status, errs := f.status, f.errs
+	if f.fault != nil {
+		obj := h.presenter.GraphQL(ctx, f.fault)
+		status, errs = http.StatusInternalServerError, gqlerror.List{{Message: obj.Message, Extensions: obj.Extensions}}
+	}
+	if f.allow != "" {
+		w.Header().Set("Allow", f.allow)
+	}
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", "Bearer")
+	}
+	out := h.bufs.Get().(*[]byte)
+	defer h.putBuf(out)
+	*out = graphql.Result{Errors: errs}.AppendJSON((*out)[:0], nil)
+	h.write(w, r, status, *out)
 }
 
 // document returns the checked and validated document for a query text,
@@ -221,54 +256,55 @@ func (h *Handler) document(query string) *document {
 	return d
 }
 
-// check runs steps 2 to 4 of the data flow: the pre-parse scan, parsing,
-// the depth and node limits, and validation. weight estimates the memory
-// a validated document takes in the cache; it is 0 for a refused one.
-func (h *Handler) check(query string) (doc *ast.QueryDocument, errs []errorObject, weight int, fault error) {
+// check runs step 2 of the data flow: the pre-parse scan, parsing, the
+// depth and node limits, and validation. weight estimates the memory a
+// validated document takes in the cache; it is 0 for a refused one.
+func (h *Handler) check(query string) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
 	var le *limits.Error
 	stats, err := h.limits.Scan(query)
-	if err != nil {
-		if errors.As(err, &le) {
-			return nil, []errorObject{limitError(le)}, 0, nil
-		}
-		return nil, []errorObject{simpleError(apierror.CodeParseFailed, err.Error())}, 0, nil
-	}
-	if ref := stats.UndefinedVariable; ref.Name != "" {
+	switch {
+	case errors.As(err, &le):
+		return nil, gqlerror.List{limitError(le)}, 0, nil
+	case err != nil:
+		return nil, gqlerror.List{simpleError(apierror.CodeParseFailed, err.Error())}, 0, nil
+	case stats.UndefinedVariable.Name != "":
 		// Validation would refuse the document with this error, among
 		// others: one per such reference, up to MaxErrors. The first one is
 		// answer enough, and spares parsing a document that may be made of
 		// thousands of them.
-		return nil, []errorObject{undefinedVariableError(ref)}, 0, nil
+		return nil, gqlerror.List{undefinedVariableError(stats.UndefinedVariable)}, 0, nil
 	}
-	maxTokens := h.limits.MaxTokens
-	if maxTokens < 0 {
-		maxTokens = 0
-	}
-	doc, perr := graphql.ParseQuery(query, maxTokens)
-	if perr != nil {
-		if errors.Is(perr, graphql.ErrTokenLimit) {
-			return nil, []errorObject{limitError(&limits.Error{Limit: limits.Tokens, Max: maxTokens, Found: maxTokens + 1})}, 0, nil
-		}
-		return nil, []errorObject{{Message: perr.Message, Locations: locationsOf(perr.Locations),
-			Extensions: codeExt{apierror.CodeParseFailed}}}, 0, nil
+	doc, errs = h.parse(query)
+	if errs != nil {
+		return nil, errs, 0, nil
 	}
 	ds, err := h.limits.CheckDocument(doc)
-	if err != nil {
-		if errors.As(err, &le) {
-			return nil, []errorObject{limitError(le)}, 0, nil
-		}
-		return nil, []errorObject{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, 0, nil
+	switch {
+	case errors.As(err, &le):
+		return nil, gqlerror.List{limitError(le)}, 0, nil
+	case err != nil:
+		return nil, gqlerror.List{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, 0, nil
 	}
-	if errs := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !h.cfg.Introspection}); len(errs) > 0 {
-		for _, e := range errs {
-			var pe *graphql.PanicError
-			if errors.As(e.Err, &pe) { // a custom scalar's literal parser panicked
-				return nil, nil, 0, pe
-			}
-		}
-		return nil, requestErrors(errs), 0, nil
+	verrs, fault := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !h.cfg.Introspection})
+	if fault != nil || len(verrs) > 0 {
+		return nil, requestErrors(verrs), 0, fault
 	}
 	return doc, nil, documentWeight(len(query), stats.Tokens, ds.Nodes, len(doc.Operations), 0), nil
+}
+
+// parse parses query under the token limit.
+func (h *Handler) parse(query string) (*ast.QueryDocument, gqlerror.List) {
+	maxTokens := max(h.limits.MaxTokens, 0)
+	doc, perr := graphql.ParseQuery(query, maxTokens)
+	switch {
+	case perr == nil:
+		return doc, nil
+	case errors.Is(perr, graphql.ErrTokenLimit):
+		return nil, gqlerror.List{limitError(&limits.Error{Limit: limits.Tokens, Max: maxTokens, Found: maxTokens + 1})}
+	}
+	e := simpleError(apierror.CodeParseFailed, perr.Message)
+	e.Locations = perr.Locations
+	return nil, gqlerror.List{e}
 }
 
 // readParams reads the GraphQL parameters of a GET or POST request.
@@ -280,7 +316,7 @@ func (h *Handler) readParams(w http.ResponseWriter, r *http.Request) (params, *f
 		return h.readPOST(w, r)
 	}
 	return params{}, &failure{status: http.StatusMethodNotAllowed, allow: "GET, POST",
-		errs: []errorObject{simpleError(apierror.CodeBadUserInput, "Only GET and POST requests are supported.")}}
+		errs: gqlerror.List{simpleError(apierror.CodeBadUserInput, "Only GET and POST requests are supported.")}}
 }
 
 func (h *Handler) readGET(r *http.Request) (params, *failure) {
@@ -299,7 +335,7 @@ func (h *Handler) readGET(r *http.Request) (params, *failure) {
 		p.variables = vars
 	}
 	if max := h.limits.MaxLength; max >= 0 && len(p.query) > max {
-		return p, &failure{status: http.StatusBadRequest, errs: []errorObject{limitError(&limits.Error{Limit: limits.Length, Max: max, Found: len(p.query)})}}
+		return p, &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(&limits.Error{Limit: limits.Length, Max: max, Found: len(p.query)})}}
 	}
 	return p, nil
 }
@@ -362,7 +398,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) (
 		max = 1 << 30
 	}
 	tooLarge := func(found int64) *failure {
-		return &failure{status: http.StatusBadRequest, errs: []errorObject{limitError(&limits.Error{Limit: limits.Length, Max: int(max), Found: int(found)})}}
+		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(&limits.Error{Limit: limits.Length, Max: int(max), Found: int(found)})}}
 	}
 	if r.ContentLength > max {
 		return buf, tooLarge(r.ContentLength)
@@ -388,76 +424,6 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) (
 			return buf, fail(http.StatusBadRequest, apierror.CodeBadUserInput, "The request body could not be read.")
 		}
 	}
-}
-
-// jsonDepth returns how deeply the arrays and objects of a JSON text nest.
-// It stops counting once the depth exceeds limit, returning limit+1.
-func jsonDepth(b []byte, limit int) int {
-	depth, deepest, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			depth++
-			if depth > deepest {
-				deepest = depth
-				if deepest > limit {
-					return deepest
-				}
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return deepest
-}
-
-func skipSpace(b []byte) []byte {
-	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
-		b = b[1:]
-	}
-	return b
-}
-
-// MaxVariablesNesting bounds how deeply the JSON of the variables may nest.
-const MaxVariablesNesting = 64
-
-// answer writes a response for a request that did not execute.
-func (h *Handler) answer(w http.ResponseWriter, r *http.Request, f *failure) {
-	if f.allow != "" {
-		w.Header().Set("Allow", f.allow)
-	}
-	h.writeErrors(w, r, f.status, f.errs)
-}
-
-// marshal encodes v as JSON without HTML escaping, as graphql-js writes
-// "<EOF>" in a message.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-func (h *Handler) writeErrors(w http.ResponseWriter, r *http.Request, status int, errs []errorObject) {
-	b, err := marshal(struct {
-		Errors []errorObject `json:"errors"`
-	}{errs})
-	if err != nil {
-		b = []byte(`{"errors":[{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}`)
-	}
-	h.write(w, r, status, b)
 }
 
 const (

@@ -281,7 +281,10 @@ func TestUndefinedVariable(t *testing.T) {
 			if perr != nil {
 				t.Fatalf("ParseQuery: %v", perr)
 			}
-			errs := schema.Validate(doc, graphql.ValidateOptions{})
+			errs, fault := schema.Validate(doc, graphql.ValidateOptions{})
+			if fault != nil {
+				t.Fatalf("Validate fault: %v", fault)
+			}
 			if tt.want.status == 200 {
 				if len(errs) > 0 {
 					t.Fatalf("Validate = %v, want no error", errs)

@@ -11,7 +11,7 @@
 //
 //   - BenchmarkExecA, BenchmarkExecB: each library's execution entry point on
 //     request A or B. gqlkit: a prepared [graphql.Operation] run with
-//     ExecuteAppend into a reused buffer (what graphqlhttp does on a cache hit,
+//     Execute into a reused buffer (ExecParams.Dst) (what graphqlhttp does on a cache hit,
 //     variables coerced included), and gqlkit-uncached: Schema.Do (parse,
 //     validate, prepare, execute). graph-gophers: Schema.Exec (parse, validate,
 //     execute; data already JSON). graphql-go: graphql.Do (parse, validate,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/bench/internal/gophers"
 	"github.com/gqlkit/gqlkit/bench/internal/graphqlgo"
@@ -65,7 +67,7 @@ func prepare(tb testing.TB, schema *kitgql.Schema, query string) *kitgql.Operati
 	if perr != nil {
 		tb.Fatal(perr)
 	}
-	if errs := schema.Validate(doc, kitgql.ValidateOptions{DisableIntrospection: true}); len(errs) > 0 {
+	if errs := validate(schema, doc, kitgql.ValidateOptions{DisableIntrospection: true}); len(errs) > 0 {
 		tb.Fatal(errs)
 	}
 	op, errs := schema.Prepare(doc, "")
@@ -97,11 +99,7 @@ func execImpls() []execImpl {
 	}
 	asBytes := func(v any) []byte { return v.([]byte) }
 	kitBody := func(v any) []byte {
-		b, err := v.(kitgql.Result).AppendJSON(nil)
-		if err != nil {
-			return []byte("AppendJSON error: " + err.Error())
-		}
-		return b
+		return v.(kitgql.Result).AppendJSON(nil, nil)
 	}
 	return []execImpl{
 		{name: "gqlkit", exact: true, setup: func(tb testing.TB, r sample.Request) (func() any, func(any) []byte) {
@@ -113,7 +111,7 @@ func execImpls() []execImpl {
 			vars := r.Variables(true)
 			buf := make([]byte, 0, 4096)
 			return func() any {
-				res := op.ExecuteAppend(ctx, buf[:0], vars, nil)
+				res := execute(op, ctx, kitgql.ExecParams{Dst: buf[:0], Variables: vars})
 				buf = res.Data[:0]
 				return res
 			}, kitBody
@@ -124,7 +122,9 @@ func execImpls() []execImpl {
 				tb.Fatal(err)
 			}
 			vars := r.Variables(true)
-			return func() any { return schema.Do(ctx, r.Query, "", vars) }, kitBody
+			return func() any {
+				return schema.Do(ctx, kitgql.Request{Query: r.Query, Variables: vars, Present: kitgql.Unmasked})
+			}, kitBody
 		}},
 		{name: "graph-gophers", exact: true, setup: func(tb testing.TB, r sample.Request) (func() any, func(any) []byte) {
 			schema, err := gophers.NewSchema(loadStore(tb))
@@ -293,7 +293,7 @@ func TestKitPostsArgument(t *testing.T) {
 		{query: `query($n: Int) { posts(first: $n) { id } }`, want: sample.DefaultFirst},
 	}
 	for _, tt := range tests {
-		res := schema.Do(context.Background(), tt.query, "", tt.vars)
+		res := schema.Do(context.Background(), kitgql.Request{Query: tt.query, Variables: tt.vars, Present: kitgql.Unmasked})
 		if len(res.Errors) > 0 {
 			t.Errorf("%s %v: errors %v", tt.query, tt.vars, res.Errors)
 			continue
@@ -314,7 +314,7 @@ func TestKitUnknownPost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := schema.Do(context.Background(), `{ post(id: "999") { id } }`, "", nil)
+	res := schema.Do(context.Background(), kitgql.Request{Query: `{ post(id: "999") { id } }`, Present: kitgql.Unmasked})
 	if got, want := string(res.Data), `{"post":null}`; got != want || len(res.Errors) > 0 {
 		t.Errorf("data %s, errors %v; want %s and no errors", got, res.Errors, want)
 	}
@@ -340,4 +340,23 @@ func checkBody(t *testing.T, exact bool, got, want []byte) {
 	if !reflect.DeepEqual(g, w) || len(got) != len(want) {
 		t.Fatalf("body is not the reference JSON value\n got: %s\nwant: %s", got, want)
 	}
+}
+
+// execute runs op; a fault (not a client's error) panics, which fails the
+// benchmark or test.
+func execute(op *kitgql.Operation, ctx context.Context, p kitgql.ExecParams) kitgql.Result {
+	res, err := op.Execute(ctx, p)
+	if err != nil {
+		panic(fmt.Sprintf("Execute: %v", err))
+	}
+	return res
+}
+
+// validate validates doc; a fault panics.
+func validate(s *kitgql.Schema, doc *ast.QueryDocument, opts kitgql.ValidateOptions) gqlerror.List {
+	errs, fault := s.Validate(doc, opts)
+	if fault != nil {
+		panic(fmt.Sprintf("Validate: %v", fault))
+	}
+	return errs
 }

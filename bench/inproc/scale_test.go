@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/bench/internal/kit"
+	kitgql "github.com/gqlkit/gqlkit/graphql"
 )
 
 // postsFirst are the page sizes of BenchmarkPostsFirst.
@@ -40,7 +41,7 @@ func TestScaleDocuments(t *testing.T) {
 	ctx := context.Background()
 	op := prepare(t, schema, request(t, "A").Query)
 	for _, n := range postsFirst {
-		res := op.ExecuteAppend(ctx, nil, map[string]any{"n": json.Number(fmt.Sprint(n))}, nil)
+		res := execute(op, ctx, kitgql.ExecParams{Variables: map[string]any{"n": json.Number(fmt.Sprint(n))}})
 		var got struct{ Posts []json.RawMessage }
 		if err := json.Unmarshal(res.Data, &got); err != nil || len(res.Errors) > 0 {
 			t.Fatalf("first %d: %v %v", n, err, res.Errors)
@@ -51,7 +52,7 @@ func TestScaleDocuments(t *testing.T) {
 	}
 	title := store.Posts(1)[0].Title
 	for _, n := range fieldNodes {
-		res := prepare(t, schema, aliasDocument(n)).ExecuteAppend(ctx, nil, nil, nil)
+		res := execute(prepare(t, schema, aliasDocument(n)), ctx, kitgql.ExecParams{})
 		var got struct{ Posts []map[string]string }
 		if err := json.Unmarshal(res.Data, &got); err != nil || len(res.Errors) > 0 {
 			t.Fatalf("%d nodes: %v %v", n, err, res.Errors)
@@ -82,7 +83,7 @@ func BenchmarkPostsFirst(b *testing.B) {
 			buf := make([]byte, 0, 16<<10)
 			b.ReportAllocs()
 			for b.Loop() {
-				res := op.ExecuteAppend(ctx, buf[:0], vars, nil)
+				res := execute(op, ctx, kitgql.ExecParams{Dst: buf[:0], Variables: vars})
 				buf = res.Data[:0]
 			}
 		})
@@ -105,14 +106,14 @@ func BenchmarkFieldNodes(b *testing.B) {
 			buf := make([]byte, 0, 32<<10)
 			b.ReportAllocs()
 			for b.Loop() {
-				res := op.ExecuteAppend(ctx, buf[:0], nil, nil)
+				res := execute(op, ctx, kitgql.ExecParams{Dst: buf[:0], Variables: nil})
 				buf = res.Data[:0]
 			}
 		})
 		b.Run(fmt.Sprintf("%d/uncached", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				sink = schema.Do(ctx, doc, "", nil)
+				sink = schema.Do(ctx, kitgql.Request{Query: doc, Present: kitgql.Unmasked})
 			}
 		})
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/auth"
 )
 
 // The workload.
@@ -26,7 +27,7 @@ const (
 // Store is what Seed writes to: the kit's stores implement it.
 type Store interface {
 	articles.Store
-	articles.Users
+	auth.UserStore
 }
 
 // seedEpoch is the creation time of the oldest seeded article.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/graphql"
 )
 
 // countingQuerier counts the statements a postStore sends to the database.
@@ -164,7 +165,7 @@ func TestQueryCount(t *testing.T) {
 						ctx = context.Background()
 					}
 					counter.n.Store(0)
-					res := schema.Do(ctx, tt.query, "", nil)
+					res := schema.Do(ctx, graphql.Request{Query: tt.query, Present: graphql.Unmasked})
 					if len(res.Errors) > 0 {
 						t.Fatalf("errors: %v", res.Errors)
 					}

@@ -134,7 +134,7 @@ func TestConformance(t *testing.T) {
 			if c.Deviation != "" && !deviations[c.Deviation] {
 				t.Errorf("deviation %q is not described in DEVIATIONS.md", c.Deviation)
 			}
-			res := schema.Do(withState(ctx), c.Query, c.OperationName, c.Variables)
+			res := schema.Do(withState(ctx), graphql.Request{Query: c.Query, OperationName: c.OperationName, Variables: c.Variables, Present: graphql.Unmasked})
 			got := gqlkitOutcome(res)
 			dump[c.Name] = got
 			want := js
@@ -160,7 +160,7 @@ func TestConformance(t *testing.T) {
 		if allOptions.Query == "" {
 			t.Fatalf("the corpus has no case %s", allOptionsQuery)
 		}
-		res := schema.Do(withState(ctx), allOptions.Query, allOptions.OperationName, nil)
+		res := schema.Do(withState(ctx), graphql.Request{Query: allOptions.Query, OperationName: allOptions.OperationName, Variables: nil, Present: graphql.Unmasked})
 		if res.Data == nil || len(res.Errors) > 0 {
 			t.Fatalf("case %s failed: %v", allOptionsQuery, res.Errors)
 		}

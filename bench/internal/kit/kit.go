@@ -66,7 +66,7 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 // own access-log middleware would run it.
 func Config() graphqlhttp.Config {
 	nop := zerolog.Nop()
-	return graphqlhttp.Config{Logger: &nop, DisableAccessLog: true}
+	return graphqlhttp.Config{Logger: &nop}
 }
 
 // NewHandler returns the endpoint for the sample schema over store with cfg
