@@ -105,40 +105,9 @@ func (r *jsonReader) value() any {
 	case '"':
 		return r.str()
 	case '{':
-		r.i++
-		m := map[string]any{}
-		if r.next() == '}' {
-			r.i++
-			return m
-		}
-		for {
-			k := r.str()
-			r.next() // ':'
-			r.i++
-			m[k] = r.value()
-			if r.next() == ',' {
-				r.i++
-				continue
-			}
-			r.i++ // '}'
-			return m
-		}
+		return r.object()
 	case '[':
-		r.i++
-		s := []any{}
-		if r.next() == ']' {
-			r.i++
-			return s
-		}
-		for {
-			s = append(s, r.value())
-			if r.next() == ',' {
-				r.i++
-				continue
-			}
-			r.i++ // ']'
-			return s
-		}
+		return r.array()
 	case 't':
 		r.i += 4
 		return true
@@ -154,6 +123,47 @@ func (r *jsonReader) value() any {
 	return json.Number(r.b[start:r.i])
 }
 
+// object reads the object that starts at r.i.
+func (r *jsonReader) object() map[string]any {
+	r.i++
+	m := map[string]any{}
+	if r.next() == '}' {
+		r.i++
+		return m
+	}
+	for {
+		k := r.str()
+		r.next() // ':'
+		r.i++
+		m[k] = r.value()
+		if r.next() == ',' {
+			r.i++
+			continue
+		}
+		r.i++ // '}'
+		return m
+	}
+}
+
+// array reads the array that starts at r.i.
+func (r *jsonReader) array() []any {
+	r.i++
+	s := []any{}
+	if r.next() == ']' {
+		r.i++
+		return s
+	}
+	for {
+		s = append(s, r.value())
+		if r.next() == ',' {
+			r.i++
+			continue
+		}
+		r.i++ // ']'
+		return s
+	}
+}
+
 func badRequest(msg string) *failure {
 	return fail(http.StatusBadRequest, apierror.CodeBadUserInput, msg)
 }
@@ -164,16 +174,8 @@ func badRequest(msg string) *failure {
 func decodeBody(body []byte) (params, *failure) {
 	var p params
 	trimmed := skipSpace(body)
-	switch {
-	case len(trimmed) > 0 && trimmed[0] == '[':
-		return p, badRequest("Batching is not supported: send one operation per request.")
-	case len(trimmed) == 0 || trimmed[0] != '{':
-		if len(trimmed) == 0 || json.Valid(trimmed) {
-			return p, badRequest("The request body must be a JSON object.")
-		}
-		return p, badRequest("The request body is not valid JSON.")
-	case !json.Valid(trimmed):
-		return p, badRequest("The request body is not valid JSON.")
+	if f := checkObject(trimmed); f != nil {
+		return p, f
 	}
 	r := &jsonReader{b: trimmed, i: 1}
 	hasQuery := false
@@ -182,48 +184,8 @@ func decodeBody(body []byte) (params, *failure) {
 			key := r.str()
 			r.next() // ':'
 			r.i++
-			kind := r.next()
-			switch key {
-			case "query":
-				switch kind {
-				case '"':
-					p.query, hasQuery = r.str(), true
-				case 'n':
-					r.skip()
-					hasQuery = false
-				default:
-					return p, badRequest("The query parameter must be a string.")
-				}
-			case "operationName":
-				switch kind {
-				case '"':
-					p.operationName = r.str()
-				case 'n':
-					r.skip()
-					p.operationName = ""
-				default:
-					return p, badRequest("The operationName parameter must be a string.")
-				}
-			case "variables":
-				switch kind {
-				case '{':
-					// Measured before it is decoded (recursively); other
-					// members are skipped without recursion, however deep.
-					start := r.i
-					r.skip()
-					if jsonDepth(r.b[start:r.i], MaxVariablesNesting) > MaxVariablesNesting {
-						return p, badRequest(tooDeep)
-					}
-					r.i = start
-					p.variables = r.value().(map[string]any)
-				case 'n':
-					r.skip()
-					p.variables = nil
-				default:
-					return p, badRequest("The variables parameter must be a JSON object.")
-				}
-			default:
-				r.skip()
+			if f := p.member(r, key, &hasQuery); f != nil {
+				return p, f
 			}
 			if r.next() == ',' {
 				r.i++
@@ -236,6 +198,61 @@ func decodeBody(body []byte) (params, *failure) {
 		return p, badRequest("The query parameter is missing.")
 	}
 	return p, nil
+}
+
+// checkObject refuses a body that is not one valid JSON object.
+func checkObject(trimmed []byte) *failure {
+	switch {
+	case len(trimmed) > 0 && trimmed[0] == '[':
+		return badRequest("Batching is not supported: send one operation per request.")
+	case len(trimmed) == 0 || trimmed[0] != '{':
+		if len(trimmed) == 0 || json.Valid(trimmed) {
+			return badRequest("The request body must be a JSON object.")
+		}
+		return badRequest("The request body is not valid JSON.")
+	case !json.Valid(trimmed):
+		return badRequest("The request body is not valid JSON.")
+	}
+	return nil
+}
+
+// member reads the value of the body member key, at r.i, into p; a later
+// member of the same name wins, as in encoding/json.
+func (p *params) member(r *jsonReader, key string, hasQuery *bool) *failure {
+	kind := r.next()
+	switch {
+	case key != "query" && key != "operationName" && key != "variables":
+		r.skip()
+	case kind == 'n':
+		r.skip()
+		switch key {
+		case "query":
+			*hasQuery = false
+		case "operationName":
+			p.operationName = ""
+		default:
+			p.variables = nil
+		}
+	case key == "query" && kind == '"':
+		p.query, *hasQuery = r.str(), true
+	case key == "operationName" && kind == '"':
+		p.operationName = r.str()
+	case key == "variables" && kind == '{':
+		// Measured before it is decoded (recursively); other members are
+		// skipped without recursion, however deep.
+		start := r.i
+		r.skip()
+		if jsonDepth(r.b[start:r.i], MaxVariablesNesting) > MaxVariablesNesting {
+			return badRequest(tooDeep)
+		}
+		r.i = start
+		p.variables = r.object()
+	case key == "variables":
+		return badRequest("The variables parameter must be a JSON object.")
+	default:
+		return badRequest("The " + key + " parameter must be a string.")
+	}
+	return nil
 }
 
 const tooDeep = "The variables are nested more than 64 levels deep."
