@@ -105,9 +105,9 @@ func BenchmarkQueryA(b *testing.B) {
 		buf := make([]byte, 0, 8192)
 		b.ReportAllocs()
 		for b.Loop() {
-			res := execute(op, ctx, graphql.ExecParams{Dst: buf[:0], Variables: vars, Root: nil})
-			if len(res.Errors) > 0 {
-				b.Fatal(res.Errors)
+			res, err := op.Execute(ctx, graphql.ExecParams{Dst: buf[:0], Variables: vars})
+			if err != nil || len(res.Errors) > 0 {
+				b.Fatal(err, res.Errors)
 			}
 		}
 	})
@@ -121,9 +121,9 @@ func BenchmarkQueryB(b *testing.B) {
 	buf := make([]byte, 0, 1024)
 	b.ReportAllocs()
 	for b.Loop() {
-		res := execute(op, ctx, graphql.ExecParams{Dst: buf[:0], Variables: nil, Root: nil})
-		if len(res.Errors) > 0 {
-			b.Fatal(res.Errors)
+		res, err := op.Execute(ctx, graphql.ExecParams{Dst: buf[:0]})
+		if err != nil || len(res.Errors) > 0 {
+			b.Fatal(err, res.Errors)
 		}
 	}
 }
@@ -140,7 +140,7 @@ func BenchmarkPostsFirst(b *testing.B) {
 			buf := make([]byte, 0, 16384)
 			b.ReportAllocs()
 			for b.Loop() {
-				execute(op, ctx, graphql.ExecParams{Dst: buf[:0], Variables: vars, Root: nil})
+				_, _ = op.Execute(ctx, graphql.ExecParams{Dst: buf[:0], Variables: vars})
 			}
 		})
 	}

@@ -117,7 +117,7 @@ func TestExecuteAppend(t *testing.T) {
 		t.Fatal(errs)
 	}
 	buf := []byte("prefix:")
-	res := execute(op, context.Background(), graphql.ExecParams{Dst: buf, Variables: nil, Root: nil})
+	res := execute(op, context.Background(), graphql.ExecParams{Dst: buf, Variables: nil})
 	if got, want := string(res.Data), `{"hero":{"name":"Luke"},"version":"1.0"}`; got != want {
 		t.Errorf("Data = %s, want %s", got, want)
 	}
@@ -136,7 +136,7 @@ func TestExecuteAppend(t *testing.T) {
 	if got, want := string(res.Data), `{"greeting":"hello","parent":"map[string]interface {}"}`; got != want {
 		t.Errorf("Data = %s, want %s", got, want)
 	}
-	res = execute(op, context.Background(), graphql.ExecParams{Dst: nil, Variables: nil, Root: nil})
+	res = execute(op, context.Background(), graphql.ExecParams{Dst: nil, Variables: nil})
 	if got, want := string(res.Data), `{"greeting":null,"parent":"<nil>"}`; got != want {
 		t.Errorf("Data with a nil root = %s, want %s", got, want)
 	}
@@ -696,7 +696,7 @@ func TestConcurrentExecutions(t *testing.T) {
 			var msg string
 			for i := range 50 {
 				key := [2]bool{(i+w)%2 == 0, (i/2+w)%2 == 0}
-				res := execute(op, context.Background(), graphql.ExecParams{Dst: make([]byte, 0, 64), Variables: map[string]any{"a": key[0], "b": key[1]}, Root: nil})
+				res := execute(op, context.Background(), graphql.ExecParams{Dst: make([]byte, 0, 64), Variables: map[string]any{"a": key[0], "b": key[1]}})
 				if string(res.Data) != want[key] && msg == "" {
 					msg = fmt.Sprintf("a=%v b=%v: got %s, want %s", key[0], key[1], res.Data, want[key])
 				}

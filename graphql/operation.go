@@ -136,23 +136,28 @@ type ExecParams struct {
 // *apierror.PanicError, a server fault to answer with a 500). A panic in a
 // resolver is a field error in Result, like any resolver error.
 func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) {
-	vars, errs, fault := op.s.coerceVariables(op.def, p.Variables)
-	switch {
-	case fault != nil:
-		return Result{}, fault
-	case len(errs) > 0:
-		return Result{Errors: errs}, nil
+	var vars map[string]any
+	if len(op.def.VariableDefinitions) > 0 {
+		var errs gqlerror.List
+		var fault error
+		vars, errs, fault = op.s.coerceVariables(op.def, p.Variables)
+		switch {
+		case fault != nil:
+			return Result{}, fault
+		case len(errs) > 0:
+			return Result{Errors: errs}, nil
+		}
 	}
 	if p.BeforeExecute != nil {
 		if err := p.BeforeExecute(ctx, op); err != nil {
 			return Result{}, err
 		}
 	}
-	return op.execute(ctx, p, vars), nil
+	return op.execute(ctx, &p, vars), nil
 }
 
 // execute runs the operation with coerced variables.
-func (op *Operation) execute(ctx context.Context, p ExecParams, vars map[string]any) (res Result) {
+func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string]any) (res Result) {
 	e := executors.Get().(*executor)
 	start := len(p.Dst)
 	*e = executor{ctx: ctx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars}}

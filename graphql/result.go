@@ -60,6 +60,9 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 	if fault != nil {
 		res = Result{Errors: gqlerror.List{{Message: fault.Error(), Err: fault}}}
 	}
+	if len(res.Errors) == 0 {
+		return res
+	}
 	present := req.Present
 	if present == nil {
 		present = apierror.Presenter{}.GraphQL

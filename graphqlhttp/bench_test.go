@@ -22,7 +22,7 @@ const feedQuery = `query Feed($n: Int) { posts(first: $n) { id title tags create
 func benchHandler(b *testing.B, schema *graphql.Schema, cacheSize int) http.Handler {
 	b.Helper()
 	nop := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Logger: &nop, CacheSize: cacheSize})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Logger: &nop, CacheSize: cacheSize, Auth: nobody{}})
 	if err != nil {
 		b.Fatalf("New: %v", err)
 	}
