@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -138,7 +139,7 @@ func appendError(dst []byte, e *gqlerror.Error) []byte {
 	var ext []byte
 	if len(e.Extensions) > 0 {
 		var err error
-		if ext, err = marshalNoEscape(e.Extensions); err != nil {
+		if ext, err = httpjson.Marshal(e.Extensions); err != nil {
 			return append(dst, internalErrorJSON...)
 		}
 	}
@@ -186,17 +187,6 @@ func appendError(dst []byte, e *gqlerror.Error) []byte {
 	return append(dst, '}')
 }
 
-// marshalNoEscape encodes v as encoding/json does, without HTML escaping
-// ("<EOF>" as graphql-js writes it) or a trailing newline.
-func marshalNoEscape(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
 
 // maxJSONDepth bounds how deeply a custom scalar's serialised value may
 // nest, and maxJSONParts its parts: a map that contains itself, or whose

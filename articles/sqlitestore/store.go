@@ -27,13 +27,22 @@ import (
 // another connection (or process) before failing with SQLITE_BUSY.
 const DefaultBusyTimeout = 5 * time.Second
 
-// Store keeps articles and users in a SQLite database. Build it with
+// core is the shared implementation, embedded in Store so that its methods
+// (ListPublished, FindPublished, CreateArticle, DeleteArticle, CreateUser,
+// DeleteUser, PasswordHash) are the Store's.
+type core = sqlstore.Core
+
+// Store keeps articles and users in a SQLite database, implementing
+// [articles.Store] and [auth.UserStore] with the SQL it shares with
+// pgstore. Build it with
 // [Open] or [New]; it is safe for concurrent use.
 type Store struct {
 	owned []*sql.DB // closed by Close
 	write *sql.DB   // runs migrations
 	stmts []*stmtCache
-	core  sqlstore.Core
+	// core serves every method of articles.Store and auth.UserStore: the
+	// one set of SQL statements both stores share.
+	core
 }
 
 var (
@@ -201,42 +210,6 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// ListPublished implements [articles.Store] in at most two queries: a count,
-// then the page joined with its authors (skipped past the end).
-func (s *Store) ListPublished(ctx context.Context, limit int, offset int64) (articles.Page, error) {
-	return s.core.ListPublished(ctx, limit, offset)
-}
-
-// FindPublished implements [articles.Store].
-func (s *Store) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
-	return s.core.FindPublished(ctx, id)
-}
-
-// CreateArticle implements [articles.Store] with a single INSERT; a missing
-// user is a foreign-key violation, reported as [articles.ErrUnknownUser].
-func (s *Store) CreateArticle(ctx context.Context, in articles.NewArticle) (articles.Article, error) {
-	return s.core.CreateArticle(ctx, in)
-}
-
-// DeleteArticle implements [articles.Store].
-func (s *Store) DeleteArticle(ctx context.Context, id, userID int64) error {
-	return s.core.DeleteArticle(ctx, id, userID)
-}
-
-// CreateUser implements [auth.UserStore].
-func (s *Store) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
-	return s.core.CreateUser(ctx, name, email, passwordHash)
-}
-
-// DeleteUser implements [auth.UserStore].
-func (s *Store) DeleteUser(ctx context.Context, id int64) error {
-	return s.core.DeleteUser(ctx, id)
-}
-
-// PasswordHash implements [auth.UserStore] (and so auth.Users).
-func (s *Store) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
-	return s.core.PasswordHash(ctx, email)
-}
 
 // violation classifies a SQLite error by its extended result code.
 func violation(err error) sqlstore.Violation {
