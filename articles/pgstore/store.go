@@ -136,7 +136,6 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-
 // violation classifies a PostgreSQL error by its SQLSTATE.
 func violation(err error) sqlstore.Violation {
 	var pgErr *pgconn.PgError

@@ -210,7 +210,6 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return nil
 }
 
-
 // violation classifies a SQLite error by its extended result code.
 func violation(err error) sqlstore.Violation {
 	var e *sqlite.Error
