@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
 // Pagination defaults and bounds.
@@ -60,7 +61,7 @@ func readPaging(q url.Values) (paging, httpjson.Fields) {
 // the value or the Laravel message of the first failing rule; attr is the
 // field name as messages spell it ("per page").
 func integerParam(s, attr string, lo, hi int64) (int64, string) {
-	if !plainInteger(s) {
+	if !jsonnum.IsInteger(s) {
 		return 0, "The " + attr + " field must be an integer."
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
@@ -76,27 +77,11 @@ func integerParam(s, attr string, lo, hi int64) (int64, string) {
 	return n, ""
 }
 
-// plainInteger reports whether s is an optional "-" and then "0" or a
-// digit string without a leading zero.
-func plainInteger(s string) bool {
-	if len(s) > 0 && s[0] == '-' {
-		s = s[1:]
-	}
-	if s == "" || (s[0] == '0' && len(s) > 1) {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
 
 // parseID parses an article id from a path: a positive int64 in plain
 // decimal, without sign or leading zeros.
 func parseID(s string) (int64, bool) {
-	if s == "" || s[0] == '0' || s[0] == '-' || !plainInteger(s) {
+	if s == "" || s[0] == '0' || s[0] == '-' || !jsonnum.IsInteger(s) {
 		return 0, false
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
