@@ -77,7 +77,6 @@ func integerParam(s, attr string, lo, hi int64) (int64, string) {
 	return n, ""
 }
 
-
 // parseID parses an article id from a path: a positive int64 in plain
 // decimal, without sign or leading zeros.
 func parseID(s string) (int64, bool) {
