@@ -187,7 +187,6 @@ func appendError(dst []byte, e *gqlerror.Error) []byte {
 	return append(dst, '}')
 }
 
-
 // maxJSONDepth bounds how deeply a custom scalar's serialised value may
 // nest, and maxJSONParts its parts: a map that contains itself, or whose
 // maps share sub-maps (2^depth parts to write), is an error, not an endless

@@ -439,25 +439,16 @@ var (
 	headerNoStore  = []string{"no-store"}
 )
 
-var dataPrefix = []byte(`{"data":`)
-
+// write sends body, a JSON answer, with its status and headers.
 func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	h.writeParts(w, r, status, nil, body)
-}
-
-// writeParts writes head and body as one response body.
-func (h *Handler) writeParts(w http.ResponseWriter, r *http.Request, status int, head, body []byte) {
 	hdr := w.Header()
 	if responseType(r.Header.Get("Accept")) == contentResponse {
 		hdr["Content-Type"] = headerResponse
 	} else {
 		hdr["Content-Type"] = headerJSON
 	}
-	hdr.Set("Content-Length", strconv.Itoa(len(head)+len(body)))
+	hdr.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	if len(head) > 0 {
-		_, _ = w.Write(head)
-	}
 	_, _ = w.Write(body)
 }
 
