@@ -38,17 +38,17 @@ func ExampleNewSchema() {
 		return
 	}
 
-	res := schema.Do(context.Background(), graphql.Request{Query: `query Two($id: ID!) { first: user(id: 1) { name } second: user(id: $id) { id name } missing: user(id: "9") { id } }`, OperationName: "Two", Variables: map[string]any{"id": "2"}, Present: graphql.Unmasked})
+	res := schema.Do(context.Background(), graphql.Request{Query: `query Two($id: ID!) { first: user(id: 1) { name } second: user(id: $id) { id name } missing: user(id: "9") { id } }`, OperationName: "Two", Variables: map[string]any{"id": "2"}})
 	out, _ := res.MarshalJSON()
 	fmt.Println(string(out))
 
 	// Bad variables are refused before any resolver runs.
-	res = schema.Do(context.Background(), graphql.Request{Query: `query($id: ID!) { user(id: $id) { name } }`, Variables: map[string]any{"id": true}, Present: graphql.Unmasked})
+	res = schema.Do(context.Background(), graphql.Request{Query: `query($id: ID!) { user(id: $id) { name } }`, Variables: map[string]any{"id": true}})
 	out, _ = res.MarshalJSON()
 	fmt.Println(string(out))
 	// Output:
 	// {"data":{"first":{"name":"Ada"},"second":{"id":"2","name":"Alan"},"missing":null}}
-	// {"errors":[{"message":"Variable \"$id\" got invalid value true; ID cannot represent value: true","locations":[{"line":1,"column":7}]}]}
+	// {"errors":[{"message":"Variable \"$id\" got invalid value true; ID cannot represent value: true","locations":[{"line":1,"column":7}],"extensions":{"code":"BAD_USER_INPUT"}}]}
 }
 
 func ExampleResolveInfo_SelectedFields() {
@@ -78,7 +78,7 @@ func ExampleResolveInfo_SelectedFields() {
 
 	const q = `query($withAuthor: Boolean!) { posts { title ...A @include(if: $withAuthor) } } fragment A on Post { author { name } }`
 	for _, withAuthor := range []bool{false, true} {
-		res := schema.Do(context.Background(), graphql.Request{Query: q, Variables: map[string]any{"withAuthor": withAuthor}, Present: graphql.Unmasked})
+		res := schema.Do(context.Background(), graphql.Request{Query: q, Variables: map[string]any{"withAuthor": withAuthor}})
 		fmt.Println(string(res.Data))
 	}
 	// Output:

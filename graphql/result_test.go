@@ -3,6 +3,7 @@ package graphql_test
 import (
 	"context"
 	"errors"
+	"io"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -52,14 +53,23 @@ func TestDoMasksByDefault(t *testing.T) {
 		graphql.Field{Name: "plain", Type: graphql.String, Resolve: failing(secret)},
 		graphql.Field{Name: "coded", Type: graphql.String, Resolve: failing(apierror.Forbidden("No."))},
 	)})
-	nop := zerolog.Nop()
-	ctx := nop.WithContext(context.Background())
+	logger := zerolog.New(io.Discard) // the masked error's log line goes nowhere
+	ctx := logger.WithContext(context.Background())
 	masked := s.Do(ctx, graphql.Request{Query: `{ plain coded }`})
 	want := `{"data":{"plain":null,"coded":null},"errors":[` +
 		`{"message":"Internal server error.","locations":[{"line":1,"column":3}],"path":["plain"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}},` +
 		`{"message":"No.","locations":[{"line":1,"column":9}],"path":["coded"],"extensions":{"code":"FORBIDDEN"}}]}`
 	if got, _ := masked.MarshalJSON(); string(got) != want {
 		t.Errorf("masked:\n got %s\nwant %s", got, want)
+	}
+	for _, tt := range []struct{ query, want string }{
+		{`{ plain(`, `{"errors":[{"message":"Syntax Error: Expected Name, found <EOF>","locations":[{"line":1,"column":9}],"extensions":{"code":"GRAPHQL_PARSE_FAILED"}}]}`},
+		{`{ nope }`, `{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`},
+		{`query($v: Boolean!) { plain @skip(if: $v) }`, `{"errors":[{"message":"Variable \"$v\" of required type \"Boolean!\" was not provided.","locations":[{"line":1,"column":7}],"extensions":{"code":"BAD_USER_INPUT"}}]}`},
+	} {
+		if got, _ := s.Do(ctx, graphql.Request{Query: tt.query}).MarshalJSON(); string(got) != tt.want {
+			t.Errorf("request error of %s:\n got %s\nwant %s", tt.query, got, tt.want)
+		}
 	}
 	raw := s.Do(ctx, graphql.Request{Query: `{ plain }`, Present: graphql.Unmasked})
 	if len(raw.Errors) != 1 || !errors.Is(raw.Errors[0], secret) || raw.Errors[0].Message != secret.Error() {
