@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -16,6 +17,7 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -355,6 +357,9 @@ func (h *Handler) readPOST(w http.ResponseWriter, r *http.Request) (params, *fai
 	}
 	if f != nil {
 		return p, f
+	}
+	if !utf8.Valid(body) { // the kit's one rule for bodies (see internal/httpjson)
+		return p, badRequest(httpjson.MessageNotUTF8)
 	}
 	if !isJSON {
 		p.query = string(body)
