@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -32,6 +33,36 @@ var ErrInvalidOperation = errors.New("graphql: no operation to execute")
 // ErrInvalidVariables is the cause (errors.Is) of every error reported for
 // variable values that cannot be coerced to their declared types.
 var ErrInvalidVariables = errors.New("graphql: invalid variables")
+
+// RequestError returns e, an error the engine reports before execution
+// (from [ParseQuery], [Schema.Validate], [Schema.Prepare] or the variables
+// of [Operation.Execute]), as clients see it: its message and locations,
+// without its cause (one of this package's sentinels, no secret), and with
+// extensions.code set: BAD_USER_INPUT for variables and operation
+// selection, GRAPHQL_PARSE_FAILED for syntax and the token limit,
+// GRAPHQL_VALIDATION_FAILED otherwise. Extensions a custom scalar's parser
+// added are kept beside the code, which always wins, unless they cannot be
+// written as JSON. graphqlhttp and [Schema.Do] present request errors so.
+func RequestError(e *gqlerror.Error) *gqlerror.Error {
+	code := apierror.CodeGraphQLValidation
+	switch {
+	case errors.Is(e.Err, ErrInvalidVariables), errors.Is(e.Err, ErrInvalidOperation):
+		code = apierror.CodeBadUserInput
+	case errors.Is(e.Err, ErrSyntax), errors.Is(e.Err, ErrTokenLimit):
+		code = apierror.CodeParseFailed
+	}
+	ext := make(map[string]any, len(e.Extensions)+1)
+	for k, v := range e.Extensions {
+		ext[k] = v
+	}
+	ext["code"] = code
+	if len(e.Extensions) > 0 {
+		if _, err := json.Marshal(ext); err != nil {
+			ext = map[string]any{"code": code}
+		}
+	}
+	return &gqlerror.Error{Message: e.Message, Locations: e.Locations, Extensions: ext}
+}
 
 // recovered wraps what recover returned, in a resolver, a custom scalar
 // or the executor, in the kit's one panic error type, with the current

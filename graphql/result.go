@@ -69,7 +69,7 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 		present = apierror.Presenter{}.GraphQL
 		if res.Data == nil && fault == nil {
 			for i, e := range res.Errors {
-				res.Errors[i] = requestError(e)
+				res.Errors[i] = RequestError(e)
 			}
 		}
 	}
@@ -77,27 +77,6 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 		res.Errors[i] = present(ctx, e)
 	}
 	return res
-}
-
-// requestError is e, an error the engine found before execution (its
-// cause one of the package's sentinels, no secret), as the presenter shows
-// it: without the cause, and with the code graphqlhttp gives it.
-func requestError(e *gqlerror.Error) *gqlerror.Error {
-	code := apierror.CodeGraphQLValidation
-	switch {
-	case errors.Is(e.Err, ErrInvalidVariables), errors.Is(e.Err, ErrInvalidOperation):
-		code = apierror.CodeBadUserInput
-	case errors.Is(e.Err, ErrSyntax), errors.Is(e.Err, ErrTokenLimit):
-		code = apierror.CodeParseFailed
-	}
-	out := *e
-	out.Err = nil
-	out.Extensions = make(map[string]any, len(e.Extensions)+1)
-	for k, v := range e.Extensions {
-		out.Extensions[k] = v
-	}
-	out.Extensions["code"] = code
-	return &out
 }
 
 func (s *Schema) do(ctx context.Context, req Request) (Result, error) {

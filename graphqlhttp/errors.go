@@ -1,9 +1,6 @@
 package graphqlhttp
 
 import (
-	"encoding/json"
-	"errors"
-
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -46,41 +43,15 @@ func limitError(le *limits.Error) *gqlerror.Error {
 }
 
 // requestErrors turns errors found before execution (validation, operation
-// selection, variables) into the errors clients see, with their codes, at
-// most MaxErrors of them.
+// selection, variables) into the errors clients see (see
+// graphql.RequestError), at most MaxErrors of them.
 func requestErrors(errs gqlerror.List) gqlerror.List {
 	if len(errs) == 0 {
 		return nil
 	}
 	out := make(gqlerror.List, 0, min(len(errs), MaxErrors))
-	for _, e := range errs {
-		if len(out) == MaxErrors {
-			break
-		}
-		code := apierror.CodeGraphQLValidation
-		switch {
-		case errors.Is(e.Err, graphql.ErrInvalidVariables), errors.Is(e.Err, graphql.ErrInvalidOperation):
-			code = apierror.CodeBadUserInput
-		}
-		out = append(out, &gqlerror.Error{Message: e.Message, Locations: e.Locations, Extensions: extensionsWith(code, e.Extensions)})
-	}
-	return out
-}
-
-// extensionsWith returns the extensions of a request error: those the
-// error brings (a custom scalar's parser may add some, as graphql-js lets a
-// GraphQLError do) with code set, which always wins. Extensions that do
-// not marshal as JSON are dropped.
-func extensionsWith(code apierror.Code, ext map[string]any) map[string]any {
-	out := make(map[string]any, len(ext)+1)
-	for k, v := range ext {
-		out[k] = v
-	}
-	out["code"] = code
-	if len(ext) > 0 {
-		if _, err := json.Marshal(out); err != nil {
-			return map[string]any{"code": code}
-		}
+	for _, e := range errs[:min(len(errs), MaxErrors)] {
+		out = append(out, graphql.RequestError(e))
 	}
 	return out
 }
