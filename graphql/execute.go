@@ -32,7 +32,8 @@ type executor struct {
 	dynPlans map[*fieldPlan]*selectionPlan
 	// maxEnd: the response may not grow past this length of buf (0: no
 	// limit), which is maxBytes (ExecParams.MaxResponseBytes) past where
-	// it started; tooLarge once it did, and execution stops.
+	// it started (kept precomputed: the check runs for every value
+	// written); tooLarge once it did, and execution stops.
 	maxEnd   int
 	maxBytes int
 	tooLarge bool
