@@ -119,8 +119,17 @@
 //
 // Links are absolute and keep per_page; their scheme and host come from
 // [Config.BaseURL] or the request. A page past the end is a 200 with empty
-// data and null from and to. A list costs at most three queries whatever
-// the page size (the stores of this module use two).
+// data and null from and to. The page and its total are one snapshot of the
+// store (see [Store.ListPublished]); a list costs at most three queries
+// whatever the page size (the stores of this module use one, two past the
+// end).
+//
+// The articles are written out as the store reads them: an answer of up to
+// 32 KiB is sent whole, with a Content-Length; a larger one in pieces of
+// about that size, without, so that no page is ever held in memory. A store
+// failure before anything was sent is a 500 like any other; after, the
+// status cannot change, so the response is aborted (the client sees a
+// broken body, never a short one that looks whole) and the cause logged.
 //
 // # Deleting
 //

@@ -8,12 +8,14 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
@@ -90,6 +92,7 @@ type Handler struct {
 	now     func() time.Time
 	userID  func(context.Context) (int64, bool)
 	errs    apierror.Presenter
+	bufs    sync.Pool // *[]byte for list answers
 }
 
 // NewHandler returns a Handler serving store. It reports every problem of
@@ -254,12 +257,52 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		httpjson.WriteValidationFailed(w, problems)
 		return
 	}
-	page, err := h.store.ListPublished(r.Context(), p.perPage, p.offset())
-	if err != nil {
-		h.errs.WriteREST(w, r, err)
-		return
+	buf := h.listBuf()
+	defer h.putListBuf(buf)
+	lw := &listWriter{w: w, buf: buf}
+	total, err := h.store.ListPublished(r.Context(), p.perPage, p.offset(), lw.article)
+	if err == nil {
+		err = lw.finish(h.collectionURL(r), p, total)
 	}
-	writeJSON(w, http.StatusOK, envelope(h.collectionURL(r), p, page))
+	if err != nil {
+		h.listFailed(w, r, lw, err)
+	}
+}
+
+// listFailed answers a list that failed. While nothing has been sent the
+// answer is the error's, as for any request. Once part of the page has
+// gone out the status cannot change: the failure is logged and the
+// response aborted, so that the client sees a broken answer rather than a
+// short one that looks whole.
+func (h *Handler) listFailed(w http.ResponseWriter, r *http.Request, lw *listWriter, err error) {
+	switch {
+	case lw.err != nil: // the client's connection failed: nobody is listening
+		ctxlog.For(r.Context(), h.errs.Logger).Info().Err(err).Msg("articles: the client went away during a list")
+		panic(http.ErrAbortHandler)
+	case !lw.started:
+		h.errs.WriteREST(w, r, err)
+	default:
+		h.errs.REST(r.Context(), err) // logs it
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// listBuf returns a buffer for a list answer, from the pool.
+func (h *Handler) listBuf() *[]byte {
+	if b, ok := h.bufs.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, 0, 4<<10)
+	return &b
+}
+
+// putListBuf gives a buffer back to the pool, unless an article larger
+// than a list's share grew it.
+func (h *Handler) putListBuf(b *[]byte) {
+	if cap(*b) <= 2*listBufferBytes {
+		*b = (*b)[:0]
+		h.bufs.Put(b)
+	}
 }
 
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {

@@ -87,13 +87,10 @@ func parseID(s string) (int64, bool) {
 	return n, err == nil
 }
 
-// listJSON is the body of a list answer: Laravel's paginated resource
-// collection, without meta.links.
-type listJSON struct {
-	Data  []Article `json:"data"`
-	Links linksJSON `json:"links"`
-	Meta  metaJSON  `json:"meta"`
-}
+// A list answer is Laravel's paginated resource collection, without
+// meta.links: {"data":[…],"links":{…},"meta":{…}}. The articles are
+// written as the store reads them (see listWriter); the links and meta,
+// which need the total, follow them.
 
 type linksJSON struct {
 	First string  `json:"first"`
@@ -112,69 +109,47 @@ type metaJSON struct {
 	Total       int64  `json:"total"`
 }
 
-func (l listJSON) appendJSON(dst []byte) ([]byte, error) {
-	if dst == nil {
-		size := 512 // links and meta
-		for _, a := range l.Data {
-			size += 200 + len(a.Title) + len(a.Body) + len(a.Author.Name)
-		}
-		dst = make([]byte, 0, size)
-	}
-	dst = append(dst, `{"data":[`...)
-	for i, a := range l.Data {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = a.appendJSON(dst)
-	}
-	links, err := httpjson.Marshal(l.Links)
+// appendListTail appends what follows the articles of page p of a list of
+// total articles, served at path (an absolute URL without query), of
+// which the page held n: `],"links":{…},"meta":{…}}`.
+func appendListTail(dst []byte, path string, p paging, total int64, n int) ([]byte, error) {
+	links, meta := pagination(path, p, total, n)
+	lj, err := httpjson.Marshal(links)
 	if err != nil {
 		return nil, err
 	}
-	meta, err := httpjson.Marshal(l.Meta)
+	mj, err := httpjson.Marshal(meta)
 	if err != nil {
 		return nil, err
 	}
 	dst = append(dst, `],"links":`...)
-	dst = append(dst, links...)
+	dst = append(dst, lj...)
 	dst = append(dst, `,"meta":`...)
-	dst = append(dst, meta...)
+	dst = append(dst, mj...)
 	return append(dst, '}'), nil
 }
 
-// envelope builds the list answer for page p of a list, served at path (an
-// absolute URL without query).
-func envelope(path string, p paging, page Page) listJSON {
+// pagination returns the links and meta of page p of a list of total
+// articles, served at path, of which the page held n.
+func pagination(path string, p paging, total int64, n int) (linksJSON, metaJSON) {
 	perPage := int64(p.perPage)
-	lastPage := max((page.Total+perPage-1)/perPage, 1)
+	lastPage := max((total+perPage-1)/perPage, 1)
 	link := func(n int64) string {
 		return path + "?page=" + strconv.FormatInt(n, 10) + "&per_page=" + strconv.Itoa(p.perPage)
 	}
-	out := listJSON{
-		Data:  page.Articles,
-		Links: linksJSON{First: link(1), Last: link(lastPage)},
-		Meta: metaJSON{
-			CurrentPage: p.page,
-			LastPage:    lastPage,
-			Path:        path,
-			PerPage:     p.perPage,
-			Total:       page.Total,
-		},
-	}
-	if out.Data == nil {
-		out.Data = []Article{}
-	}
+	links := linksJSON{First: link(1), Last: link(lastPage)}
+	meta := metaJSON{CurrentPage: p.page, LastPage: lastPage, Path: path, PerPage: p.perPage, Total: total}
 	if p.page > 1 {
 		prev := link(p.page - 1)
-		out.Links.Prev = &prev
+		links.Prev = &prev
 	}
 	if p.page < lastPage {
 		next := link(p.page + 1)
-		out.Links.Next = &next
+		links.Next = &next
 	}
-	if n := int64(len(out.Data)); n > 0 {
-		from, to := p.offset()+1, p.offset()+n
-		out.Meta.From, out.Meta.To = &from, &to
+	if n > 0 {
+		from, to := p.offset()+1, p.offset()+int64(n)
+		meta.From, meta.To = &from, &to
 	}
-	return out
+	return links, meta
 }

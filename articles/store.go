@@ -14,15 +14,26 @@ import (
 // Reads see published articles only. A missing article is an error that
 // wraps [apierror.ErrNotFound].
 type Store interface {
-	// ListPublished returns up to limit published articles, newest first
-	// (created_at descending, then id descending), after skipping offset
-	// of them, each with its author, together with the number of published
-	// articles in all. limit must be at least 1 and offset at least 0.
+	// ListPublished calls yield with up to limit published articles,
+	// newest first (created_at descending, then id descending), after
+	// skipping offset of them, each with its author, and returns the
+	// number of published articles in all. limit must be at least 1 and
+	// offset at least 0.
 	//
-	// It costs at most three queries whatever limit is: the implementations
-	// in this module count, then read the page joined with its authors, and
-	// skip the second query when offset is past the end.
-	ListPublished(ctx context.Context, limit int, offset int64) (Page, error)
+	// The articles and the total are one snapshot of the store: yield is
+	// called exactly min(limit, max(total-offset, 0)) times, whatever
+	// writers do meanwhile. The articles are read as yield takes them, so
+	// a page is never held in memory at once; yield runs while the store
+	// holds a database connection (and, for some pages, a read-only
+	// transaction), so it must not call the store. An error from yield
+	// stops the list, and ListPublished returns an error that wraps it.
+	//
+	// It costs at most three queries whatever limit is: the
+	// implementations in this module read the page and the total in one
+	// statement; when the page comes back empty, which says nothing of the
+	// total, they count in a read-only transaction and, should the page
+	// have filled meanwhile, read it again there.
+	ListPublished(ctx context.Context, limit int, offset int64, yield func(Article) error) (total int64, err error)
 
 	// FindPublished returns the published article id with its author. When
 	// there is no such article, or it is not published, the error wraps
@@ -54,15 +65,6 @@ type NewArticle struct {
 	// CreatedAt becomes both created_at and updated_at, stored in UTC and
 	// truncated to microseconds. The zero value means the store's clock.
 	CreatedAt time.Time
-}
-
-// Page is one page of a list and the size of the whole list.
-type Page struct {
-	// Articles holds the page, newest first; it is empty (not nil) past
-	// the end.
-	Articles []Article
-	// Total counts every published article.
-	Total int64
 }
 
 // The errors a Store reports besides [apierror.ErrNotFound]. Test for them

@@ -61,10 +61,14 @@
 //
 // The Authorization header is the only place a token is read from; the
 // scheme is matched without regard to case ("bearer" works). A header longer
-// than [MaxHeaderBytes] (8 KiB) is refused before any parsing. A header with
-// another scheme (Basic, Token, …) or an empty one counts as no token
-// ([ErrNoToken]): [Verifier.Optional] lets such a request through
-// anonymously, [Verifier.Required] refuses it.
+// than [MaxHeaderBytes] (8 KiB) is refused before any parsing. Only a
+// request without an Authorization header counts as having no token
+// ([ErrNoToken]): [Verifier.Optional] lets it through anonymously,
+// [Verifier.Required] refuses it. A header that is present is either one
+// valid bearer token or a 401 from both: an empty header, "Bearer" without
+// a token, a tab between scheme and token ([ErrMalformedHeader]) and
+// another scheme such as Basic ([ErrUnsupportedScheme]) are refused like a
+// bad token, never taken for an anonymous request.
 //
 // Every refusal is the same answer, so that a client learns nothing about
 // why:
@@ -76,10 +80,11 @@
 //	{"message":"Unauthenticated."}
 //
 // The reason (an error wrapping one of [ErrNoToken], [ErrMalformedHeader],
-// [ErrTokenTooLarge], [ErrInvalidToken] or [ErrInvalidSubject]) is logged
+// [ErrUnsupportedScheme], [ErrTokenTooLarge], [ErrInvalidToken] or
+// [ErrInvalidSubject]) is logged
 // through [Config.Logger], else the request's zerolog logger, else
 // standard error: at debug level for a
-// missing token, at info level otherwise. The token itself is never logged.
+// missing header, at info level otherwise. The token itself is never logged.
 //
 // A handler that must word the 401 its own way, such as a GraphQL endpoint
 // answering {"errors":[…]}, calls [Verifier.Authenticate] and treats

@@ -7,15 +7,22 @@ import "errors"
 // detail for the log. None of them is meant for the client, which always gets
 // the same 401.
 var (
-	// ErrNoToken means the request carries no bearer token: it has no
-	// Authorization header, an empty one, or one with another scheme (Basic,
-	// Token, …). [Verifier.Optional] lets such a request through anonymously.
+	// ErrNoToken means the request has no Authorization header at all.
+	// [Verifier.Optional] lets such a request through anonymously; every
+	// other error here is a 401 from both middlewares.
 	ErrNoToken = errors.New("auth: no bearer token")
 
-	// ErrMalformedHeader means the Authorization header names the Bearer
-	// scheme but does not carry one well-formed token (it is empty, holds
-	// characters a token cannot contain, or the header is repeated).
+	// ErrMalformedHeader means the Authorization header does not carry one
+	// well-formed bearer token: it is empty, names the Bearer scheme without
+	// a token, separates scheme and token with a tab, holds characters a
+	// token cannot contain, or is repeated.
 	ErrMalformedHeader = errors.New("auth: malformed Authorization header")
+
+	// ErrUnsupportedScheme means the Authorization header uses another
+	// scheme than Bearer (Basic, Token, …, or a token without a scheme).
+	// Such credentials are refused, not ignored: the client meant to
+	// authenticate, and is told that it did not.
+	ErrUnsupportedScheme = errors.New("auth: unsupported Authorization scheme")
 
 	// ErrTokenTooLarge means the Authorization header, or a token given to
 	// [Verifier.Verify], is longer than [MaxHeaderBytes]. It is refused

@@ -70,7 +70,7 @@ func FuzzAuthenticate(f *testing.F) {
 	valid := sign(f, jwt.SigningMethodHS256, testSecret, validClaims(), nil)
 	for _, seed := range []string{
 		"Bearer " + valid, "bearer " + valid, "Basic dXNlcjpwYXNz", "Bearer", "Bearer ", "Token x",
-		"Bearer a.b.c", "Bearer " + valid + "=", "Bearer  " + valid, "",
+		"Bearer a.b.c", "Bearer " + valid + "=", "Bearer  " + valid, "", "Bearer\t" + valid,
 	} {
 		f.Add(seed)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"unicode"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
@@ -67,8 +68,9 @@ type LoginConfig struct {
 //   - 401 {"message": "Invalid credentials."}, with WWW-Authenticate: Bearer,
 //     for an unknown e-mail address or a wrong password alike;
 //   - 422 {"message": "…", "errors": {"email": […], "password": […]}} when a
-//     field is missing, empty or not a string (Laravel's shape and wording);
-//     the e-mail address is trimmed, the password is taken as sent;
+//     field is missing, empty or not a string (Laravel's shape and wording),
+//     when the e-mail address holds a control character or the password a
+//     NUL; the e-mail address is trimmed, the password is taken as sent;
 //   - 400 for malformed JSON or a body that is not a JSON object, 413 for a
 //     body over the cap, 415 when the Content-Type is not JSON, 405 with
 //     Allow: POST for other methods, and 500 {"message":
@@ -200,15 +202,18 @@ func (l *Login) readCredentials(w http.ResponseWriter, r *http.Request) (email, 
 		return "", "", false
 	}
 	var problems httpjson.Fields
-	field := func(name string, trim bool) string {
+	field := func(name string, trim bool, refuse func(string) string) string {
 		s, problem := stringField(fields[name], name, trim)
+		if problem == "" {
+			problem = refuse(s)
+		}
 		if problem != "" {
 			problems.Add(name, problem)
 		}
 		return s
 	}
-	email = field("email", true)
-	password = field("password", false)
+	email = field("email", true, emailProblem)
+	password = field("password", false, passwordProblem)
 	if len(problems) > 0 {
 		httpjson.WriteValidationFailed(w, problems)
 		return "", "", false
@@ -238,6 +243,32 @@ func stringField(raw json.RawMessage, name string, trim bool) (string, string) {
 	return s, ""
 }
 
+// Messages of the 422 answering characters a login field may not hold.
+const (
+	msgEmailControl = "The email field must not contain control characters."
+	msgPasswordNUL  = "The password field must not contain NUL characters."
+)
+
+// emailProblem refuses an e-mail address holding a control character
+// (C0, DEL or C1): no address has one, and a database may not even take
+// it (PostgreSQL refuses NUL in text), so it is a 422, never a lookup.
+func emailProblem(email string) string {
+	if strings.IndexFunc(email, unicode.IsControl) >= 0 {
+		return msgEmailControl
+	}
+	return ""
+}
+
+// passwordProblem refuses a password holding NUL, which [HashPassword]
+// refuses too, so that no stored password has one. Other characters are
+// the user's business: a password is compared, never stored or shown.
+func passwordProblem(password string) string {
+	if strings.IndexByte(password, 0) >= 0 {
+		return msgPasswordNUL
+	}
+	return ""
+}
+
 // writeInvalidCredentials writes the one 401 of a failed login.
 func writeInvalidCredentials(w http.ResponseWriter) {
 	w.Header().Set("WWW-Authenticate", "Bearer")
@@ -245,11 +276,15 @@ func writeInvalidCredentials(w http.ResponseWriter) {
 }
 
 // HashPassword returns the bcrypt hash of password at [DefaultCost], for
-// storing with a new user. It refuses an empty password and one longer than
-// bcrypt's 72 bytes (the error then wraps [bcrypt.ErrPasswordTooLong]).
+// storing with a new user. It refuses an empty password, one holding NUL
+// (which [Login] refuses with a 422) and one longer than bcrypt's 72 bytes
+// (the error then wraps [bcrypt.ErrPasswordTooLong]).
 func HashPassword(password string) ([]byte, error) {
-	if password == "" {
+	switch {
+	case password == "":
 		return nil, errors.New("auth: password is empty")
+	case strings.IndexByte(password, 0) >= 0:
+		return nil, errors.New("auth: password holds a NUL character")
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(password), DefaultCost)
 	if err != nil {

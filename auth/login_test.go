@@ -385,7 +385,41 @@ func TestHashPassword(t *testing.T) {
 	if _, err := auth.HashPassword(""); err == nil || err.Error() != "auth: password is empty" {
 		t.Errorf("HashPassword(\"\") error = %v; want auth: password is empty", err)
 	}
+	if _, err := auth.HashPassword("correct\x00horse"); err == nil || err.Error() != "auth: password holds a NUL character" {
+		t.Errorf("HashPassword(with NUL) error = %v; want auth: password holds a NUL character", err)
+	}
 	if _, err := auth.HashPassword(strings.Repeat("x", 73)); !errors.Is(err, bcrypt.ErrPasswordTooLong) {
 		t.Errorf("HashPassword(73 bytes) error = %v; want bcrypt.ErrPasswordTooLong", err)
+	}
+}
+
+// TestLoginNotUTF8 checks that a login body that is not UTF-8 is a 400
+// before any lookup, wherever the bad bytes are and however it is sent.
+func TestLoginNotUTF8(t *testing.T) {
+	users := newUsers(t)
+	url, _ := startLogin(t, users)
+	for _, tt := range []struct {
+		name, body string
+		chunked    bool
+	}{
+		{name: "0xff in the e-mail address", body: "{\"email\":\"ada\xff@example.com\",\"password\":\"correct horse\"}"},
+		{name: "Latin-1 password", body: "{\"email\":\"ada@example.com\",\"password\":\"caf\xe9\"}"},
+		{name: "a surrogate", body: "{\"email\":\"ada@example.com\",\"password\":\"\xed\xa0\x80\"}"},
+		{name: "an overlong encoding", body: "{\"email\":\"ada@example.com\",\"password\":\"\xc0\xaf\"}"},
+		{name: "a member name", body: "{\"email\":\"ada@example.com\",\"password\":\"correct horse\",\"\xff\":1}"},
+		{name: "chunked", body: "{\"email\":\"ada\xff@example.com\",\"password\":\"correct horse\"}", chunked: true},
+	} {
+		req := newRequest(t, http.MethodPost, url, tt.body, http.Header{"Content-Type": {"application/json"}})
+		if tt.chunked {
+			req.Body = io.NopCloser(strings.NewReader(tt.body))
+			req.ContentLength = -1
+		}
+		want := response{status: 400, headers: map[string]string{"WWW-Authenticate": ""}, body: `{"message":"The request body is not valid UTF-8."}`}
+		if got := do(t, req, "WWW-Authenticate"); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: got %+v, want %+v", tt.name, got, want)
+		}
+	}
+	if got := users.lookedUp(); len(got) != 0 {
+		t.Errorf("Users was asked for %q; want no lookup", got)
 	}
 }

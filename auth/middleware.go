@@ -34,10 +34,10 @@ func (v *Verifier) Required(next http.Handler) http.Handler {
 
 // Optional is the middleware for routes open to everyone that still want to
 // know the user. A request with a valid bearer token reaches next with the
-// user id in its context; a request without one ([ErrNoToken]: no
-// Authorization header, or another scheme such as Basic) reaches next
-// unchanged; a request whose bearer token is present but bad gets the same
-// 401 as with [Verifier.Required].
+// user id in its context; a request without an Authorization header
+// ([ErrNoToken]) reaches next unchanged; a request with any other
+// Authorization header (a bad token, a malformed header, another scheme
+// such as Basic) gets the same 401 as with [Verifier.Required].
 func (v *Verifier) Optional(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id, err := v.Authenticate(r)
@@ -57,9 +57,10 @@ func (v *Verifier) Optional(next http.Handler) http.Handler {
 // Authenticate checks the bearer token of r and returns its user id. It is
 // the check behind the middlewares, for handlers that answer a refusal their
 // own way (the GraphQL endpoint writes a GraphQL-shaped 401). The error
-// wraps [ErrNoToken] when r carries no bearer token, and otherwise one of
-// [ErrTokenTooLarge], [ErrMalformedHeader], [ErrInvalidToken] or
-// [ErrInvalidSubject]. Authenticate neither logs nor writes anything.
+// wraps [ErrNoToken] when r has no Authorization header, and otherwise one
+// of [ErrTokenTooLarge], [ErrMalformedHeader], [ErrUnsupportedScheme],
+// [ErrInvalidToken] or [ErrInvalidSubject]. Authenticate neither logs nor
+// writes anything.
 func (v *Verifier) Authenticate(r *http.Request) (int64, error) {
 	token, err := bearerToken(r.Header)
 	if err != nil {
@@ -70,7 +71,11 @@ func (v *Verifier) Authenticate(r *http.Request) (int64, error) {
 
 // bearerToken returns the token of the Authorization header, refusing an
 // oversized header before looking into it. The scheme is matched without
-// regard to case (RFC 9110 §11.1).
+// regard to case and is separated from the token by spaces (RFC 9110
+// §11.4: 1*SP). Only a missing header is "no token": a header that is
+// present but holds no usable bearer token is an error, so that a client
+// whose credentials are not understood is told so instead of being served
+// anonymously.
 func bearerToken(h http.Header) (string, error) {
 	values := h.Values("Authorization")
 	size := 0
@@ -87,17 +92,23 @@ func bearerToken(h http.Header) (string, error) {
 	}
 	value := strings.Trim(values[0], " \t")
 	if value == "" {
-		return "", fmt.Errorf("%w: Authorization header is empty", ErrNoToken)
+		return "", fmt.Errorf("%w: Authorization header is empty", ErrMalformedHeader)
 	}
-	scheme, token, _ := strings.Cut(value, " ")
-	if !strings.EqualFold(scheme, "Bearer") {
-		return "", fmt.Errorf("%w: Authorization scheme is not Bearer", ErrNoToken)
+	end := strings.IndexAny(value, " \t")
+	if end < 0 {
+		end = len(value)
 	}
-	token = strings.TrimLeft(token, " ")
+	scheme, token := value[:end], value[end:]
 	switch {
+	case !strings.EqualFold(scheme, "Bearer"):
+		return "", fmt.Errorf("%w: Authorization scheme is not Bearer", ErrUnsupportedScheme)
 	case token == "":
 		return "", fmt.Errorf("%w: empty bearer token", ErrMalformedHeader)
-	case !isToken68(token):
+	case token[0] == '\t':
+		return "", fmt.Errorf("%w: a tab separates the scheme from the token", ErrMalformedHeader)
+	}
+	token = strings.TrimLeft(token, " ")
+	if !isToken68(token) {
 		return "", fmt.Errorf("%w: bearer token holds characters a token cannot contain", ErrMalformedHeader)
 	}
 	return token, nil
@@ -123,7 +134,8 @@ func isToken68(s string) bool {
 }
 
 // logRefusal records why r was refused: at debug level when it simply had no
-// token, at info level otherwise. The token itself is never logged.
+// Authorization header, at info level otherwise. The token itself is never
+// logged.
 func (v *Verifier) logRefusal(r *http.Request, err error) {
 	logger := ctxlog.For(r.Context(), v.logger)
 	if errors.Is(err, ErrNoToken) {
@@ -142,10 +154,11 @@ func writeUnauthenticated(w http.ResponseWriter) {
 
 // AuthenticateContext authenticates r for handlers that answer failures in
 // their own format, such as the GraphQL endpoint (graphqlhttp.Config.Auth):
-// with no bearer token it returns r's context unchanged; with a valid one,
-// r's context carrying the user id ([WithUserID]); with an invalid one, the
-// reason (see [Verifier.Authenticate]), which the caller answers with a 401
-// and logs.
+// with no Authorization header it returns r's context unchanged; with a
+// valid bearer token, r's context carrying the user id ([WithUserID]); with
+// any other Authorization header (an invalid token, a malformed header,
+// another scheme), the reason (see [Verifier.Authenticate]), which the
+// caller answers with a 401 and logs.
 func (v *Verifier) AuthenticateContext(r *http.Request) (context.Context, error) {
 	id, err := v.Authenticate(r)
 	switch {

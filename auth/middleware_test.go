@@ -23,16 +23,19 @@ func TestAuthenticate(t *testing.T) {
 		wantErr error
 	}{
 		{name: "no header", wantErr: auth.ErrNoToken},
-		{name: "empty header", header: []string{""}, wantErr: auth.ErrNoToken},
+		{name: "empty header", header: []string{""}, wantErr: auth.ErrMalformedHeader},
+		{name: "blank header", header: []string{" \t "}, wantErr: auth.ErrMalformedHeader},
 		{name: "Bearer", header: []string{"Bearer " + valid}, wantID: 42},
 		{name: "lowercase bearer", header: []string{"bearer " + valid}, wantID: 42},
 		{name: "uppercase BEARER", header: []string{"BEARER " + valid}, wantID: 42},
 		{name: "several spaces", header: []string{"Bearer   " + valid}, wantID: 42},
 		{name: "surrounding blanks", header: []string{" \tBearer " + valid + " \t"}, wantID: 42},
-		{name: "Basic scheme", header: []string{"Basic dXNlcjpwYXNzd29yZA=="}, wantErr: auth.ErrNoToken},
-		{name: "Token scheme", header: []string{"Token " + valid}, wantErr: auth.ErrNoToken},
-		{name: "scheme glued to token", header: []string{"Bearer" + valid}, wantErr: auth.ErrNoToken},
-		{name: "token without scheme", header: []string{valid}, wantErr: auth.ErrNoToken},
+		{name: "Basic scheme", header: []string{"Basic dXNlcjpwYXNzd29yZA=="}, wantErr: auth.ErrUnsupportedScheme},
+		{name: "Token scheme", header: []string{"Token " + valid}, wantErr: auth.ErrUnsupportedScheme},
+		{name: "scheme glued to token", header: []string{"Bearer" + valid}, wantErr: auth.ErrUnsupportedScheme},
+		{name: "token without scheme", header: []string{valid}, wantErr: auth.ErrUnsupportedScheme},
+		{name: "tab after the scheme", header: []string{"Bearer\t" + valid}, wantErr: auth.ErrMalformedHeader},
+		{name: "space and tab after the scheme", header: []string{"Bearer \t" + valid}, wantErr: auth.ErrMalformedHeader},
 		{name: "empty bearer", header: []string{"Bearer"}, wantErr: auth.ErrMalformedHeader},
 		{name: "empty bearer with spaces", header: []string{"Bearer    "}, wantErr: auth.ErrMalformedHeader},
 		{name: "two tokens", header: []string{"Bearer " + valid + " " + valid}, wantErr: auth.ErrMalformedHeader},
@@ -89,9 +92,12 @@ func TestMiddleware(t *testing.T) {
 		{name: "valid token", header: []string{"Bearer " + valid}, wantRequired: "user 42", wantOptional: "user 42"},
 		{name: "numeric sub", header: []string{"Bearer " + numeric}, wantRequired: "user 7", wantOptional: "user 7"},
 		{name: "lowercase bearer", header: []string{"bearer " + valid}, wantRequired: "user 42", wantOptional: "user 42"},
-		{name: "Basic scheme", header: []string{"Basic dXNlcjpwYXNzd29yZA=="}, wantRequired: refused, wantOptional: anonymous, wantLog: "Authorization scheme is not Bearer", wantLevel: "debug"},
-		{name: "Token scheme", header: []string{"Token " + valid}, wantRequired: refused, wantOptional: anonymous, wantLog: "Authorization scheme is not Bearer", wantLevel: "debug"},
+		{name: "Basic scheme", header: []string{"Basic dXNlcjpwYXNzd29yZA=="}, wantRequired: refused, wantOptional: refused, wantLog: "Authorization scheme is not Bearer", wantLevel: "info"},
+		{name: "Token scheme", header: []string{"Token " + valid}, wantRequired: refused, wantOptional: refused, wantLog: "Authorization scheme is not Bearer", wantLevel: "info"},
+		{name: "empty header", header: []string{""}, wantRequired: refused, wantOptional: refused, wantLog: "Authorization header is empty", wantLevel: "info"},
+		{name: "Bearer alone", header: []string{"Bearer"}, wantRequired: refused, wantOptional: refused, wantLog: "empty bearer token", wantLevel: "info"},
 		{name: "empty bearer", header: []string{"Bearer "}, wantRequired: refused, wantOptional: refused, wantLog: "empty bearer token", wantLevel: "info"},
+		{name: "tab after the scheme", header: []string{"Bearer\t" + valid}, wantRequired: refused, wantOptional: refused, wantLog: "a tab separates the scheme from the token", wantLevel: "info"},
 		{name: "expired", header: []string{"Bearer " + expired}, wantRequired: refused, wantOptional: refused, wantLog: "token is expired", wantLevel: "info"},
 		{name: "garbage", header: []string{"Bearer not.a.token"}, wantRequired: refused, wantOptional: refused, wantLog: "token is malformed", wantLevel: "info"},
 		{name: "bad subject", header: []string{"Bearer " + hs256(t, with(map[string]any{"sub": -1}))}, wantRequired: refused, wantOptional: refused, wantLog: "auth: invalid subject", wantLevel: "info"},
@@ -171,5 +177,51 @@ func TestMiddlewareNotCalledOnRefusal(t *testing.T) {
 		if got.status != http.StatusUnauthorized || called.Load() {
 			t.Errorf("status %d, next called = %v; want 401 and next not called", got.status, called.Load())
 		}
+	}
+}
+
+// TestAuthenticateContext checks the authentication the GraphQL endpoint
+// uses: only a request without an Authorization header is anonymous; any
+// header that holds no valid bearer token is an error (a 401 there), like
+// an invalid token.
+func TestAuthenticateContext(t *testing.T) {
+	v := newVerifier(t)
+	valid := hs256(t, validClaims())
+	for _, tt := range []struct {
+		name    string
+		header  []string
+		wantID  int64 // 0: none
+		wantErr error
+	}{
+		{name: "no header"},
+		{name: "valid token", header: []string{"Bearer " + valid}, wantID: 42},
+		{name: "tab after the scheme", header: []string{"Bearer\t" + valid}, wantErr: auth.ErrMalformedHeader},
+		{name: "Bearer alone", header: []string{"Bearer"}, wantErr: auth.ErrMalformedHeader},
+		{name: "Bearer and a space", header: []string{"Bearer "}, wantErr: auth.ErrMalformedHeader},
+		{name: "empty header", header: []string{""}, wantErr: auth.ErrMalformedHeader},
+		{name: "Basic", header: []string{"Basic dXNlcjpwYXNz"}, wantErr: auth.ErrUnsupportedScheme},
+		{name: "token without scheme", header: []string{valid}, wantErr: auth.ErrUnsupportedScheme},
+		{name: "invalid token", header: []string{"Bearer a.b.c"}, wantErr: auth.ErrInvalidToken},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest(http.MethodPost, "/graphql", nil)
+			for _, h := range tt.header {
+				r.Header.Add("Authorization", h)
+			}
+			ctx, err := v.AuthenticateContext(r)
+			if tt.wantErr != nil {
+				if !errors.Is(err, tt.wantErr) || ctx != nil {
+					t.Fatalf("AuthenticateContext = %v, %v; want nil, %v", ctx, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("AuthenticateContext error: %v", err)
+			}
+			id, ok := v.UserID(ctx)
+			if ok != (tt.wantID != 0) || id != tt.wantID {
+				t.Errorf("UserID = %d, %v; want %d", id, ok, tt.wantID)
+			}
+		})
 	}
 }

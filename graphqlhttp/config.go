@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -83,6 +84,22 @@ type Config struct {
 	// answered 946 MiB. 0 means DefaultMaxResponseBytes (16 MiB); a
 	// negative value means no limit.
 	MaxResponseBytes int
+
+	// ResponseBudget bounds the response data that all executions hold at
+	// once, so that many large answers at a time cannot take the
+	// process's memory: a query executes first with a share of
+	// FirstShare (256 KiB) and, should its data outgrow it, once more
+	// with a share of MaxResponseBytes; a mutation takes a share of
+	// MaxResponseBytes first. A request that gets no share within
+	// ResponseBudgetWait is answered 503 SERVICE_UNAVAILABLE with
+	// Retry-After. 0 means DefaultResponseBudget (64 MiB, four answers of
+	// the default MaxResponseBytes at once); a negative value turns the
+	// budget off. [New] refuses a budget smaller than MaxResponseBytes,
+	// or with no MaxResponseBytes at all.
+	ResponseBudget int
+	// ResponseBudgetWait bounds how long a request waits for its share
+	// of the budget; 0 means DefaultResponseBudgetWait (10 s).
+	ResponseBudgetWait time.Duration
 }
 
 // Authenticator authenticates a GraphQL request: one value does both

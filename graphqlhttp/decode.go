@@ -169,8 +169,8 @@ func badRequest(msg string) *failure {
 }
 
 // decodeBody reads the parameters of a JSON request body. Member names are
-// matched exactly; unknown members are ignored, and so is "extensions"
-// unless it is an object (it is accepted and not used).
+// matched exactly; unknown members are ignored. "extensions" must be an
+// object or null, and is otherwise not used.
 func decodeBody(body []byte) (params, *failure) {
 	var p params
 	trimmed := skipSpace(body)
@@ -221,6 +221,8 @@ func checkObject(trimmed []byte) *failure {
 func (p *params) member(r *jsonReader, key string, hasQuery *bool) *failure {
 	kind := r.next()
 	switch {
+	case key == "extensions" && kind != '{' && kind != 'n':
+		return badRequest(msgExtensions)
 	case key != "query" && key != "operationName" && key != "variables":
 		r.skip()
 	case kind == 'n':
@@ -255,7 +257,23 @@ func (p *params) member(r *jsonReader, key string, hasQuery *bool) *failure {
 	return nil
 }
 
-const tooDeep = "The variables are nested more than 64 levels deep."
+const (
+	tooDeep       = "The variables are nested more than 64 levels deep."
+	msgExtensions = "The extensions parameter must be a JSON object."
+)
+
+// checkExtensions refuses the extensions parameter of a GET request unless
+// it is a JSON object or null; an empty one counts as absent.
+func checkExtensions(raw string) *failure {
+	trimmed := skipSpace([]byte(raw))
+	switch {
+	case len(trimmed) == 0, string(trimmed) == "null":
+		return nil
+	case trimmed[0] != '{' || !json.Valid(trimmed):
+		return badRequest(msgExtensions)
+	}
+	return nil
+}
 
 // decodeVariables reads the variables parameter of a GET request.
 func decodeVariables(raw []byte) (map[string]any, *failure) {

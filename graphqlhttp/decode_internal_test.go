@@ -15,6 +15,9 @@ func referenceDecode(body []byte) (params, bool) {
 		return params{}, false
 	}
 	var p params
+	if !extensionsAreObjects(body) {
+		return p, false
+	}
 	q, ok := raw["query"]
 	if !ok || string(q) == "null" {
 		return p, false
@@ -44,6 +47,9 @@ func FuzzDecodeBodyMatchesEncodingJSON(f *testing.F) {
 		`{"query":"a","query":"b"}`,
 		`{"variables":{"a":{"b":{"c":[]}}},"query":"\"quoted\" \\ \ud83d\ude00"}`,
 		` { "query" : "x" , "extensions" : {"persistedQuery":{"version":1}} } `,
+		`{"query":"x","extensions":"{}"}`,
+		`{"query":"x","extensions":[{}]}`,
+		`{"extensions":null,"query":"x"}`,
 		`{"query":"x","operationName":null,"variables":null}`,
 		`{"query":"x","variables":{"k":"\ud800"}}`,
 		"{\"query\":\"\xff\"}",
@@ -91,4 +97,27 @@ func variablesDepth(body []byte) int {
 		}
 	}
 	return deepest
+}
+
+// extensionsAreObjects reports whether every "extensions" member of a JSON
+// object body is an object or null.
+func extensionsAreObjects(body []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return true
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return true
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return true
+		}
+		if key == "extensions" && raw[0] != '{' && string(raw) != "null" {
+			return false
+		}
+	}
+	return true
 }

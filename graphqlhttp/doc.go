@@ -13,14 +13,16 @@
 // be utf-8) and a body {"query", "variables", "operationName",
 // "extensions"}; POST with application/graphql and the query as the body;
 // GET with the same parameters in the query string, variables JSON-encoded.
-// A mutation sent with GET is refused with 405 and Allow: POST; other
+// variables and extensions must be JSON objects (or null); extensions is
+// otherwise not used. A mutation sent with GET is refused with 405 and Allow: POST; other
 // methods get 405 with Allow: GET, POST; other content types 415. A JSON
 // array (a batch) is refused. The body is capped at the query length limit.
 //
 // Every request then goes through these steps, in this order:
 //
-//  1. credentials, when [Config.Auth] is set: a bearer token that is
-//     present but invalid is a 401 whatever the operation;
+//  1. credentials, when [Config.Auth] is set: an Authorization header that
+//     is present but holds no valid bearer token (an invalid token, a
+//     malformed header, another scheme) is a 401 whatever the operation;
 //  2. the document: scanned before parsing (length, tokens, nesting),
 //     parsed, checked for depth and field nodes after fragment expansion,
 //     then validated. The outcome of these steps, errors included, is
@@ -44,13 +46,18 @@
 // application/json otherwise.
 //
 //   - 200 {"data": …} or {"data": …, "errors": […]}: executed; a failed field
-//     is null and listed with its path.
+//     is null and listed with its path. When data is null and every error
+//     is UNAUTHENTICATED (a resolver found the token's user gone), the
+//     same body is a 401 with WWW-Authenticate: Bearer.
 //   - 400 {"errors": […]} with no data: syntax (GRAPHQL_PARSE_FAILED),
 //     validation (GRAPHQL_VALIDATION_FAILED), limits (QUERY_LIMIT_EXCEEDED
 //     with extensions.limit = {name, max, found}), variables and request
 //     parameters (BAD_USER_INPUT). At most [MaxErrors] errors are listed.
 //   - 401 UNAUTHENTICATED, 405, 415 as above; 500 for a panic outside
 //     resolvers.
+//   - 503 SERVICE_UNAVAILABLE ([CodeBusy]) with Retry-After: the response
+//     budget ([Config.ResponseBudget]) had no room for the request within
+//     [Config.ResponseBudgetWait]; nothing was executed.
 //
 // Field errors pass through the presenter of package errors: errors with a
 // code (FORBIDDEN, NOT_FOUND, VALIDATION_FAILED with extensions.validation,

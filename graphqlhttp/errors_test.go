@@ -410,7 +410,11 @@ func TestResponseSizeLimit(t *testing.T) {
 		{name: "the default", max: 0, want: want{status: 200}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ts := newTestServer(t, graphqlhttp.Config{MaxResponseBytes: tc.max})
+			cfg := graphqlhttp.Config{MaxResponseBytes: tc.max}
+			if tc.max < 0 {
+				cfg.ResponseBudget = -1 // a budget needs a bound on each response
+			}
+			ts := newTestServer(t, cfg)
 			req := request{contentType: "application/json", body: jsonBody(q.String(), "", "")}
 			got := ts.send(t, req)
 			if tc.want.body == "" {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -34,6 +35,10 @@ type Handler struct {
 	bufs      sync.Pool
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
+	// budget bounds the response data of all executions at once (nil:
+	// none); a request waits at most budgetWait for its share.
+	budget     *budget
+	budgetWait time.Duration
 	// gate is h.mutationGate, bound once.
 	gate func(context.Context, *graphql.Operation) error
 }
@@ -54,6 +59,10 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 		h.maxResponse = DefaultMaxResponseBytes
 	case cfg.MaxResponseBytes > 0:
 		h.maxResponse = cfg.MaxResponseBytes
+	}
+	var err error
+	if h.budget, h.budgetWait, err = budgetConfig(cfg, h.maxResponse); err != nil {
+		return nil, err
 	}
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.gate = h.mutationGate
@@ -188,16 +197,18 @@ func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error
 	return nil
 }
 
-// execute runs op and writes its result, errors presented.
+// execute runs op within the response budget and writes its result,
+// errors presented.
 func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Request, op *graphql.Operation, vars map[string]any) *failure {
 	ctx = context.WithValue(ctx, requestKey{}, r)
 	data, out := h.bufs.Get().(*[]byte), h.bufs.Get().(*[]byte)
 	defer h.putBuf(data)
 	defer h.putBuf(out)
-	res, err := op.Execute(ctx, graphql.ExecParams{Variables: vars, Root: h.cfg.Root, Dst: (*data)[:0],
-		MaxResponseBytes: h.maxResponse, BeforeExecute: h.gate})
-	*data = res.Data
+	res, held, err := h.run(ctx, op, vars, data)
+	defer h.budget.release(held) // once the answer is written
 	switch {
+	case errors.Is(err, errBusy):
+		return busy(w)
 	case errors.Is(err, errUnauthenticated):
 		return unauthenticated()
 	case err != nil:
@@ -205,13 +216,58 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 	case res.Data == nil: // invalid variables
 		return &failure{status: http.StatusBadRequest, errs: requestErrors(res.Errors)}
 	}
-	var present func(*gqlerror.Error) *gqlerror.Error
-	if len(res.Errors) > 0 {
-		present = func(e *gqlerror.Error) *gqlerror.Error { return h.presenter.GraphQL(ctx, e) }
+	status, inPlace := h.envelope(ctx, res, out)
+	if status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", "Bearer")
 	}
-	*out = res.AppendJSON((*out)[:0], present)
-	h.write(w, r, http.StatusOK, *out)
+	if inPlace == nil {
+		h.write(w, r, status, *out)
+	} else {
+		h.write(w, r, status, (*out)[:dataSlot], inPlace, (*out)[dataSlot:])
+	}
 	return nil
+}
+
+// dataSlot is where the data goes in an answer: after {"data":.
+const dataSlot = len(`{"data":`)
+
+// inPlaceBytes is the size from which data is written where it is rather
+// than copied into the answer.
+const inPlaceBytes = 64 << 10
+
+// envelope appends the answer to res to out, errors presented, and returns
+// its status. Data of inPlaceBytes or more is left out of out, its slot
+// empty at dataSlot, and returned, to be written in place: a large answer
+// is never copied.
+func (h *Handler) envelope(ctx context.Context, res graphql.Result, out *[]byte) (status int, inPlace []byte) {
+	if len(res.Data) >= inPlaceBytes {
+		inPlace, res.Data = res.Data, res.Data[:0]
+	}
+	if len(res.Errors) == 0 {
+		*out = res.AppendJSON((*out)[:0], nil)
+		return http.StatusOK, inPlace
+	}
+	*out, status = h.presentResult(ctx, res, (*out)[:0])
+	return status, inPlace
+}
+
+// presentResult appends res, which has errors, to dst with its errors
+// presented, and returns the status of the answer: 401 when data is null
+// and every error is UNAUTHENTICATED (a resolver found the user gone, and
+// nothing else happened), 200 otherwise.
+func (h *Handler) presentResult(ctx context.Context, res graphql.Result, dst []byte) ([]byte, int) {
+	unauthenticated := string(res.Data) == "null"
+	dst = res.AppendJSON(dst, func(e *gqlerror.Error) *gqlerror.Error {
+		p := h.presenter.GraphQL(ctx, e)
+		if p == nil || p.Extensions["code"] != apierror.CodeUnauthenticated {
+			unauthenticated = false
+		}
+		return p
+	})
+	if unauthenticated {
+		return dst, http.StatusUnauthorized
+	}
+	return dst, http.StatusOK
 }
 
 // putBuf returns a buffer to the pool unless it grew too large to keep.
@@ -329,6 +385,9 @@ func (h *Handler) readGET(r *http.Request) (params, *failure) {
 	}
 	p.query = q.Get("query")
 	p.operationName = q.Get("operationName")
+	if f := checkExtensions(q.Get("extensions")); f != nil {
+		return p, f
+	}
 	if raw := q.Get("variables"); raw != "" {
 		vars, f := decodeVariables([]byte(raw))
 		if f != nil {
@@ -396,7 +455,8 @@ func contentType(header string) (isJSON, ok bool) {
 }
 
 // readBody reads the request body into buf, refusing more than the query
-// length limit.
+// length limit, as internal/httpjson does (net/http is told, so that the
+// connection ends gracefully after the answer).
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) ([]byte, *failure) {
 	max := int64(h.limits.MaxLength)
 	if max < 0 {
@@ -406,12 +466,13 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) (
 		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(&limits.Error{Limit: limits.Length, Max: int(max), Found: int(found)})}}
 	}
 	if r.ContentLength > max {
+		httpjson.RefuseBody(w, r) // so that the 400 reaches the client (see there)
 		return buf, tooLarge(r.ContentLength)
 	}
 	if r.ContentLength > 0 && int64(cap(buf)) < r.ContentLength+1 {
 		buf = make([]byte, 0, r.ContentLength+1)
 	}
-	body := http.MaxBytesReader(w, r.Body, max)
+	body := httpjson.LimitBody(w, r, max)
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -444,17 +505,26 @@ var (
 	headerNoStore  = []string{"no-store"}
 )
 
-// write sends body, a JSON answer, with its status and headers.
-func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+// write sends a JSON answer, the concatenation of parts, with its status
+// and headers.
+func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, parts ...[]byte) {
 	hdr := w.Header()
 	if responseType(r.Header.Get("Accept")) == contentResponse {
 		hdr["Content-Type"] = headerResponse
 	} else {
 		hdr["Content-Type"] = headerJSON
 	}
-	hdr.Set("Content-Length", strconv.Itoa(len(body)))
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	hdr.Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(status)
-	_, _ = w.Write(body)
+	for _, p := range parts {
+		if _, err := w.Write(p); err != nil {
+			return // the client went away
+		}
+	}
 }
 
 // responseType picks the media type of the response: the GraphQL response

@@ -43,6 +43,10 @@ const (
 	authenticateBug = "authenticate exploded"
 )
 
+// errUserGone is what a store answers for a user that no longer exists:
+// log text wrapping a client view that is UNAUTHENTICATED.
+var errUserGone = fmt.Errorf("user 3 does not exist: %w", apierror.Unauthenticated(""))
+
 // conflictError is an HTTP-style error from outside the kit: any type with
 // a StatusCode method.
 type conflictError struct{}
@@ -255,6 +259,10 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 			"input.title": {titleRequired},
 		}))},
 		{Name: "conflict", Type: graphql.String, Resolve: fail(fmt.Errorf("saving post 7: %w", conflictError{}))},
+		// gone and goneOrNull fail as a store does for a token whose user
+		// was deleted.
+		{Name: "gone", Type: graphql.NewNonNull(graphql.Int), Resolve: fail(errUserGone)},
+		{Name: "goneOrNull", Type: graphql.Int, Resolve: fail(errUserGone)},
 		{Name: "me", Type: graphql.Int, Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			if id, ok := auth.UserID(ctx); ok {
 				return id, nil
@@ -269,6 +277,11 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 			return r.Header.Get("User-Agent"), nil
 		}},
 	}...)
+	m = append(m, graphql.Field{Name: "leave", Type: graphql.NewNonNull(graphql.Int),
+		Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
+			mutations.Add(1)
+			return nil, errUserGone
+		}})
 	m = append(m, graphql.Field{Name: "whoami", Type: graphql.NewNonNull(graphql.Int),
 		Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			mutations.Add(1)
@@ -393,7 +406,10 @@ type request struct {
 	chunked       bool // send the body without a Content-Length
 	accept        string
 	authorization string
-	requestID     string
+	// emptyAuthorization sends an Authorization header even when
+	// authorization is empty.
+	emptyAuthorization bool
+	requestID          string
 }
 
 // response is what came back.
@@ -431,7 +447,7 @@ func (ts *testServer) send(t *testing.T, r request) response {
 	if r.accept != "" {
 		req.Header.Set("Accept", r.accept)
 	}
-	if r.authorization != "" {
+	if r.authorization != "" || r.emptyAuthorization {
 		req.Header.Set("Authorization", r.authorization)
 	}
 	if r.requestID != "" {

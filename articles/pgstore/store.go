@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"database/sql"
 	"embed"
 	"errors"
 	"fmt"
@@ -12,10 +13,12 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/internal/sqlstore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/idempotency"
 )
 
 // core is the shared implementation, embedded in Store so that its methods
@@ -28,8 +31,9 @@ type core = sqlstore.Core
 // sqlitestore. Build it with [New] or
 // [Open]; it is safe for concurrent use.
 type Store struct {
-	pool *pgxpool.Pool
-	own  bool // Close closes pool
+	pool  *pgxpool.Pool
+	own   bool    // Close closes pool
+	sqlDB *sql.DB // database/sql over pool, for idempotency claims
 	// core serves every method of articles.Store and auth.UserStore: the
 	// one set of SQL statements both stores share.
 	core
@@ -44,17 +48,30 @@ var (
 // [Store.Close] leaves it open.
 func New(pool *pgxpool.Pool) *Store {
 	db := poolDB{pool}
+	sqlDB := stdlib.OpenDBFromPool(pool)
 	return &Store{
-		pool: pool,
+		pool:  pool,
+		sqlDB: sqlDB,
 		core: sqlstore.Core{
 			Reader:    db,
 			Writer:    db,
 			Violation: violation,
 			BindTime:  func(t time.Time) any { return t },
 			Now:       time.Now,
+			Keys:      idempotency.NewSQLStore(sqlDB),
+
+			// Lists read the page and its total in one snapshot.
+			ReadSnapshot: db.readSnapshot,
 		},
 	}
 }
+
+// Idempotency returns the store of idempotency keys in the same database,
+// for idempotency.Config.Store. Claims are database/sql transactions over
+// the Store's pool, and the Store's writes in a request that holds a claim
+// join its transaction, so that they commit together with the recorded
+// answer.
+func (s *Store) Idempotency() *idempotency.SQLStore { return s.Keys }
 
 // Open connects to the database at url (a postgres:// URL or a key=value
 // connection string, as pgxpool.ParseConfig reads it, pool_* settings
@@ -81,6 +98,7 @@ func Open(ctx context.Context, url string) (*Store, error) {
 // Close closes the pool if [Open] opened it; a pool given to [New] stays
 // open.
 func (s *Store) Close() {
+	_ = s.sqlDB.Close() // leaves the pool open
 	if s.own {
 		s.pool.Close()
 	}
@@ -107,10 +125,12 @@ func Migrations() fs.FS {
 const migrateLockID = 0x67716c6b6974
 
 // Migrate creates the tables and indexes that are missing, by running every
-// up file of [Migrations] in order, in one transaction, under an advisory
-// lock. Running it again changes nothing. The tables go into the first
-// schema of the connection's search_path.
-func (s *Store) Migrate(ctx context.Context) error {
+// up file of [Migrations] in order, then the application's own scripts in
+// more, all in one transaction under an advisory lock, so that any number
+// of processes may start at once on an empty database. Every script must
+// be idempotent: running Migrate again changes nothing. The tables go into
+// the first schema of the connection's search_path.
+func (s *Store) Migrate(ctx context.Context, more ...string) error {
 	files, err := fs.Glob(migrations, "migrations/*.up.sql")
 	if err != nil {
 		return fmt.Errorf("pgstore: migrate: %w", err)
@@ -126,6 +146,11 @@ func (s *Store) Migrate(ctx context.Context) error {
 			}
 			if _, err := tx.Exec(ctx, string(script)); err != nil {
 				return fmt.Errorf("%s: %w", path.Base(name), err)
+			}
+		}
+		for i, script := range more {
+			if _, err := tx.Exec(ctx, script); err != nil {
+				return fmt.Errorf("script %d of the application: %w", i+1, err)
 			}
 		}
 		return nil
@@ -164,5 +189,28 @@ func (d poolDB) QueryRow(ctx context.Context, sql string, args ...any) sqlstore.
 
 func (d poolDB) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
 	tag, err := d.pool.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
+
+// readSnapshot runs fn in a read-only transaction at repeatable read, in
+// which every statement sees the snapshot its first one took.
+func (d poolDB) readSnapshot(ctx context.Context, fn func(sqlstore.DB) error) error {
+	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
+	return pgx.BeginTxFunc(ctx, d.pool, opts, func(tx pgx.Tx) error { return fn(txDB{tx}) })
+}
+
+// txDB adapts a pgx transaction to sqlstore.DB.
+type txDB struct{ tx pgx.Tx }
+
+func (d txDB) Query(ctx context.Context, sql string, args ...any) (sqlstore.Rows, error) {
+	return d.tx.Query(ctx, sql, args...)
+}
+
+func (d txDB) QueryRow(ctx context.Context, sql string, args ...any) sqlstore.Row {
+	return d.tx.QueryRow(ctx, sql, args...)
+}
+
+func (d txDB) Exec(ctx context.Context, sql string, args ...any) (int64, error) {
+	tag, err := d.tx.Exec(ctx, sql, args...)
 	return tag.RowsAffected(), err
 }

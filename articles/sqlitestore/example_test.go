@@ -51,17 +51,17 @@ func Example() {
 			log.Fatal(err)
 		}
 	}
-	page, err := store.ListPublished(ctx, 10, 0)
+	total, err := store.ListPublished(ctx, 10, 0, func(a articles.Article) error {
+		fmt.Println(a.ID, a.Title, "by", a.Author.Name, a.CreatedAt.Format(time.Kitchen))
+		return nil
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("published:", page.Total)
-	for _, a := range page.Articles {
-		fmt.Println(a.ID, a.Title, "by", a.Author.Name, a.CreatedAt.Format(time.Kitchen))
-	}
+	fmt.Println("published:", total)
 	// Output:
 	// same e-mail again: true
-	// published: 2
 	// 3 Second by Ada 5:04AM
 	// 1 First by Ada 3:04AM
+	// published: 2
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/internal/sqlstore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/idempotency"
 )
 
 // DefaultBusyTimeout is how long a connection waits for a lock held by
@@ -142,8 +143,18 @@ func newStore(read, write sqlDB) *Store {
 		Violation: violation,
 		BindTime:  bindTime,
 		Now:       time.Now,
+		Keys:      idempotency.NewSQLStore(write.db),
+
+		// Lists read the page and its total in one snapshot.
+		ReadSnapshot: read.readSnapshot,
 	}}
 }
+
+// Idempotency returns the store of idempotency keys in the same database,
+// for idempotency.Config.Store. Claims run on the writer pool, and the
+// Store's writes in a request that holds a claim join its transaction, so
+// that they commit together with the recorded answer.
+func (s *Store) Idempotency() *idempotency.SQLStore { return s.Keys }
 
 // Close closes the statements the store prepared and the pools [Open]
 // opened; a database given to [New] stays open. The store is not usable
@@ -183,9 +194,11 @@ func Migrations() fs.FS {
 }
 
 // Migrate creates the tables and indexes that are missing, by running every
-// up file of [Migrations] in order, in one transaction. Running it again
-// changes nothing.
-func (s *Store) Migrate(ctx context.Context) error {
+// up file of [Migrations] in order, then the application's own scripts in
+// more, all in one transaction, which holds SQLite's write lock from its
+// start: processes that start at once migrate one after the other. Every
+// script must be idempotent: running Migrate again changes nothing.
+func (s *Store) Migrate(ctx context.Context, more ...string) error {
 	files, err := fs.Glob(migrations, "migrations/*.up.sql")
 	if err != nil {
 		return fmt.Errorf("sqlitestore: migrate: %w", err)
@@ -202,6 +215,11 @@ func (s *Store) Migrate(ctx context.Context) error {
 		}
 		if _, err := tx.ExecContext(ctx, string(script)); err != nil {
 			return fmt.Errorf("sqlitestore: migrate: %s: %w", path.Base(name), err)
+		}
+	}
+	for i, script := range more {
+		if _, err := tx.ExecContext(ctx, script); err != nil {
+			return fmt.Errorf("sqlitestore: migrate: script %d of the application: %w", i+1, err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -258,6 +276,69 @@ func (d sqlDB) QueryRow(ctx context.Context, query string, args ...any) sqlstore
 
 func (d sqlDB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
 	st, err := d.stmts.get(ctx, d.db, query)
+	if err != nil {
+		return 0, err
+	}
+	res, err := st.ExecContext(ctx, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// readSnapshot runs fn in a read transaction: BEGIN DEFERRED whatever
+// _txlock says (the driver's way for a read-only transaction), so that it
+// takes no write lock, and in WAL mode every statement sees the snapshot
+// the first one took while writers go on.
+func (d sqlDB) readSnapshot(ctx context.Context, fn func(sqlstore.DB) error) error {
+	tx, err := d.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("sqlitestore: beginning a read transaction: %w", err)
+	}
+	if err := fn(txDB{tx: tx, parent: d}); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// txDB adapts a transaction of an sqlDB to sqlstore.DB, with the
+// statements that sqlDB prepared.
+type txDB struct {
+	tx     *sql.Tx
+	parent sqlDB
+}
+
+func (d txDB) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	st, err := d.parent.stmts.get(ctx, d.parent.db, query)
+	if err != nil {
+		return nil, err
+	}
+	return d.tx.StmtContext(ctx, st), nil // closed with the transaction
+}
+
+func (d txDB) Query(ctx context.Context, query string, args ...any) (sqlstore.Rows, error) {
+	st, err := d.stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return nil, err
+	}
+	return sqlRows{rows}, nil
+}
+
+func (d txDB) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
+	st, err := d.stmt(ctx, query)
+	if err != nil {
+		return errRow{err}
+	}
+	return st.QueryRowContext(ctx, args...)
+}
+
+func (d txDB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	st, err := d.stmt(ctx, query)
 	if err != nil {
 		return 0, err
 	}

@@ -123,7 +123,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"001_init.down.sql", "001_init.up.sql"}; !slices.Equal(names, want) {
+	if want := []string{"001_init.down.sql", "001_init.up.sql", "002_idempotency_keys.down.sql", "002_idempotency_keys.up.sql"}; !slices.Equal(names, want) {
 		t.Errorf("Migrations() files = %v, want %v", names, want)
 	}
 
@@ -133,7 +133,10 @@ func TestMigrations(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for _, name := range []string{"001_init.up.sql", "001_init.up.sql", "001_init.down.sql"} {
+	for _, name := range []string{
+		"001_init.up.sql", "002_idempotency_keys.up.sql", "001_init.up.sql", "002_idempotency_keys.up.sql",
+		"002_idempotency_keys.down.sql", "001_init.down.sql",
+	} {
 		script, err := fs.ReadFile(sqlitestore.Migrations(), name)
 		if err != nil {
 			t.Fatal(err)
@@ -143,7 +146,7 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	var n int
-	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('users', 'articles')`).Scan(&n); err != nil {
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('users', 'articles', 'idempotency_keys')`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	if n != 0 {
@@ -184,26 +187,30 @@ func TestStatementsPreparedOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	skip := func(articles.Article) error { return nil }
 	for range 10 {
-		if _, err := s.ListPublished(ctx, 10, 0); err != nil {
+		if _, err := s.ListPublished(ctx, 10, 0, skip); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ListPublished(ctx, 10, 5, skip); err != nil { // past the end: page, then count
 			t.Fatal(err)
 		}
 		if _, err := s.FindPublished(ctx, a.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// CreateUser, CreateArticle, and the count, page and find queries.
+	// CreateUser, CreateArticle, and the page, count and find queries.
 	if got := c.Prepared(); got != 5 {
 		t.Errorf("statements prepared: %d, want 5 (one per distinct statement)", got)
 	}
-	if got := c.Queries(); got != 32 {
-		t.Errorf("statements run: %d, want 32", got)
+	if got := c.Queries(); got != 42 {
+		t.Errorf("statements run: %d, want 42", got)
 	}
 
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if _, err := s.ListPublished(ctx, 10, 0); err == nil {
+	if _, err := s.ListPublished(ctx, 10, 0, skip); err == nil {
 		t.Errorf("ListPublished on a closed store: no error")
 	}
 	if _, err := s.CreateUser(ctx, "Bob", "bob@example.com", []byte("h")); err == nil {

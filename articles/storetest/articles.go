@@ -101,7 +101,7 @@ func testList(t *testing.T, newStore func(t *testing.T) Store) {
 	ctx := context.Background()
 	s := newStore(t)
 
-	empty, err := s.ListPublished(ctx, 15, 0)
+	empty, err := listPage(ctx, s, 15, 0)
 	if err != nil {
 		t.Fatalf("ListPublished on an empty store error: %v", err)
 	}
@@ -135,7 +135,7 @@ func testList(t *testing.T, newStore func(t *testing.T) Store) {
 		{limit: 100, offset: 1, want: newestFirst[1:]},
 	}
 	for _, c := range cases {
-		p, err := s.ListPublished(ctx, c.limit, c.offset)
+		p, err := listPage(ctx, s, c.limit, c.offset)
 		if err != nil {
 			t.Fatalf("ListPublished(%d, %d) error: %v", c.limit, c.offset, err)
 		}
@@ -160,7 +160,7 @@ func testList(t *testing.T, newStore func(t *testing.T) Store) {
 		limit  int
 		offset int64
 	}{{0, 0}, {-1, 0}, {1, -1}} {
-		if _, err := s.ListPublished(ctx, bad.limit, bad.offset); err == nil {
+		if _, err := listPage(ctx, s, bad.limit, bad.offset); err == nil {
 			t.Errorf("ListPublished(%d, %d) error = nil, want an error", bad.limit, bad.offset)
 		}
 	}
@@ -205,7 +205,7 @@ func testDelete(t *testing.T, newStore func(t *testing.T) Store) {
 		}
 	}
 
-	p, err := s.ListPublished(ctx, 10, 0)
+	p, err := listPage(ctx, s, 10, 0)
 	if err != nil {
 		t.Fatalf("ListPublished error: %v", err)
 	}

@@ -29,7 +29,12 @@
 //     [articles.ErrUnknownUser] and nothing is written;
 //   - reading: drafts and missing ids are not found; lists hold published
 //     articles only, newest first with ties broken by id, at any limit and
-//     offset, with their authors, and an empty non-nil page past the end;
+//     offset, with their authors, and an empty page past the end; an error
+//     from the callback stops the list and comes back wrapped; and, while
+//     writers add and delete published articles, every page agrees with
+//     its total (a page at offset o with limit l of total t holds
+//     min(l, max(t-o, 0)) articles, newest first): page and total are one
+//     snapshot;
 //   - deleting: the author deletes drafts and published articles alike;
 //     another user gets [articles.ErrNotAuthor] for either; a deleted
 //     user gets

@@ -30,7 +30,7 @@ type QueryCounter interface {
 // schema. When the store given to [Run] implements it, Run checks that
 // migrating an up-to-date database again changes nothing.
 type Migrator interface {
-	Migrate(ctx context.Context) error
+	Migrate(ctx context.Context, more ...string) error
 }
 
 // MaxListQueries is the most statements one [articles.Store.ListPublished]
@@ -45,6 +45,8 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 	t.Run("Create", func(t *testing.T) { testCreate(t, newStore) })
 	t.Run("Find", func(t *testing.T) { testFind(t, newStore) })
 	t.Run("List", func(t *testing.T) { testList(t, newStore) })
+	t.Run("ListStops", func(t *testing.T) { testListStops(t, newStore) })
+	t.Run("ListSnapshot", func(t *testing.T) { testListSnapshot(t, newStore) })
 	t.Run("Delete", func(t *testing.T) { testDelete(t, newStore) })
 	t.Run("DeleteUser", func(t *testing.T) { testDeleteUser(t, newStore) })
 	t.Run("Concurrency", func(t *testing.T) { testConcurrency(t, newStore) })
@@ -117,7 +119,7 @@ func ids(as []articles.Article) []int64 {
 // total returns the number of published articles.
 func total(t *testing.T, s Store) int64 {
 	t.Helper()
-	p, err := s.ListPublished(context.Background(), 1, 0)
+	p, err := listPage(context.Background(), s, 1, 0)
 	if err != nil {
 		t.Fatalf("ListPublished error: %v", err)
 	}

@@ -109,7 +109,7 @@ func testDeleteUser(t *testing.T, newStore func(t *testing.T) Store) {
 	if err := s.DeleteUser(ctx, ada); err != nil {
 		t.Fatalf("DeleteUser error: %v", err)
 	}
-	p, err := s.ListPublished(ctx, 10, 0)
+	p, err := listPage(ctx, s, 10, 0)
 	if err != nil {
 		t.Fatalf("ListPublished error: %v", err)
 	}

@@ -18,7 +18,7 @@ import (
 const (
 	countPublished = `SELECT count(*) FROM articles WHERE published = TRUE`
 
-	listPublished = `SELECT a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
+	listPublished = `SELECT (SELECT count(*) FROM articles WHERE published = TRUE), a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
 FROM articles AS a JOIN users AS u ON u.id = a.user_id
 WHERE a.published = TRUE
 ORDER BY a.created_at DESC, a.id DESC
@@ -86,20 +86,22 @@ type bareList struct {
 // scanner is the Scan of *sql.Row, *sql.Rows, pgx.Row and pgx.Rows.
 type scanner interface{ Scan(dest ...any) error }
 
-// scanArticle reads one row of listPublished.
-func scanArticle(row scanner) (bareArticle, error) {
+// scanArticle reads one row of listPublished: the total, then the article.
+func scanArticle(row scanner) (int64, bareArticle, error) {
 	var (
+		total            int64
 		a                bareArticle
 		created, updated time.Time
 	)
-	err := row.Scan(&a.ID, &a.UserID, &a.Title, &a.Body, &a.Published, &created, &updated, &a.Author.Name)
+	err := row.Scan(&total, &a.ID, &a.UserID, &a.Title, &a.Body, &a.Published, &created, &updated, &a.Author.Name)
 	a.Author.ID = a.UserID
 	a.CreatedAt = created.UTC().Format(timeFormat)
 	a.UpdatedAt = updated.UTC().Format(timeFormat)
-	return a, err
+	return total, a, err
 }
 
-// lister runs the two statements of a list with one driver.
+// lister runs the statements of a list with one driver: the page with
+// its total, and a count when the page is empty.
 type lister interface {
 	list(ctx context.Context, page, perPage int64) (int64, []bareArticle, error)
 }
@@ -124,25 +126,32 @@ func (h bare) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 type bareSQL struct{ db *sql.DB }
 
 func (h bareSQL) list(ctx context.Context, page, perPage int64) (int64, []bareArticle, error) {
-	var total int64
-	if err := h.db.QueryRowContext(ctx, countPublished).Scan(&total); err != nil {
-		return 0, nil, err
-	}
-	items := []bareArticle{}
-	offset := (page - 1) * perPage
-	if offset >= total {
-		return total, items, nil
-	}
-	rows, err := h.db.QueryContext(ctx, listPublished, int(perPage), offset)
+	rows, err := h.db.QueryContext(ctx, listPublished, int(perPage), (page-1)*perPage)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer rows.Close()
+	total, items, err := scanAll(rows)
+	if err == nil && len(items) == 0 {
+		err = h.db.QueryRowContext(ctx, countPublished).Scan(&total)
+	}
+	return total, items, err
+}
+
+// scanAll reads every row of listPublished, for *sql.Rows and pgx.Rows.
+func scanAll(rows interface {
+	scanner
+	Next() bool
+	Err() error
+}) (int64, []bareArticle, error) {
+	var total int64
+	items := []bareArticle{}
 	for rows.Next() {
-		a, err := scanArticle(rows)
+		t, a, err := scanArticle(rows)
 		if err != nil {
 			return 0, nil, err
 		}
+		total = t
 		items = append(items, a)
 	}
 	return total, items, rows.Err()
@@ -152,28 +161,16 @@ func (h bareSQL) list(ctx context.Context, page, perPage int64) (int64, []bareAr
 type barePgx struct{ pool *pgxpool.Pool }
 
 func (h barePgx) list(ctx context.Context, page, perPage int64) (int64, []bareArticle, error) {
-	var total int64
-	if err := h.pool.QueryRow(ctx, countPublished).Scan(&total); err != nil {
-		return 0, nil, err
-	}
-	items := []bareArticle{}
-	offset := (page - 1) * perPage
-	if offset >= total {
-		return total, items, nil
-	}
-	rows, err := h.pool.Query(ctx, listPublished, int(perPage), offset)
+	rows, err := h.pool.Query(ctx, listPublished, int(perPage), (page-1)*perPage)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		a, err := scanArticle(rows)
-		if err != nil {
-			return 0, nil, err
-		}
-		items = append(items, a)
+	total, items, err := scanAll(rows)
+	if err == nil && len(items) == 0 {
+		err = h.pool.QueryRow(ctx, countPublished).Scan(&total)
 	}
-	return total, items, rows.Err()
+	return total, items, err
 }
 
 // readParams reads page (default 1, at least 1, at most 1e15 so that the

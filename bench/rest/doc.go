@@ -22,8 +22,9 @@
 //
 // [NewBareSQL] and [NewBarePgx] are what a careful developer would write by
 // hand for the one route: read page and per_page, run the kit store's two
-// statements (copied word for word from articles/internal/sqlstore: a
-// count, then the page joined with the authors, skipped past the end),
+// statements (copied word for word from articles/internal/sqlstore: the
+// page joined with the authors, each row carrying the total, then a count
+// when the page is empty),
 // scan each row into a flat struct, and encode the Laravel envelope once
 // with encoding/json (HTML escaping off, no trailing newline, as the kit
 // answers). For the same data and request they answer byte for byte what

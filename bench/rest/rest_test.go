@@ -108,10 +108,13 @@ func TestSameBody(t *testing.T) {
 					if got.status != http.StatusOK || want.status != http.StatusOK {
 						t.Fatalf("status: bare %d, kit %d; want 200 from both\nkit: %s", got.status, want.status, want.body)
 					}
-					for _, name := range []string{"Content-Type", "Content-Length"} {
-						if g, w := got.header.Get(name), want.header.Get(name); g != w {
-							t.Errorf("%s: bare %q, kit %q", name, g, w)
-						}
+					if g, w := got.header.Get("Content-Type"), want.header.Get("Content-Type"); g != w {
+						t.Errorf("Content-Type: bare %q, kit %q", g, w)
+					}
+					// The kit streams answers over 32 KiB, without a length.
+					g, w := got.header.Get("Content-Length"), want.header.Get("Content-Length")
+					if g != w && (w != "" || len(want.body) < 32<<10) {
+						t.Errorf("Content-Length: bare %q, kit %q (%d bytes)", g, w, len(want.body))
 					}
 					if !bytes.Equal(got.body, want.body) {
 						t.Errorf("body:\nbare: %s\n kit: %s", got.body, want.body)
@@ -214,21 +217,25 @@ func TestSeed(t *testing.T) {
 	if err := Seed(ctx, db.Store); err != nil {
 		t.Fatal(err)
 	}
-	page, err := db.Store.ListPublished(ctx, 100, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	authors := map[int64]bool{}
-	for _, a := range page.Articles {
+	var newest string
+	total, err := db.Store.ListPublished(ctx, 100, 0, func(a articles.Article) error {
+		if newest == "" {
+			newest = a.Title
+		}
 		authors[a.UserID] = true
 		if n := len(a.Body); n < 600 || n > 700 {
 			t.Errorf("article %d: body of %d bytes, want 600 to 700", a.ID, n)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if page.Total != Articles || len(authors) != Authors {
-		t.Errorf("%d articles by %d authors, want %d by %d", page.Total, len(authors), Articles, Authors)
+	if total != Articles || len(authors) != Authors {
+		t.Errorf("%d articles by %d authors, want %d by %d", total, len(authors), Articles, Authors)
 	}
-	if got, want := page.Articles[0].Title, "Article 200: "; !strings.HasPrefix(got, want) {
+	if got, want := newest, "Article 200: "; !strings.HasPrefix(got, want) {
 		t.Errorf("newest title %q, want %q…", got, want)
 	}
 	if err := Seed(ctx, db.Store); err == nil || !strings.Contains(err.Error(), "already holds") {

@@ -205,8 +205,12 @@ func newSchema(db articles.Store) (*graphql.Schema, error) {
 				if n <= 0 {
 					return []articles.Article{}, nil
 				}
-				page, err := db.ListPublished(ctx, n, 0)
-				return page.Articles, err
+				list := make([]articles.Article, 0, n)
+				_, err := db.ListPublished(ctx, n, 0, func(a articles.Article) error {
+					list = append(list, a)
+					return nil
+				})
+				return list, err
 			}},
 		{Name: "me", Type: graphql.ID, Description: "The id of the authenticated user, or null.",
 			Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {

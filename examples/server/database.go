@@ -24,6 +24,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/idempotency"
 )
 
 var (
@@ -31,6 +32,8 @@ var (
 	postsPostgres string
 	//go:embed migrations/posts.sqlite.sql
 	postsSQLite string
+	//go:embed migrations/secrets.postgres.sql
+	secretsPostgres string
 )
 
 // store is what the server keeps in its database: users and articles (the
@@ -38,7 +41,8 @@ var (
 type store interface {
 	articles.Store
 	auth.UserStore
-	Migrate(ctx context.Context) error
+	Migrate(ctx context.Context, more ...string) error
+	Idempotency() *idempotency.SQLStore
 }
 
 // database is an open database of either kind.
@@ -106,6 +110,7 @@ func openSQLite(path string) (*database, error) {
 	}
 	posts := newPostStore(readers, dialectSQLite)
 	posts.writer = writer
+	posts.keys = st.Idempotency()
 	return &database{
 		kind: "sqlite", where: path, path: path,
 		store: st,
@@ -130,25 +135,28 @@ func openPostgres(ctx context.Context, rawURL string) (*database, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", redact(rawURL), err)
 	}
 	db := stdlib.OpenDBFromPool(pool)
+	st := pgstore.New(pool)
+	posts := newPostStore(db, dialectPostgres)
+	posts.keys = st.Idempotency()
 	return &database{
 		kind: "postgres", where: redact(rawURL),
-		store:   pgstore.New(pool),
-		posts:   newPostStore(db, dialectPostgres),
-		closeFn: func() { db.Close(); pool.Close() },
+		store:   st,
+		posts:   posts,
+		closeFn: func() { db.Close(); st.Close(); pool.Close() },
 	}, nil
 }
 
-// migrate creates the tables: users and articles, then posts.
+// migrate creates the tables: users, articles and idempotency keys (the
+// kit's), then posts and, on PostgreSQL, the shared secrets (the server's),
+// all in one transaction under the store's lock, so that any number of
+// processes may start at once on an empty database.
 func (db *database) migrate(ctx context.Context) error {
-	if err := db.store.Migrate(ctx); err != nil {
-		return fmt.Errorf("migrating users and articles: %w", err)
-	}
-	script := postsSQLite
+	scripts := []string{postsSQLite}
 	if db.kind == "postgres" {
-		script = postsPostgres
+		scripts = []string{postsPostgres, secretsPostgres}
 	}
-	if _, err := db.posts.w().ExecContext(ctx, script); err != nil {
-		return fmt.Errorf("migrating posts: %w", err)
+	if err := db.store.Migrate(ctx, scripts...); err != nil {
+		return fmt.Errorf("migrating the database: %w", err)
 	}
 	return nil
 }
@@ -166,12 +174,25 @@ func redact(raw string) string {
 }
 
 // secretFile is where the server keeps the JWT secret it generates when
-// JWT_SECRET is unset: beside the SQLite file, or in data/ for PostgreSQL.
+// JWT_SECRET is unset and the database is SQLite: beside the database file.
 func secretFile(db *database) string {
-	if db.path != "" {
-		return filepath.Join(filepath.Dir(db.path), "jwt-secret")
+	return filepath.Join(filepath.Dir(db.path), "jwt-secret")
+}
+
+// newSecret returns 32 random bytes.
+func newSecret() ([]byte, error) {
+	secret := make([]byte, 32)
+	_, err := rand.Read(secret)
+	return secret, err
+}
+
+// decodeSecret reads a hex-encoded secret of at least 32 bytes.
+func decodeSecret(raw, where string) ([]byte, error) {
+	secret, err := hex.DecodeString(strings.TrimSpace(raw))
+	if err != nil || len(secret) < 32 {
+		return nil, fmt.Errorf("%s does not hold a hex-encoded secret of at least 32 bytes", where)
 	}
-	return filepath.Join("data", "jwt-secret")
+	return secret, nil
 }
 
 // loadSecret returns the JWT secret kept in path, creating it (32 random
@@ -181,7 +202,10 @@ func loadSecret(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return createSecret(path)
+		if err := createSecret(path); err != nil {
+			return nil, err
+		}
+		return loadSecret(path) // ours, or the one another process linked first
 	case err != nil:
 		return nil, err
 	case info.Mode().Perm()&0o077 != 0:
@@ -191,31 +215,57 @@ func loadSecret(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	secret, err := hex.DecodeString(strings.TrimSpace(string(raw)))
-	if err != nil || len(secret) < 32 {
-		return nil, fmt.Errorf("%s does not hold a hex-encoded secret of at least 32 bytes", path)
-	}
-	return secret, nil
+	return decodeSecret(string(raw), path)
 }
 
-func createSecret(path string) ([]byte, error) {
-	secret := make([]byte, 32)
-	if _, err := rand.Read(secret); err != nil {
-		return nil, err
+// createSecret writes a new secret to path atomically: whole, in a
+// temporary file beside it, then linked to path, which never replaces a
+// file another process linked first. Either way, path then holds a whole
+// secret.
+func createSecret(path string) error {
+	secret, err := newSecret()
+	if err != nil {
+		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return nil, err
+		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if errors.Is(err, fs.ErrExist) {
-		return loadSecret(path) // another process created it first
+	f, err := os.CreateTemp(filepath.Dir(path), ".jwt-secret-*") // mode 0600
+	if err != nil {
+		return err
 	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(hex.EncodeToString(secret) + "\n"); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Link(f.Name(), path); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	return nil
+}
+
+// sharedSecret returns the JWT secret kept in the PostgreSQL database,
+// creating it the first time: every process on the database reads the one
+// secret the first of them inserted, so that they accept each other's
+// tokens.
+func (db *database) sharedSecret(ctx context.Context) ([]byte, error) {
+	secret, err := newSecret()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := f.WriteString(hex.EncodeToString(secret) + "\n"); err != nil {
-		f.Close()
-		return nil, err
+	var stored string
+	err = db.posts.db.QueryRowContext(ctx, `INSERT INTO server_secrets (name, value) VALUES ('jwt', $1)
+ON CONFLICT (name) DO UPDATE SET name = EXCLUDED.name RETURNING value`, hex.EncodeToString(secret)).Scan(&stored)
+	if err != nil {
+		return nil, fmt.Errorf("reading the shared JWT secret: %w", err)
 	}
-	return secret, f.Close()
+	return decodeSecret(stored, "the table server_secrets")
 }

@@ -122,6 +122,14 @@ type process struct {
 // listens. The process gets SIGTERM at cleanup if it still runs.
 func (db testDatabase) start(t *testing.T, extraEnv ...string) *process {
 	t.Helper()
+	p := db.launch(t, extraEnv...)
+	p.waitListening(t)
+	return p
+}
+
+// launch runs `server serve` on a random loopback port without waiting.
+func (db testDatabase) launch(t *testing.T, extraEnv ...string) *process {
+	t.Helper()
 	cmd := exec.Command(serverBinary(t), "serve")
 	cmd.Dir = db.dir
 	cmd.Env = db.env(append([]string{"ADDR=127.0.0.1:0"}, extraEnv...)...)
@@ -159,7 +167,12 @@ func (db testDatabase) start(t *testing.T, extraEnv ...string) *process {
 			t.Logf("server log:\n%s", p.log())
 		}
 	})
+	return p
+}
 
+// waitListening waits until p listens and notes its address.
+func (p *process) waitListening(t *testing.T) {
+	t.Helper()
 	listening := p.waitFor(t, "listening line", func(l logLine) bool {
 		return strings.HasPrefix(l.message(), "listening on http://")
 	})
@@ -168,7 +181,6 @@ func (db testDatabase) start(t *testing.T, extraEnv ...string) *process {
 		t.Fatalf("listening line without addr: %s", listening.raw)
 	}
 	p.addr, p.base = addr, "http://"+addr
-	return p
 }
 
 func (p *process) add(raw string) {
@@ -380,13 +392,9 @@ func TestServer(t *testing.T) {
 			s.adaToken = strings.TrimSpace(db.mustRun(t, "token", "--user", s.ada))
 			s.bobToken = strings.TrimSpace(db.mustRun(t, "token", "--user", s.bob))
 			s.p = db.start(t)
-			// The secret file is beside app.db, or data/jwt-secret in the
-			// working directory for PostgreSQL; the server names it so.
-			s.secretFile, s.secretName = filepath.Join(db.dir, "data", "jwt-secret"), filepath.Join("data", "jwt-secret")
-			if db.kind == "sqlite" {
-				s.secretFile = filepath.Join(db.dir, "jwt-secret")
-				s.secretName = s.secretFile
-			}
+			// The secret file is beside app.db; PostgreSQL keeps the
+			// secret in the database, and no file is written.
+			s.secretFile, s.secretName = filepath.Join(db.dir, "jwt-secret"), filepath.Join(db.dir, "jwt-secret")
 
 			t.Run("startup log", s.testStartupLog)
 			t.Run("commands", s.testCommands)
@@ -409,8 +417,13 @@ func (s *service) testStartupLog(t *testing.T) {
 			where = u.String()
 		}
 	}
+	secretAt := s.secretName
+	if s.db.kind == "postgres" {
+		secretAt = "the table server_secrets of the database"
+	}
 	for _, want := range []string{
 		"database: " + s.db.kind + " " + where,
+		"JWT_SECRET is unset: tokens are signed with the secret generated in " + secretAt + "; set JWT_SECRET in production",
 		"introspection: off",
 		"listening on http://" + s.p.addr,
 	} {
@@ -772,8 +785,13 @@ func (s *service) testUsersDelete(t *testing.T) {
 	send(t, http.MethodPost, s.url("/api/articles"), `{"title":"Ghost","body":"Text","published":true}`,
 		"Content-Type", "application/json", "Authorization", "Bearer "+token).check(t,
 		http.StatusUnauthorized, `{"message":"Unauthenticated."}`, "WWW-Authenticate", "Bearer")
-	s.graphql(t, token, `mutation { createPost(input: {title: "Ghost", body: "Text"}) { id } }`, nil).check(t, http.StatusOK,
-		`{"data":null,"errors":[{"message":"Unauthenticated.","locations":[{"line":1,"column":12}],"path":["createPost"],"extensions":{"code":"UNAUTHENTICATED"}}]}`)
+	// A mutation answers as REST does: 401, the body in GraphQL's shape.
+	ghost := `{"data":null,"errors":[{"message":"Unauthenticated.","locations":[{"line":1,"column":12}],"path":["createPost"],"extensions":{"code":"UNAUTHENTICATED"}}]}`
+	s.graphql(t, token, `mutation { createPost(input: {title: "Ghost", body: "Text"}) { id } }`, nil).check(t,
+		http.StatusUnauthorized, ghost, "WWW-Authenticate", "Bearer", "Content-Type", "application/json; charset=utf-8")
+	send(t, http.MethodPost, s.url("/api/graphql"), `{"query":"mutation { createPost(input: {title: \"Ghost\", body: \"Text\"}) { id } }"}`,
+		"Content-Type", "application/json", "Accept", "application/graphql-response+json", "Authorization", "Bearer "+token).check(t,
+		http.StatusUnauthorized, ghost, "WWW-Authenticate", "Bearer", "Content-Type", "application/graphql-response+json; charset=utf-8")
 	if got := total(); got != articlesBefore {
 		t.Errorf("published articles: got %d after the refused create, want %d", got, articlesBefore)
 	}
@@ -863,6 +881,14 @@ func (s *service) testShutdown(t *testing.T) {
 // testSecretFile checks the JWT secret the server created (mode 0600, 32
 // random bytes in hex) and that a secret file others can read stops serve.
 func (s *service) testSecretFile(t *testing.T) {
+	if s.db.kind == "postgres" {
+		for _, name := range []string{"jwt-secret", filepath.Join("data", "jwt-secret")} {
+			if _, err := os.Stat(filepath.Join(s.db.dir, name)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("with PostgreSQL the secret lives in the database, yet %s exists (%v)", name, err)
+			}
+		}
+		return
+	}
 	info, err := os.Stat(s.secretFile)
 	if err != nil {
 		t.Fatal(err)

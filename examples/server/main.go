@@ -14,10 +14,14 @@
 //
 // Settings come from the environment: ADDR (:8080), DATABASE_URL
 // (sqlite:data/app.db, or a postgres:// URL), JWT_SECRET (when unset, a
-// random secret kept in a file beside the SQLite file), JWT_TTL (60m),
-// APP_DEBUG, GRAPHQL_INTROSPECTION, GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES,
-// GRAPHQL_MAX_QUERY_LENGTH, HTTP_READ_TIMEOUT (15s), HTTP_WRITE_TIMEOUT
-// (30s), HTTP_IDLE_TIMEOUT (120s), SHUTDOWN_TIMEOUT (30s).
+// random secret generated once and shared: a file beside the SQLite file, or
+// a row of the PostgreSQL database), JWT_TTL (60m), APP_URL (the base of
+// links; when unset, the request's Host), APP_DEBUG, GRAPHQL_INTROSPECTION,
+// GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES, GRAPHQL_MAX_QUERY_LENGTH,
+// HTTP_READ_TIMEOUT (15s), HTTP_WRITE_TIMEOUT (30s), HTTP_IDLE_TIMEOUT
+// (120s), SHUTDOWN_TIMEOUT (30s), MEMORY_LIMIT (512MiB, the runtime's soft
+// limit; GOMEMLIMIT wins when set) and MEMORY_IDLE_RELEASE (30s: memory is
+// given back to the system after that long without a request).
 package main
 
 import (
@@ -134,7 +138,12 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 
 	var cfg auth.Config
 	if cmd.needsJWT {
-		secret, err := jwtSecret(s, db)
+		// The tables first: on PostgreSQL the generated secret lives in
+		// one of them.
+		if err := db.migrate(ctx); err != nil {
+			return err
+		}
+		secret, err := jwtSecret(ctx, s, db, logger, cmd.serve)
 		if err != nil {
 			return err
 		}
@@ -150,9 +159,6 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return nil
 	}
 
-	if err := db.migrate(ctx); err != nil {
-		return err
-	}
 	verifier, err := auth.NewVerifier(cfg)
 	if err != nil {
 		return err
@@ -177,15 +183,32 @@ func onOff(b bool) string {
 	return "off"
 }
 
-// jwtSecret returns JWT_SECRET, or the secret kept in the secret file.
-func jwtSecret(s settings, db *database) ([]byte, error) {
+// jwtSecret returns JWT_SECRET or, when it is unset, the secret the server
+// generated once: in the secret file beside a SQLite database, in the table
+// server_secrets of a PostgreSQL one, where every process finds the same.
+// serve logs where it is.
+func jwtSecret(ctx context.Context, s settings, db *database, logger *zerolog.Logger, serve bool) ([]byte, error) {
 	if s.jwtSecret != nil {
 		if len(s.jwtSecret) < auth.MinSecretBytes {
 			return nil, fmt.Errorf("JWT_SECRET must be at least %d bytes", auth.MinSecretBytes)
 		}
 		return s.jwtSecret, nil
 	}
-	return loadSecret(secretFile(db))
+	where := "the table server_secrets of the database"
+	load := func() ([]byte, error) { return db.sharedSecret(ctx) }
+	if db.kind == "sqlite" {
+		where = secretFile(db)
+		load = func() ([]byte, error) { return loadSecret(where) }
+	}
+	secret, err := load()
+	if err != nil {
+		return nil, err
+	}
+	if serve {
+		logger.Warn().Str("secret", where).
+			Msgf("JWT_SECRET is unset: tokens are signed with the secret generated in %s; set JWT_SECRET in production", where)
+	}
+	return secret, nil
 }
 
 func newFlags(name string) *flag.FlagSet {
@@ -274,9 +297,6 @@ func parseToken(args []string, stdout io.Writer) (command, error) {
 	return command{name: "token", needsJWT: true, run: func(ctx context.Context, db *database, cfg auth.Config) error {
 		// A token for a user who does not exist would only be refused
 		// later, at its first use: refuse it now.
-		if err := db.migrate(ctx); err != nil {
-			return err
-		}
 		switch ok, err := db.posts.userExists(ctx, *user); {
 		case err != nil:
 			return fmt.Errorf("looking up user %d: %w", *user, err)

@@ -145,22 +145,31 @@ func (r *postResolvers) create(ctx context.Context, _ any, args graphql.Args, in
 // by the field's path in the mutation, or nil.
 func validatePost(title, body string, tags []string) map[string][]string {
 	fields := map[string][]string{}
+	// PostgreSQL cannot store U+0000 in text and SQLite would: both
+	// refuse it here, as the articles API does.
 	switch n := utf8.RuneCountInString(title); {
 	case n == 0:
 		fields["input.title"] = []string{"The title field is required."}
 	case n > maxTitleChars:
 		fields["input.title"] = []string{"The title field must not be greater than 200 characters."}
+	case strings.ContainsRune(title, 0):
+		fields["input.title"] = []string{"The title field must not contain null characters."}
 	}
-	if body == "" {
+	switch {
+	case body == "":
 		fields["input.body"] = []string{"The body field is required."}
+	case strings.ContainsRune(body, 0):
+		fields["input.body"] = []string{"The body field must not contain null characters."}
 	}
 	if len(tags) > maxTags {
 		fields["input.tags"] = []string{"The tags field must not have more than 20 items."}
 	}
 	for i, t := range tags {
+		key := "input.tags." + strconv.Itoa(i)
 		if n := utf8.RuneCountInString(t); n == 0 || n > maxTagChars {
-			key := "input.tags." + strconv.Itoa(i)
 			fields[key] = []string{"Each tag must be 1 to 50 characters."}
+		} else if strings.ContainsRune(t, 0) {
+			fields[key] = []string{"Each tag must not contain null characters."}
 		}
 	}
 	if len(fields) == 0 {

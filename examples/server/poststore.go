@@ -11,6 +11,7 @@ import (
 	"time"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/idempotency"
 )
 
 // Post is a row of the posts table, shaped for the GraphQL schema: the
@@ -52,12 +53,23 @@ type postStore struct {
 	writer  querier // writes; nil means db
 	dialect dialect
 	now     func() time.Time
+	// keys is the idempotency store of the same database: a write by a
+	// request that holds one of its claims joins the claim's transaction.
+	keys *idempotency.SQLStore
 }
 
-// w is where writes go: SQLite takes one writer at a time, so the server
-// gives writes a pool of one connection, and writers queue in Go instead of
-// racing for the lock and timing out under load.
-func (s *postStore) w() querier {
+// w is where the writes of a request with context ctx go: into the
+// transaction of its idempotency claim, if it holds one, so that they
+// commit together with the recorded answer; else to the writer. SQLite
+// takes one writer at a time, so the server gives writes a pool of one
+// connection, and writers queue in Go instead of racing for the lock and
+// timing out under load.
+func (s *postStore) w(ctx context.Context) querier {
+	if s.keys != nil {
+		if tx, ok := s.keys.Tx(ctx); ok {
+			return tx
+		}
+	}
 	if s.writer != nil {
 		return s.writer
 	}
@@ -185,7 +197,7 @@ func (s *postStore) create(ctx context.Context, userID int64, title, body string
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var id int64
-	err := s.w().QueryRowContext(ctx,
+	err := s.w(ctx).QueryRowContext(ctx,
 		"INSERT INTO posts (user_id, title, body, tags, created_at) "+
 			"SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1) RETURNING id",
 		userID, title, body, tagsJSON, s.timestamp(now)).Scan(&id)
@@ -201,7 +213,7 @@ func (s *postStore) create(ctx context.Context, userID int64, title, body string
 // deleteOwn deletes post id if userID wrote it. It answers NOT_FOUND when
 // there is no such post and FORBIDDEN when someone else wrote it.
 func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, error) {
-	p, err := scanPost(s.w().QueryRowContext(ctx,
+	p, err := scanPost(s.w(ctx).QueryRowContext(ctx,
 		"DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns, id, userID))
 	if err == nil {
 		return p, nil

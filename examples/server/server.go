@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -15,6 +16,7 @@ import (
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
+	"github.com/gqlkit/gqlkit/idempotency"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
@@ -35,7 +37,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 		return nil, err
 	}
 
-	arts, err := articles.NewHandler(db.store, articles.Config{Debug: s.graphql.Debug, Logger: logger})
+	arts, err := articles.NewHandler(db.store, articles.Config{BaseURL: s.appURL, Debug: s.graphql.Debug, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -44,22 +46,56 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 		return nil, err
 	}
 
+	// Idempotency-Key on POST /api/articles and on GraphQL requests: keys
+	// live in the same database, and the writes of a request holding one
+	// commit together with its recorded answer.
+	restKeys, err := idempotency.Middleware(idempotency.Config{Store: db.store.Idempotency(), Logger: logger})
+	if err != nil {
+		return nil, err
+	}
+	gqlKeys, err := idempotency.Middleware(idempotency.Config{
+		Store:      db.store.Idempotency(),
+		Subject:    graphQLSubject(verifier),
+		WriteError: gql.WriteError,
+		Logger:     logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+
 	mux := http.NewServeMux()
-	mux.Handle("/api/graphql", gql)
+	mux.Handle("/api/graphql", gqlKeys(gql))
 	// Reads are public: no token is looked at, so a stale one does not
 	// stop a client from reading. For the other methods Optional sets the
 	// user and refuses bad tokens; the handler answers 401 itself for a
 	// write without a user, and 405 for a method it does not serve.
 	mux.Handle("GET /api/articles", arts)
 	mux.Handle("GET /api/articles/", arts)
-	mux.Handle("/api/articles", verifier.Optional(arts))
-	mux.Handle("/api/articles/", verifier.Optional(arts))
+	mux.Handle("/api/articles", verifier.Optional(restKeys(arts)))
+	mux.Handle("/api/articles/", verifier.Optional(restKeys(arts)))
 	mux.Handle("/api/auth/login", login)
 	mux.Handle("/healthz", health(db))
 	mux.Handle("/", http.HandlerFunc(notFound))
 	// Request ids and access lines outermost; then a panic anywhere below
 	// is a masked 500 for that request only.
 	return reqlog.Handler(*logger)(presenter.Recover(mux)), nil
+}
+
+// graphQLSubject names the user of a GraphQL request for its idempotency
+// key. The endpoint authenticates requests itself; a request whose
+// credentials fail here passes through and gets the endpoint's own 401.
+func graphQLSubject(verifier *auth.Verifier) func(*http.Request) (string, bool) {
+	return func(r *http.Request) (string, bool) {
+		ctx, err := verifier.AuthenticateContext(r)
+		if err != nil {
+			return "", false
+		}
+		id, ok := verifier.UserID(ctx)
+		if !ok {
+			return "", false
+		}
+		return strconv.FormatInt(id, 10), true
+	}
 }
 
 // emailCase looks users up by their normalised e-mail address, the form
@@ -109,8 +145,14 @@ func serve(ctx context.Context, s settings, handler http.Handler, logger *zerolo
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w", s.addr, err)
 	}
+	applyMemoryLimit(s.memoryLimit, logger)
+	idle := &idleTracker{}
+	idle.lastEnd.Store(time.Now().UnixNano())
+	idleCtx, stopIdle := context.WithCancel(ctx)
+	defer stopIdle()
+	go idle.releaseWhenIdle(idleCtx, s.idleRelease, logger)
 	srv := &http.Server{
-		Handler:           handler,
+		Handler:           idle.wrap(handler),
 		ReadHeaderTimeout: min(s.readTimeout, 10*time.Second),
 		ReadTimeout:       s.readTimeout,
 		WriteTimeout:      s.writeTimeout,

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"net"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +19,9 @@ type settings struct {
 	databaseURL string        // DATABASE_URL
 	jwtSecret   []byte        // JWT_SECRET; nil means the secret file
 	jwtTTL      time.Duration // JWT_TTL
+	appURL      string        // APP_URL, without a trailing slash; "" means the request's Host
+	memoryLimit int64         // MEMORY_LIMIT in bytes; 0: none; -1: leave GOMEMLIMIT to the runtime
+	idleRelease time.Duration // MEMORY_IDLE_RELEASE
 	graphql     graphqlhttp.Config
 
 	readTimeout     time.Duration // HTTP_READ_TIMEOUT
@@ -25,6 +31,12 @@ type settings struct {
 }
 
 const defaultDatabaseURL = "sqlite:data/app.db"
+
+// defaultMemoryLimit is the soft memory limit of the Go runtime when
+// neither MEMORY_LIMIT nor GOMEMLIMIT is set: the garbage collector works
+// harder as the heap nears it (a soft limit: the server does not fail
+// above it).
+const defaultMemoryLimit = 512 << 20
 
 // loadSettings reads the settings through getenv. A value that cannot be
 // parsed is an error naming the variable: a typo must not silently fall back
@@ -38,6 +50,8 @@ func loadSettings(getenv func(string) string) (settings, error) {
 		writeTimeout:    30 * time.Second,
 		idleTimeout:     120 * time.Second,
 		shutdownTimeout: 30 * time.Second,
+		memoryLimit:     defaultMemoryLimit,
+		idleRelease:     30 * time.Second,
 	}
 	var problems []string
 	str := func(name string, into *string) {
@@ -69,6 +83,24 @@ func loadSettings(getenv func(string) string) (settings, error) {
 	if s.jwtTTL < time.Second {
 		problems = append(problems, fmt.Sprintf("JWT_TTL=%q is shorter than the least token lifetime, 1s", getenv("JWT_TTL")))
 	}
+	if v := strings.TrimSpace(getenv("APP_URL")); v != "" {
+		u, err := parseAppURL(v)
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		s.appURL = u
+	}
+	if getenv("GOMEMLIMIT") != "" {
+		s.memoryLimit = -1 // the runtime has read it
+	}
+	if v := strings.TrimSpace(getenv("MEMORY_LIMIT")); v != "" {
+		n, err := parseBytes(v)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("MEMORY_LIMIT=%q is not a size such as 512MiB or 1GiB (0 for none)", v))
+		}
+		s.memoryLimit = n
+	}
+	duration("MEMORY_IDLE_RELEASE", &s.idleRelease)
 	duration("HTTP_READ_TIMEOUT", &s.readTimeout)
 	duration("HTTP_WRITE_TIMEOUT", &s.writeTimeout)
 	duration("HTTP_IDLE_TIMEOUT", &s.idleTimeout)
@@ -83,4 +115,36 @@ func loadSettings(getenv func(string) string) (settings, error) {
 		return settings{}, fmt.Errorf("invalid settings: %s", strings.Join(problems, "; "))
 	}
 	return s, nil
+}
+
+// parseAppURL checks APP_URL: an absolute http or https URL with a host and
+// nothing after its path, which links and Location headers start with.
+func parseAppURL(v string) (string, error) {
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+		u.User != nil || u.RawQuery != "" || u.Fragment != "" || u.Opaque != "" {
+		return "", fmt.Errorf("APP_URL=%q is not an http(s) URL such as https://api.example.com", v)
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// parseBytes reads a size: a number of bytes, optionally followed by KiB,
+// MiB, GiB (or KB, MB, GB, powers of ten). 0 means none.
+func parseBytes(v string) (int64, error) {
+	units := []struct {
+		suffix string
+		factor int64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	factor := int64(1)
+	for _, u := range units {
+		if strings.HasSuffix(v, u.suffix) {
+			v, factor = strings.TrimSpace(strings.TrimSuffix(v, u.suffix)), u.factor
+			break
+		}
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/factor {
+		return 0, fmt.Errorf("bad size %q", v)
+	}
+	return n * factor, nil
 }

@@ -68,6 +68,8 @@ type request struct {
 	contentType string
 	token       string // the bearer token, or ""
 	rawAuth     string // an Authorization header sent as it is, when token is ""
+
+	idempotencyKey string // sent as the Idempotency-Key header, when not ""
 }
 
 // answer is what came back: a status and body, or a transport error.
@@ -112,6 +114,9 @@ func (c *client) do(req request) answer {
 		r.Header.Set("Authorization", "Bearer "+req.token)
 	case req.rawAuth != "":
 		r.Header.Set("Authorization", req.rawAuth)
+	}
+	if req.idempotencyKey != "" {
+		r.Header.Set("Idempotency-Key", req.idempotencyKey)
 	}
 	start := time.Now()
 	resp, err := c.http.Do(r)

@@ -36,6 +36,22 @@ type config struct {
 	timeout     time.Duration
 	seed        uint64
 	label       string
+
+	crash crashConfig // -crash: soak runs the server itself and kills it
+}
+
+// crashConfig is the configuration of the crash mode.
+type crashConfig struct {
+	enabled   bool
+	server    string   // -server: the server's binary
+	env       []string // the server's environment, without ADDR
+	dir       string   // the server's working directory; "" is soak's
+	addr      string   // ADDR of the server: the host and port of -url, or a free port
+	kills     int      // -kills
+	killMin   time.Duration
+	killMax   time.Duration
+	keys      bool   // -keys: send an Idempotency-Key with every create
+	serverLog string // -server-log: where the server's standard error goes ("": a file removed at the end)
 }
 
 func parseFlags(args []string) (config, error) {
@@ -52,6 +68,7 @@ func parseFlags(args []string) (config, error) {
 	timeout := fs.Duration("timeout", 10*time.Second, "bound of one request")
 	seed := fs.Uint64("seed", 0, "seed of the random choices (0: from the clock)")
 	label := fs.String("label", "", "the title of the summary")
+	crash := crashFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -98,6 +115,9 @@ func parseFlags(args []string) (config, error) {
 	cfg.tokens = splitList(*tokens)
 	if len(cfg.logins)+len(cfg.tokens) == 0 {
 		problems = append(problems, "give at least one user with -users or -tokens")
+	}
+	if cfg.crash, err = crash.config(fs, cfg); err != nil {
+		problems = append(problems, err.Error())
 	}
 	if len(problems) > 0 {
 		return config{}, errors.New(strings.Join(problems, "; "))

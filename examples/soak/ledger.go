@@ -92,6 +92,7 @@ type recorder struct {
 	ops         map[string]*opStats
 	unexpecteds int
 	samples     []string // the first few unexpected answers
+	pages       pageTally
 }
 
 func newRecorder() *recorder { return &recorder{ops: map[string]*opStats{}} }
@@ -139,6 +140,7 @@ func (r *recorder) merge(other *recorder) {
 		mine.internal += s.internal
 	}
 	r.unexpecteds += other.unexpecteds
+	r.pages.add(&other.pages)
 	for _, s := range other.samples {
 		if len(r.samples) < maxSamples {
 			r.samples = append(r.samples, s)

@@ -1,8 +1,11 @@
 // Command soak puts a running example server (examples/server) under a mixed
 // load for a bounded time, then checks that nothing was lost, duplicated or
-// leaked, and prints a summary in Markdown.
+// leaked, and prints a summary in Markdown. In crash mode (-crash, see
+// below) it runs the server itself and kills it again and again under
+// creates retried with an Idempotency-Key.
 //
-// It starts nothing itself. Build and start the server, add users, then:
+// In its default mode it starts nothing itself. Build and start the server,
+// add users, then:
 //
 //	go run ./examples/soak -url http://127.0.0.1:8080 \
 //		-users ada@example.com:secret,bob@example.com:secret -pid "$SERVER_PID"
@@ -25,6 +28,18 @@
 //	-seed         seed of the random choices (0: from the clock)
 //	-label        the title of the summary
 //
+// and, for the crash mode only:
+//
+//	-crash        run the server and kill it (see Crash mode)
+//	-server       the path of the example server's binary
+//	-kills        how many times the server is killed (10)
+//	-kill-min     least time from a start of the server to the next kill (1s)
+//	-kill-max     most time from a start of the server to the next kill (3s)
+//	-keys         send an Idempotency-Key with every create (true); with
+//	              -keys=false the same run shows what retries do without
+//	-server-log   append the server's output to this file (else a
+//	              temporary file, removed at the end)
+//
 // At least one user (or token) is needed. Each client acts for one of them,
 // in turn.
 //
@@ -35,8 +50,10 @@
 //   - GraphQL: posts with their authors, post(id) of a post it created,
 //     post(id) with an inline id (so that the document cache fills up),
 //     createPost, deletePost of its own posts and of missing ones;
-//   - articles: pages of the list, show of an article it created (or of a
-//     missing one), create (published or not) and delete of its own;
+//   - articles: pages of the list (half of them at the end of the list as
+//     the client last saw it, or just after it; page sizes 1 to 100), show
+//     of an article it created (or of a missing one), create (published or
+//     not) and delete of its own;
 //   - the health check;
 //   - hostile and invalid requests: malformed JSON, a batch, a too-deep and a
 //     too-wide query, wrong variables, missing, malformed, forged and "none"
@@ -60,6 +77,17 @@
 // articles the soak left behind. A write whose outcome the soak never learnt
 // (a 5xx or a transport error) is reported and left out of these checks.
 //
+// Every page of the list soak reads, during the load and after it, must
+// agree with itself, since the server reads a page as one snapshot: with
+// per_page P, page N and total T (meta.total), the offset is (N-1)*P and
+// the page holds min(P, T-offset) rows, or none past the end; meta.from and
+// meta.to are offset+1 and offset+rows, or both null on an empty page;
+// meta.last_page is max(1, ceil(T/P)); links.first and links.last point at
+// pages 1 and last_page, links.prev at N-1 (null on page 1), links.next at
+// N+1 (null from last_page on). A page that does not is a disagreement;
+// there must be none. After the load soak reads the last two pages and the
+// one after them with per_page 1, 7, 15 and 100.
+//
 // # Resources
 //
 // The server has no pprof endpoint, so its goroutines cannot be counted from
@@ -72,6 +100,44 @@
 // The after readings must be near the warm ones: RSS within
 // max(50% of warm, 32 MiB) above it, at most 4 more threads and 4 more
 // descriptors.
+//
+// # Crash mode
+//
+// With -crash, soak starts `server serve` itself, with its own environment
+// (DATABASE_URL, JWT_SECRET, …) and ADDR set to the host and port of -url
+// when -url is given, else to a free port of 127.0.0.1 chosen once, so that
+// every restart listens on the same address. The users must exist already
+// (server users add) and the JWT secret must outlive a restart, which the
+// server's generated one does. -duration, -warmup and -settle do not
+// apply: the kills set the length of the run.
+//
+// -concurrency clients then create, one create after another, REST
+// articles (published) and GraphQL posts (createPost) in turn, each with a
+// title of its own and, with -keys, an Idempotency-Key of its own. A create
+// that ends in a transport error or a 5xx is sent again, with the same key
+// and the same body, after a backoff (20 ms doubling up to 1 s, jittered),
+// across restarts, until an answer below 500 comes back (for at most two
+// minutes). Meanwhile soak waits -kill-min to -kill-max (at random) after
+// each start, kills the server with SIGKILL, and starts it again, -kills
+// times; the clients stop -kill-min after the last start.
+//
+// With the server running, soak then counts what the database holds under
+// the titles of the run: every page of the list (100 a page, each checked
+// for agreement as above) and every post by id (post(id), 100 ids a
+// request, from 1 to the highest id known and on while posts turn up:
+// posts(first:) only lists the newest 50). Every create acknowledged (201,
+// or createPost's post) must be stored exactly once under the id it was
+// acknowledged with: a title stored twice is a duplicate, an acknowledged
+// one that is missing a lost write. It reports the acknowledged writes, the
+// resends, the answers replayed (Idempotent-Replayed: true), the kills and
+// the time each start took to be healthy. Without keys, duplicates are
+// expected (a kill between the commit and the answer makes the retry write
+// again) and only reported; lost writes still fail the run. Finally it
+// stops the server with SIGTERM, which must end it cleanly.
+//
+// Go's HTTP client may itself resend a request carrying an Idempotency-Key
+// once when a kept-alive connection breaks; soak only counts its own
+// resends.
 //
 // # Exit status
 //
@@ -108,7 +174,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(stderr, "soak: "+format+"\n", args...) }
-	res, err := soak(ctx, cfg, logf)
+	var res interface {
+		markdown() string
+		passed() bool
+		verdicts() string
+	}
+	if cfg.crash.enabled {
+		res, err = crashSoak(ctx, cfg, logf)
+	} else {
+		res, err = soak(ctx, cfg, logf)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "soak: %v\n", err)
 		return 1

@@ -109,6 +109,9 @@ func (r *result) verdicts() string {
 	if !r.check.totalOK() {
 		failed = append(failed, "list total")
 	}
+	if r.pageDisagreements() > 0 {
+		failed = append(failed, "page consistency")
+	}
 	if !r.resourcesOK() {
 		failed = append(failed, "resources")
 	}
@@ -116,6 +119,12 @@ func (r *result) verdicts() string {
 		return "PASS"
 	}
 	return "FAIL (" + strings.Join(failed, ", ") + ")"
+}
+
+// pageDisagreements is the number of pages of the list, read during the
+// load or at its end, that disagreed with themselves.
+func (r *result) pageDisagreements() int {
+	return r.rec.pages.disagreements + r.check.pages.disagreements
 }
 
 // passed reports whether every check passed.
@@ -174,6 +183,8 @@ func (r *result) markdown() string {
 	}
 	row("list total", fmt.Sprintf("%s: %s before + %s live published by the soak; %s listed, %s missing from the list",
 		totalVerdict, count(v.totalBefore), count(v.livePublished), count(v.listed), count(v.listMissing)))
+	row("page consistency", fmt.Sprintf("%s: under load %s; after it %s",
+		count(r.pageDisagreements()), r.rec.pages.summary(), v.pages.summary()))
 	if r.measured {
 		if r.resourceReadFailed != "" {
 			row("resources", "not read after the load: "+r.resourceReadFailed)
@@ -211,7 +222,9 @@ func (r *result) markdown() string {
 			ms(percentile(lat, 0.5)), ms(percentile(lat, 0.99)))
 	}
 
-	if samples := append(slices.Clone(r.rec.samples), v.problems...); len(samples) > 0 {
+	samples := append(slices.Clone(r.rec.samples), v.problems...)
+	samples = append(append(samples, r.rec.pages.samples...), v.pages.samples...)
+	if len(samples) > 0 {
 		b.WriteString("\nFirst problems found:\n\n")
 		for _, s := range samples {
 			fmt.Fprintf(&b, "- %s\n", strings.ReplaceAll(s, "\n", " "))

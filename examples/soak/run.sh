@@ -2,14 +2,19 @@
 # Soaks the example server: builds it and the soak program, starts the
 # server on a fresh SQLite file and, when TEST_DATABASE_URL is set, once more
 # on a fresh PostgreSQL schema (psql creates and drops it), adds two users,
-# runs the soak against each, and prints the summaries in Markdown.
+# runs the mixed soak against each, then on the same database two crash runs
+# (soak -crash starts the server itself and kills it with SIGKILL again and
+# again under creates: with an Idempotency-Key on each, then without, for
+# contrast), and prints the summaries in Markdown.
 #
 #   examples/soak/run.sh
 #   TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' examples/soak/run.sh
 #
 # SOAK_DURATION (60s), SOAK_WARMUP (5s), SOAK_SETTLE (5s) and
-# SOAK_CONCURRENCY (8) tune the load. The exit status is 0 when every soak
-# passed.
+# SOAK_CONCURRENCY (8) tune the load; SOAK_KILLS (20), SOAK_KILL_MIN (1s) and
+# SOAK_KILL_MAX (3s) the crash runs, and SOAK_CONTRAST=0 leaves out the run
+# without keys. The exit status is 0 when every soak passed (the duplicates
+# of the run without keys are informative, not a failure).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,6 +22,10 @@ duration=${SOAK_DURATION:-60s}
 warmup=${SOAK_WARMUP:-5s}
 settle=${SOAK_SETTLE:-5s}
 concurrency=${SOAK_CONCURRENCY:-8}
+kills=${SOAK_KILLS:-20}
+kill_min=${SOAK_KILL_MIN:-1s}
+kill_max=${SOAK_KILL_MAX:-3s}
+contrast=${SOAK_CONTRAST:-1}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gqlkit-soak.XXXXXX")
 server_pid=""
@@ -47,8 +56,9 @@ soak_one() {
 	local pw_ada pw_bob
 	pw_ada=$(random 12)
 	pw_bob=$(random 12)
-	# The server keeps its generated JWT secret beside the SQLite file, or
-	# in data/ of its working directory for PostgreSQL: dir in both cases.
+	# The server keeps its generated JWT secret beside the SQLite file, or in
+	# a table of the PostgreSQL database, so that the tokens of the users
+	# stay valid across its restarts. It runs in dir.
 	(cd "$dir" && DATABASE_URL=$database_url "$work/server" users add --name Ada --email ada@example.com --password "$pw_ada" >/dev/null)
 	(cd "$dir" && DATABASE_URL=$database_url "$work/server" users add --name Bob --email bob@example.com --password "$pw_bob" >/dev/null)
 
@@ -68,9 +78,9 @@ soak_one() {
 	fi
 	echo "$label: server $server_pid listening on $addr" >&2
 
-	local status=0
+	local status=0 users="ada@example.com:$pw_ada,bob@example.com:$pw_bob"
 	"$work/soak" -url "http://$addr" -duration "$duration" -warmup "$warmup" -settle "$settle" \
-		-concurrency "$concurrency" -users "ada@example.com:$pw_ada,bob@example.com:$pw_bob" \
+		-concurrency "$concurrency" -users "$users" \
 		-pid "$server_pid" -label "$label" >"$dir/summary.md" || status=$?
 
 	kill -TERM "$server_pid"
@@ -81,6 +91,26 @@ soak_one() {
 		echo "Server log: $(grep -c . "$dir/server.log") lines, $(grep -c '"level":"error"' "$dir/server.log" || true) at error level; it stopped cleanly on SIGTERM."
 	} >>"$dir/summary.md"
 	summaries+=("$dir/summary.md")
+
+	crash_one "$label, with Idempotency-Key" "$database_url" "$dir" "$users" true || status=1
+	if [[ $contrast != 0 ]]; then
+		crash_one "$label, without Idempotency-Key" "$database_url" "$dir" "$users" false || status=1
+	fi
+	return "$status"
+}
+
+# crash_one LABEL DATABASE_URL DIR USERS KEYS runs soak in crash mode on the
+# database of the mixed soak: soak starts the server in DIR on a free port,
+# kills it with SIGKILL at random moments and starts it again, under creates
+# with an Idempotency-Key each (KEYS true) or without (false).
+crash_one() {
+	local label=$1 database_url=$2 dir=$3 users=$4 keys=$5
+	local summary="$dir/crash-keys-$keys.md" status=0
+	echo "$label: crash run, $kills kills" >&2
+	(cd "$dir" && DATABASE_URL=$database_url exec "$work/soak" -crash -server "$work/server" -keys="$keys" \
+		-kills "$kills" -kill-min "$kill_min" -kill-max "$kill_max" -concurrency "$concurrency" \
+		-users "$users" -server-log "$dir/crash-server-$keys.log" -label "$label") >"$summary" || status=$?
+	summaries+=("$summary")
 	return "$status"
 }
 
@@ -102,7 +132,11 @@ echo
 echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "- machine: $(uname -srm), $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM"
 echo "- $(go version)"
+if [[ -n ${TEST_DATABASE_URL:-} ]]; then
+	echo "- PostgreSQL $(psql "$TEST_DATABASE_URL" -XAtc 'SHOW server_version' 2>/dev/null || echo '(version unknown)')"
+fi
 echo "- load: ${warmup} warm-up + ${duration}, ${concurrency} clients, settle ${settle}"
+echo "- crash runs: ${kills} kills, ${kill_min} to ${kill_max} after each start, ${concurrency} clients"
 for s in "${summaries[@]}"; do
 	echo
 	cat "$s"

@@ -54,18 +54,23 @@ func (s *testServer) stderr() string {
 	return s.log.String()
 }
 
-// startServer adds two users to the database at databaseURL, starts
-// `server serve` on a loopback port in dir and waits until it listens. It
-// stops the server at cleanup.
-func startServer(t *testing.T, databaseURL, dir string) *testServer {
-	t.Helper()
+// serverEnv is the environment the server runs with: the database, and
+// HOME and the PG* variables of the test's.
+func serverEnv(databaseURL string) []string {
 	env := []string{"DATABASE_URL=" + databaseURL}
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "PG") {
 			env = append(env, kv)
 		}
 	}
-	s := &testServer{}
+	return env
+}
+
+// addUsers adds two users with `server users add`, run in dir with env,
+// and returns their credentials.
+func addUsers(t *testing.T, env []string, dir string) []credentials {
+	t.Helper()
+	var logins []credentials
 	for _, name := range []string{"ada", "bob"} {
 		cred := credentials{email: name + "@example.com", password: name + "'s password"}
 		cmd := exec.Command(serverBinary(t), "users", "add", "--name", name, "--email", cred.email, "--password", cred.password)
@@ -73,8 +78,18 @@ func startServer(t *testing.T, databaseURL, dir string) *testServer {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("users add %s: %v\n%s", name, err, out)
 		}
-		s.logins = append(s.logins, cred)
+		logins = append(logins, cred)
 	}
+	return logins
+}
+
+// startServer adds two users to the database at databaseURL, starts
+// `server serve` on a loopback port in dir and waits until it listens. It
+// stops the server at cleanup.
+func startServer(t *testing.T, databaseURL, dir string) *testServer {
+	t.Helper()
+	env := serverEnv(databaseURL)
+	s := &testServer{logins: addUsers(t, env, dir)}
 
 	cmd := exec.Command(serverBinary(t), "serve")
 	cmd.Dir, cmd.Env = dir, append(env, "ADDR=127.0.0.1:0")
@@ -212,6 +227,7 @@ func TestSoak(t *testing.T) {
 				{name: "transport errors", got: tot.transport},
 				{name: "lost writes", got: v.lost()},
 				{name: "duplicates", got: v.duplicates()},
+				{name: "page disagreements", got: res.pageDisagreements()},
 			} {
 				if c.got != c.want {
 					t.Errorf("%s: got %d, want %d", c.name, c.got, c.want)
@@ -225,10 +241,15 @@ func TestSoak(t *testing.T) {
 				t.Errorf("too little load: %d requests (%d hostile), %d articles and %d posts created, %d writes read back",
 					tot.requests, tot.hostile, created, posts, v.readBack)
 			}
+			if p := res.rec.pages; p.checked < 10 || p.nearEnd == 0 || p.pastEnd == 0 || v.pages.checked < 5 {
+				t.Errorf("too few pages checked: %d under load (%d near the end, %d past it), %d after it",
+					p.checked, p.nearEnd, p.pastEnd, v.pages.checked)
+			}
 			if res.after.rssKiB <= 0 || res.after.threads <= 0 || res.after.fds <= 0 || res.resourceReadFailed != "" {
 				t.Errorf("resources after the load: %+v %s", res.after, res.resourceReadFailed)
 			}
-			for _, want := range []string{"| lost writes | 0 (", "| duplicates | 0 (", "| 5xx and INTERNAL_SERVER_ERROR | 0 |", "| RSS idle / warm / after |"} {
+			for _, want := range []string{"| lost writes | 0 (", "| duplicates | 0 (", "| 5xx and INTERNAL_SERVER_ERROR | 0 |", "| RSS idle / warm / after |",
+				"| page consistency | 0: "} {
 				if !strings.Contains(summary, want) {
 					t.Errorf("the summary lacks %q:\n%s", want, summary)
 				}
@@ -267,6 +288,10 @@ func TestSoak(t *testing.T) {
 }
 
 func TestParseFlags(t *testing.T) {
+	exe, err := os.Executable() // any executable file stands for the server
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		args    []string
 		wantErr string // a part of the error; "" when the line is valid
@@ -283,6 +308,16 @@ func TestParseFlags(t *testing.T) {
 		{args: []string{"-users", "nopassword"}, wantErr: "is not email:password"},
 		{args: []string{}, wantErr: "at least one user"},
 		{args: []string{"-tokens", "x.y.z", "extra"}, wantErr: "unexpected argument"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-kills", "3", "-kill-min", "200ms", "-kill-max", "1s"}},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-keys=false", "-url", "http://127.0.0.1:8181"}},
+		{args: []string{"-tokens", "x.y.z", "-server", exe}, wantErr: "-server needs -crash"},
+		{args: []string{"-tokens", "x.y.z", "-keys=false"}, wantErr: "-keys needs -crash"},
+		{args: []string{"-tokens", "x.y.z", "-crash"}, wantErr: "-crash needs -server"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", "/nonexistent"}, wantErr: "-crash needs -server"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-pid", "1"}, wantErr: "-pid does not go with -crash"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-kills", "0"}, wantErr: "-kills"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-kill-min", "2s", "-kill-max", "1s"}, wantErr: "-kill-min"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-url", "http://127.0.0.1"}, wantErr: "must name a port"},
 	}
 	for _, tt := range tests {
 		_, err := parseFlags(tt.args)

@@ -22,6 +22,8 @@ type verification struct {
 	livePublished           int64 // published articles the soak left behind
 	uncertainPublished      int64 // published article writes of unknown outcome
 
+	pages pageTally // the pages of the final walks, checked for agreement
+
 	internal int // 5xx answers (or INTERNAL_SERVER_ERRORs) while checking
 	failed   int // other answers that made a check impossible
 	problems []string
@@ -96,6 +98,7 @@ func verify(c *client, workers []*worker, totalBefore int64) verification {
 	wg.Wait()
 
 	ch.walkList(workers)
+	ch.probeListEnd()
 	ch.checkPostList()
 	return ch.v
 }
@@ -221,17 +224,14 @@ func (ch *checker) findPost(id string) (*postFields, bool) {
 	return got, true
 }
 
-// walkList reads every page of the list, 100 articles at a time, and
-// checks that no article is on it twice and that the soak's live published
-// articles are all on it.
+// walkList reads every page of the list, 100 articles at a time, checks
+// that each agrees with itself, that no article is on it twice and that
+// the soak's live published articles are all on it.
 func (ch *checker) walkList(workers []*worker) {
 	seen := map[int64]bool{}
-	for page, last := 1, 1; page <= last; page++ {
-		path := fmt.Sprintf("/api/articles?page=%d&per_page=100", page)
-		a := ch.c.do(request{method: http.MethodGet, path: path})
-		var got listPage
-		if a.err != nil || a.status != http.StatusOK || json.Unmarshal(a.body, &got) != nil {
-			ch.broken("GET "+path, a)
+	for page, last := int64(1), int64(1); page <= last; page++ {
+		got, ok := ch.listPage(page, 100)
+		if !ok {
 			ch.v.listed = -1 // the walk is incomplete
 			return
 		}
@@ -253,6 +253,33 @@ func (ch *checker) walkList(workers []*worker) {
 			}
 		}
 	}
+}
+
+// probeListEnd reads the pages around the end of the list with a few page
+// sizes, now that nothing writes, and checks that each agrees with itself.
+func (ch *checker) probeListEnd() {
+	for _, perPage := range []int64{1, 7, 15, 100} {
+		lastPage := max(1, (ch.v.totalAfter+perPage-1)/perPage)
+		for page := max(1, lastPage-1); page <= lastPage+1; page++ {
+			if _, ok := ch.listPage(page, perPage); !ok {
+				return
+			}
+		}
+	}
+}
+
+// listPage reads one page of the list and checks that it agrees with
+// itself.
+func (ch *checker) listPage(page, perPage int64) (*listPage, bool) {
+	req := listRequest(page, perPage)
+	a := ch.c.do(req)
+	var got listPage
+	if a.err != nil || a.status != http.StatusOK || json.Unmarshal(a.body, &got) != nil {
+		ch.broken("GET "+req.path, a)
+		return nil, false
+	}
+	ch.v.pages.check(ch.c.base+"/api/articles", page, perPage, &got)
+	return &got, true
 }
 
 // checkPostList checks that the newest posts hold no post twice.

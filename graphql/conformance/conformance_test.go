@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -69,14 +67,14 @@ type nodeReport struct {
 }
 
 func TestConformance(t *testing.T) {
-	nodeReady(t)
+	js := nodeReady(t)
 	cases := loadCorpus(t, filepath.Join("testdata", "corpus"))
 	deviations := readDeviationIDs(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var report nodeReport
-	out := runNode(ctx, t, nil, "corpus", filepath.Join("testdata", "corpus"))
+	out := js.run(ctx, t, nil, "corpus", filepath.Join("testdata", "corpus"))
 	if err := json.Unmarshal(out, &report); err != nil {
 		t.Fatalf("decoding node's report: %v", err)
 	}
@@ -169,7 +167,7 @@ func TestConformance(t *testing.T) {
 			SDL   string `json:"sdl"`
 			Error string `json:"error"`
 		}
-		if err := json.Unmarshal(runNode(ctx, t, in, "client-sdl"), &client); err != nil {
+		if err := json.Unmarshal(js.run(ctx, t, in, "client-sdl"), &client); err != nil {
 			t.Fatalf("decoding node's answer: %v", err)
 		}
 		if client.Error != "" {
@@ -184,63 +182,6 @@ func TestConformance(t *testing.T) {
 	line := fmt.Sprintf("conformance: %d passed, %d failed", passed, failed)
 	t.Log(line)
 	fmt.Println(line)
-}
-
-// nodeReady makes sure node and the pinned graphql-js are installed: a
-// missing installation is made with npm ci (from the committed lock file).
-// Outside CI the test is skipped only when node itself is missing; under CI
-// that fails it.
-func nodeReady(t *testing.T) {
-	t.Helper()
-	ci := os.Getenv("CI") != ""
-	if _, err := exec.LookPath("node"); err != nil {
-		if ci {
-			t.Fatalf("node is not installed: %v", err)
-		}
-		t.Skipf("node is not installed (%v); the graphql-js conformance suite needs node >= 20", err)
-	}
-	pkg := filepath.Join("node", "node_modules", "graphql", "package.json")
-	if _, err := os.Stat(pkg); errors.Is(err, os.ErrNotExist) {
-		t.Logf("installing graphql-js with npm ci in %s", filepath.Join("graphql", "conformance", "node"))
-		cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		cmd.Dir = "node"
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
-		}
-	}
-	raw, err := os.ReadFile(pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var meta struct{ Version string }
-	if err := json.Unmarshal(raw, &meta); err != nil {
-		t.Fatalf("%s: %v", pkg, err)
-	}
-	if meta.Version != graphqlJSVersion {
-		t.Fatalf("installed graphql-js is %s, the corpus is pinned to %s: run npm ci in graphql/conformance/node",
-			meta.Version, graphqlJSVersion)
-	}
-	// Read the node side's sources so that go test's cache notices when they change.
-	for _, f := range []string{"run.mjs", "schema.mjs", "package-lock.json"} {
-		if _, err := os.ReadFile(filepath.Join("node", f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func runNode(ctx context.Context, t *testing.T, stdin []byte, args ...string) []byte {
-	t.Helper()
-	cmd := exec.CommandContext(ctx, "node", append([]string{filepath.Join("node", "run.mjs")}, args...)...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node run.mjs %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return out
 }
 
 func loadCorpus(t *testing.T, dir string) []testCase {

@@ -27,17 +27,18 @@
 //
 // # Running it
 //
-// graphql-js is pinned (node/package.json, node/package-lock.json) and
-// installed with
-//
-//	npm ci --prefix graphql/conformance/node
-//
-// after which
+// graphql-js is pinned (node/package.json, node/package-lock.json). The
+// test installs it itself with npm ci, once, outside the source tree: in
+// <user cache dir>/gqlkit/conformance-<hash of package.json and
+// package-lock.json> (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on
+// Linux), which node/graphql.mjs reads through GQLKIT_GRAPHQL_JS_PREFIX.
+// Then
 //
 //	go test -run TestConformance -v ./graphql/conformance
 //
 // prints one subtest per case and a closing line "conformance: N passed,
-// N failed". Without node_modules the test runs npm ci itself; under CI
-// (CI set) it fails instead, and it is skipped only when node is missing
-// outside CI.
+// N failed". Without node or npm, or when npm ci fails (no registry), the
+// test is skipped with the reason; with CI set in the environment it fails
+// instead. To run the node side by hand, npm ci in graphql/conformance/node
+// (node_modules there is ignored by git and by the test).
 package conformance

@@ -42,13 +42,15 @@ func (f *Failure) Write(w http.ResponseWriter) { WriteMessage(w, f.Status, f.Mes
 
 // ReadObject reads r's body, at most max bytes, as one JSON object in
 // UTF-8, and returns its members undecoded. A body over max (by its
-// Content-Length, before reading, or once read) is a 413; one that cannot
-// be read, is not UTF-8, is not JSON or is not an object is a 400.
+// Content-Length, before reading, or once read) is a 413, refused as
+// [RefuseBody] and [LimitBody] say; one that cannot be read, is not UTF-8,
+// is not JSON or is not an object is a 400.
 func ReadObject(w http.ResponseWriter, r *http.Request, max int64) (map[string]json.RawMessage, *Failure) {
 	if r.ContentLength > max {
+		RefuseBody(w, r)
 		return nil, &Failure{Status: http.StatusRequestEntityTooLarge, Message: MessageTooLarge}
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	body, err := io.ReadAll(LimitBody(w, r, max))
 	if err != nil {
 		if tooLarge := (*http.MaxBytesError)(nil); errors.As(err, &tooLarge) {
 			return nil, &Failure{Status: http.StatusRequestEntityTooLarge, Message: MessageTooLarge}
@@ -66,6 +68,55 @@ func ReadObject(w http.ResponseWriter, r *http.Request, max int64) (map[string]j
 		return nil, &Failure{Status: http.StatusBadRequest, Message: MessageNotObject}
 	}
 	return fields, nil
+}
+
+// LimitBody returns r.Body capped at max bytes, as [http.MaxBytesReader]
+// does, with one difference: it hands MaxBytesReader the innermost
+// ResponseWriter (following Unwrap methods, as [http.ResponseController]
+// does), so that net/http learns of a body over the cap even under
+// middleware that wraps the writer (reqlog, Recover). net/http then answers
+// with Connection: close and ends the connection gracefully, the rest of
+// the body unread: a FIN after the answer, then a short wait before the
+// close. Told nothing, it closes at once after the answer when the client
+// asked for Connection: close, and the body still arriving makes the kernel
+// reset the connection, which can cost the client the answer.
+func LimitBody(w http.ResponseWriter, r *http.Request, max int64) io.ReadCloser {
+	return http.MaxBytesReader(innermost(w), r.Body, max)
+}
+
+// RefuseBody prepares the answer to a request whose body is refused unread
+// because its Content-Length is over the cap: it reads one byte of the body
+// through [LimitBody] with a cap of zero, the same signal a body read past
+// its cap gives net/http, so that the connection ends gracefully after the
+// answer (see LimitBody). It reads nothing when the client waits for a
+// "100 Continue" before sending the body: refused without one, it sends
+// none, and the connection ends cleanly as it is.
+func RefuseBody(w http.ResponseWriter, r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody || strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		return
+	}
+	var one [1]byte
+	_, _ = LimitBody(w, r, 0).Read(one[:])
+}
+
+// maxUnwrap bounds the chain of ResponseWriter wrappers innermost follows.
+const maxUnwrap = 64
+
+// innermost returns the ResponseWriter that w wraps, through at most
+// maxUnwrap Unwrap methods.
+func innermost(w http.ResponseWriter) http.ResponseWriter {
+	for range maxUnwrap {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			return w
+		}
+		inner := u.Unwrap()
+		if inner == nil {
+			return w
+		}
+		w = inner
+	}
+	return w
 }
 
 // IsJSON reports whether a Content-Type is application/json or another

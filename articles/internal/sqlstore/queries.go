@@ -5,13 +5,14 @@ package sqlstore
 // both dialects (INSERT … RETURNING needs SQLite 3.35 or later; TRUE needs
 // 3.23). Only the schema (the migrations) differs per dialect.
 const (
-	// countPublished counts the published articles: the first query of a
-	// list.
+	// countPublished counts the published articles: what a list answers
+	// when its page is empty.
 	countPublished = `SELECT count(*) FROM articles WHERE published = TRUE`
 
-	// listPublished reads one page with its authors: the second and last
-	// query of a list. $1 = limit, $2 = offset.
-	listPublished = `SELECT a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
+	// listPublished reads one page with its authors, each row led by the
+	// number of published articles: one statement, so that the total and
+	// the page are one snapshot. $1 = limit, $2 = offset.
+	listPublished = `SELECT (SELECT count(*) FROM articles WHERE published = TRUE), a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
 FROM articles AS a JOIN users AS u ON u.id = a.user_id
 WHERE a.published = TRUE
 ORDER BY a.created_at DESC, a.id DESC

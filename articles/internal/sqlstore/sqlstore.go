@@ -14,6 +14,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/idempotency"
 )
 
 // DB runs statements; adapters over pgxpool.Pool and sql.DB implement it.
@@ -53,6 +54,10 @@ type Core struct {
 	// Reader runs the read-only statements, Writer the others; they may
 	// be the same.
 	Reader, Writer DB
+	// ReadSnapshot calls fn with a DB whose statements all read one
+	// snapshot of the database (a read-only transaction, at repeatable
+	// read or stronger), which ends when fn returns.
+	ReadSnapshot func(ctx context.Context, fn func(DB) error) error
 	// Violation classifies a driver error.
 	Violation func(error) Violation
 	// BindTime turns a UTC time truncated to microseconds into a
@@ -60,6 +65,10 @@ type Core struct {
 	BindTime func(time.Time) any
 	// Now is the clock for new users and for articles without CreatedAt.
 	Now func() time.Time
+	// Keys, when set, is the idempotency store of the same database: the
+	// writes of a request that holds one of its claims run in the claim's
+	// transaction.
+	Keys *idempotency.SQLStore
 }
 
 // stamp returns t, or Now when t is zero, in UTC truncated to microseconds.
@@ -68,37 +77,6 @@ func (c *Core) stamp(t time.Time) time.Time {
 		t = c.Now()
 	}
 	return t.UTC().Truncate(time.Microsecond)
-}
-
-// ListPublished implements articles.Store in two queries (one when the
-// page is past the end).
-func (c *Core) ListPublished(ctx context.Context, limit int, offset int64) (articles.Page, error) {
-	if limit < 1 || offset < 0 {
-		return articles.Page{}, fmt.Errorf("articles: list: limit %d and offset %d must be at least 1 and 0", limit, offset)
-	}
-	page := articles.Page{Articles: []articles.Article{}}
-	if err := c.Reader.QueryRow(ctx, countPublished).Scan(&page.Total); err != nil {
-		return articles.Page{}, fmt.Errorf("articles: counting published articles: %w", err)
-	}
-	if offset >= page.Total {
-		return page, nil
-	}
-	rows, err := c.Reader.Query(ctx, listPublished, limit, offset)
-	if err != nil {
-		return articles.Page{}, fmt.Errorf("articles: listing published articles: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		a, err := scanArticle(rows)
-		if err != nil {
-			return articles.Page{}, fmt.Errorf("articles: listing published articles: %w", err)
-		}
-		page.Articles = append(page.Articles, a)
-	}
-	if err := rows.Err(); err != nil {
-		return articles.Page{}, fmt.Errorf("articles: listing published articles: %w", err)
-	}
-	return page, nil
 }
 
 // FindPublished implements articles.Store.
@@ -134,7 +112,7 @@ func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (artic
 		UpdatedAt: now,
 		Author:    articles.Author{ID: in.UserID},
 	}
-	err := c.Writer.QueryRow(ctx, insertArticle, in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)).
+	err := c.writer(ctx).QueryRow(ctx, insertArticle, in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)).
 		Scan(&a.ID, &a.Author.Name)
 	if err != nil {
 		if c.Violation(err) == ForeignKeyViolation {
@@ -148,7 +126,7 @@ func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (artic
 // DeleteArticle implements articles.Store: one statement when the user
 // deletes their own article, a second that explains the refusal otherwise.
 func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
-	n, err := c.Writer.Exec(ctx, deleteOwnArticle, id, userID)
+	n, err := c.writer(ctx).Exec(ctx, deleteOwnArticle, id, userID)
 	if err != nil {
 		return fmt.Errorf("articles: deleting article %d: %w", id, err)
 	}
@@ -178,7 +156,7 @@ func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
 // CreateUser implements auth.UserStore.
 func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
 	var id int64
-	err := c.Writer.QueryRow(ctx, insertUser, name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))).Scan(&id)
+	err := c.writer(ctx).QueryRow(ctx, insertUser, name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))).Scan(&id)
 	if err != nil {
 		if c.Violation(err) == UniqueViolation {
 			return 0, fmt.Errorf("articles: creating a user: %w", auth.ErrEmailTaken)
@@ -190,7 +168,7 @@ func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash 
 
 // DeleteUser implements auth.UserStore.
 func (c *Core) DeleteUser(ctx context.Context, id int64) error {
-	n, err := c.Writer.Exec(ctx, deleteUser, id)
+	n, err := c.writer(ctx).Exec(ctx, deleteUser, id)
 	if err != nil {
 		return fmt.Errorf("articles: deleting user %d: %w", id, err)
 	}

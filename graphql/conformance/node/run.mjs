@@ -15,9 +15,10 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { buildClientSchema, execute, parse, printSchema, validate } from 'graphql';
-
+import graphql from './graphql.mjs';
 import { newState, schema } from './schema.mjs';
+
+const { buildClientSchema, execute, parse, printSchema, validate } = graphql;
 
 function errorShape(e) {
   return {

@@ -9,7 +9,9 @@
 
 import { readFileSync } from 'node:fs';
 
-import {
+import graphql from './graphql.mjs';
+
+const {
   GraphQLBoolean,
   GraphQLEnumType,
   GraphQLFloat,
@@ -23,7 +25,7 @@ import {
   GraphQLSchema,
   GraphQLString,
   Kind,
-} from 'graphql';
+} = graphql;
 
 const data = JSON.parse(
   readFileSync(new URL('../testdata/data.json', import.meta.url), 'utf8'),

@@ -1,0 +1,47 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+)
+
+// writer returns where the writes of a request with context ctx run: the
+// transaction of the idempotency claim the request holds on this database
+// (see idempotency.SQLStore.Tx), so that they commit together with the
+// recorded answer, or else Writer.
+func (c *Core) writer(ctx context.Context) DB {
+	if c.Keys != nil {
+		if tx, ok := c.Keys.Tx(ctx); ok {
+			return txDB{tx}
+		}
+	}
+	return c.Writer
+}
+
+// txDB adapts a *sql.Tx to DB.
+type txDB struct{ tx *sql.Tx }
+
+func (d txDB) Query(ctx context.Context, query string, args ...any) (Rows, error) {
+	rows, err := d.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return txRows{rows}, nil
+}
+
+func (d txDB) QueryRow(ctx context.Context, query string, args ...any) Row {
+	return d.tx.QueryRowContext(ctx, query, args...)
+}
+
+func (d txDB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	res, err := d.tx.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// txRows adapts *sql.Rows to Rows, whose Close reports nothing (as pgx's).
+type txRows struct{ *sql.Rows }
+
+func (r txRows) Close() { _ = r.Rows.Close() }

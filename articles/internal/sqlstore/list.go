@@ -1,0 +1,87 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gqlkit/gqlkit/articles"
+)
+
+// emptyTries bounds how often ListPublished reads an empty page again
+// because the list grew past it meanwhile, before it turns to a
+// transaction.
+const emptyTries = 2
+
+// ListPublished implements articles.Store: the page and the total are one
+// snapshot. A page with articles is one statement, listPublished, whose
+// rows carry the total. An empty page carries no total, so a count
+// follows: when it leaves the page empty it is the answer of its own
+// snapshot; when the list grew past the page between the two statements,
+// the page is read again (at most three statements in all, unless writers
+// keep moving the end of the list, when both run in one read-only
+// transaction).
+func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, yield func(articles.Article) error) (int64, error) {
+	if limit < 1 || offset < 0 {
+		return 0, fmt.Errorf("articles: list: limit %d and offset %d must be at least 1 and 0", limit, offset)
+	}
+	for range emptyTries {
+		total, n, err := listPage(ctx, c.Reader, limit, offset, yield)
+		if err != nil || n > 0 {
+			return total, err
+		}
+		if err := c.Reader.QueryRow(ctx, countPublished).Scan(&total); err != nil {
+			return 0, fmt.Errorf("articles: counting published articles: %w", err)
+		}
+		if offset >= total {
+			return total, nil
+		}
+	}
+	return c.listInSnapshot(ctx, limit, offset, yield)
+}
+
+// listInSnapshot counts and reads the page in one read-only transaction.
+func (c *Core) listInSnapshot(ctx context.Context, limit int, offset int64, yield func(articles.Article) error) (int64, error) {
+	var total int64
+	err := c.ReadSnapshot(ctx, func(db DB) error {
+		if err := db.QueryRow(ctx, countPublished).Scan(&total); err != nil {
+			return fmt.Errorf("articles: counting published articles: %w", err)
+		}
+		if offset >= total {
+			return nil
+		}
+		_, _, err := listPage(ctx, db, limit, offset, yield)
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	return total, nil
+}
+
+// listPage runs listPublished on db, passing each article to yield as it
+// is read, and returns the total the rows carry (0 when there are none)
+// and the number of rows.
+func listPage(ctx context.Context, db DB, limit int, offset int64, yield func(articles.Article) error) (total int64, n int, err error) {
+	rows, err := db.Query(ctx, listPublished, limit, offset)
+	if err != nil {
+		return 0, 0, fmt.Errorf("articles: listing published articles: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a articles.Article
+		err := rows.Scan(&total, &a.ID, &a.UserID, &a.Title, &a.Body, &a.Published, &a.CreatedAt, &a.UpdatedAt, &a.Author.Name)
+		if err != nil {
+			return 0, n, fmt.Errorf("articles: listing published articles: %w", err)
+		}
+		a.Author.ID = a.UserID
+		a.CreatedAt, a.UpdatedAt = a.CreatedAt.UTC(), a.UpdatedAt.UTC()
+		n++
+		if err := yield(a); err != nil {
+			return 0, n, fmt.Errorf("articles: listing published articles: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, n, fmt.Errorf("articles: listing published articles: %w", err)
+	}
+	return total, n, nil
+}

@@ -1,0 +1,50 @@
+package sqlitestore_test
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/articles/internal/testdb"
+	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+)
+
+// TestReadSnapshot: statements in ReadSnapshot see the database as their
+// first one did while a writer goes on (WAL), on the store of Open (a
+// read-only pool beside the writer) and of New (one pool whose
+// transactions begin IMMEDIATE: a read must not take the write lock).
+func TestReadSnapshot(t *testing.T) {
+	stores := map[string]func(t *testing.T) *sqlitestore.Store{
+		"Open": func(t *testing.T) *sqlitestore.Store { return open(t, filepath.Join(t.TempDir(), "app.db")) },
+		"New": func(t *testing.T) *sqlitestore.Store {
+			s, _ := testdb.SQLite(t)
+			return s
+		},
+	}
+	for name, newStore := range stores {
+		t.Run(name, func(t *testing.T) {
+			s := newStore(t)
+			ctx := context.Background()
+			ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			publish := func() error {
+				_, err := s.CreateArticle(ctx, articles.NewArticle{UserID: ada, Title: "t", Body: "b", Published: true})
+				return err
+			}
+			if err := publish(); err != nil {
+				t.Fatal(err)
+			}
+			first, second, err := sqlitestore.CountTwice(ctx, s, publish)
+			if err != nil || first != 1 || second != 1 {
+				t.Errorf("counts in one snapshot around a write = %d, %d (error %v); want 1, 1", first, second, err)
+			}
+			total, err := s.ListPublished(ctx, 1, 0, func(articles.Article) error { return nil })
+			if err != nil || total != 2 {
+				t.Errorf("total after the snapshot = %d (error %v), want 2", total, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,26 @@
+package graphqlhttp
+
+import (
+	"net/http"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+)
+
+// WriteError answers r with err the way the endpoint answers a request it
+// refuses: {"errors": [the error as the endpoint's presenter shows it]}, no
+// data, with the error's HTTP status (apierror.Status) and the endpoint's
+// headers and content negotiation. An unknown error is a masked 500, logged
+// once. Middleware mounted in front of the endpoint uses it to answer in
+// the endpoint's shape:
+//
+//	keys, _ := idempotency.Middleware(idempotency.Config{Store: st, WriteError: h.WriteError})
+//	mux.Handle("/api/graphql", keys(h))
+func (h *Handler) WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	obj := h.presenter.GraphQL(r.Context(), err)
+	status := apierror.Status(err)
+	f := &failure{status: status, errs: gqlerror.List{{Message: obj.Message, Extensions: obj.Extensions}}}
+	w.Header()["Cache-Control"] = headerNoStore
+	h.answer(r.Context(), w, r, f)
+}
