@@ -247,6 +247,9 @@ func pathID(r *http.Request) string {
 }
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
+	if !h.hasBase(w, r) {
+		return
+	}
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
 		httpjson.WriteMessage(w, http.StatusBadRequest, "The query string is malformed.")
@@ -320,6 +323,9 @@ func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
+	if !h.hasBase(w, r) {
+		return
+	}
 	userID, ok := h.userID(r.Context())
 	if !ok {
 		h.errs.WriteREST(w, r, apierror.Unauthenticated(""))
@@ -370,6 +376,21 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, rawID string) {
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// MessageNoHost answers a list or create request without a Host header
+// when no [Config.BaseURL] is set: its links could not be absolute.
+const MessageNoHost = "The request has no Host header."
+
+// hasBase reports whether links for r can be made: a BaseURL, or r's
+// Host (an HTTP/1.0 request may have none). It answers 400 otherwise,
+// rather than writing links such as http:///api/articles.
+func (h *Handler) hasBase(w http.ResponseWriter, r *http.Request) bool {
+	if h.base != nil || r.Host != "" {
+		return true
+	}
+	httpjson.WriteMessage(w, http.StatusBadRequest, MessageNoHost)
+	return false
 }
 
 // collectionURL is the absolute URL, without query or trailing slash, of

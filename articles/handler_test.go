@@ -1,11 +1,13 @@
 package articles_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -329,5 +331,63 @@ func TestArticleMarshalJSON(t *testing.T) {
 	got, err := json.Marshal(a)
 	if err != nil || string(got) != want {
 		t.Errorf("json.Marshal(article) = %s, %v; want %s", got, err, want)
+	}
+}
+
+// TestNoHost sends HTTP/1.0 requests without a Host header: without a
+// BaseURL their links cannot be absolute, so they are a 400 and nothing is
+// written; with one, they are served.
+func TestNoHost(t *testing.T) {
+	s, _ := testdb.SQLite(t)
+	ada, err := s.CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rawStatus := func(srv *httptest.Server, req string) (int, string) {
+		t.Helper()
+		conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		if _, err := io.WriteString(conn, req); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		body, _ := io.ReadAll(res.Body)
+		return res.StatusCode, string(body)
+	}
+	const (
+		list   = "GET /api/articles HTTP/1.0\r\n\r\n"
+		create = "POST /api/articles HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 41\r\n\r\n{\"title\":\"t\",\"body\":\"b\",\"published\":true}"
+	)
+	for _, base := range []string{"", "https://api.example.com"} {
+		h, err := articles.NewHandler(s, articles.Config{BaseURL: base})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r.WithContext(auth.WithUserID(r.Context(), ada)))
+		}))
+		status, body := rawStatus(srv, create)
+		wantStatus, wantBody := http.StatusBadRequest, `{"message":"`+articles.MessageNoHost+`"}`
+		if base != "" {
+			wantStatus, wantBody = http.StatusCreated, ""
+		}
+		if status != wantStatus || (wantBody != "" && body != wantBody) {
+			t.Errorf("BaseURL %q, create: %d %s, want %d %s", base, status, body, wantStatus, wantBody)
+		}
+		status, body = rawStatus(srv, list)
+		if base == "" && (status != http.StatusBadRequest || body != wantBody) {
+			t.Errorf("list without BaseURL: %d %s, want 400 %s", status, body, wantBody)
+		}
+		if base != "" && (status != http.StatusOK || !strings.Contains(body, `"path":"https://api.example.com/api/articles"`) || !strings.Contains(body, `"total":1`)) {
+			t.Errorf("list with BaseURL: %d %s, want 200 with its links and the one article", status, body)
+		}
+		srv.Close()
 	}
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -94,4 +96,41 @@ func TestIdleServerGivesMemoryBack(t *testing.T) {
 	}
 	send(t, http.MethodGet, p.base+"/healthz", "").check(t, http.StatusOK, `{"status":"ok"}`)
 	p.waitFor(t, "memory given back", func(l logLine) bool { return l.message() == "idle: memory given back" })
+}
+
+// TestAppURL: with APP_URL, links and Location start with it whatever Host
+// the request names.
+func TestAppURL(t *testing.T) {
+	db := sqliteDatabase(t)
+	_, token := addUser(t, db, "Ada", "correct horse")
+	p := db.start(t, "APP_URL=https://api.example.com/")
+	req, err := http.NewRequest(http.MethodPost, p.base+"/api/articles", strings.NewReader(`{"title":"T","body":"B","published":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "evil.example"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Location"); resp.StatusCode != http.StatusCreated || got != "https://api.example.com/api/articles/1" {
+		t.Errorf("create: %d, Location %q; want 201 and https://api.example.com/api/articles/1", resp.StatusCode, got)
+	}
+	req, err = http.NewRequest(http.MethodGet, p.base+"/api/articles?per_page=1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "evil.example"
+	resp, err = client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if !strings.Contains(string(body), `"path":"https://api.example.com/api/articles"`) || strings.Contains(string(body), "evil") {
+		t.Errorf("list: %s, want links under APP_URL", body)
+	}
 }

@@ -197,10 +197,10 @@ func (s *postStore) create(ctx context.Context, userID int64, title, body string
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var id int64
-	err := s.w(ctx).QueryRowContext(ctx,
+	err := writeReturning(ctx, s.w(ctx),
 		"INSERT INTO posts (user_id, title, body, tags, created_at) "+
 			"SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1) RETURNING id",
-		userID, title, body, tagsJSON, s.timestamp(now)).Scan(&id)
+		[]any{userID, title, body, tagsJSON, s.timestamp(now)}, &id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, errUserGone
 	}
@@ -213,8 +213,10 @@ func (s *postStore) create(ctx context.Context, userID int64, title, body string
 // deleteOwn deletes post id if userID wrote it. It answers NOT_FOUND when
 // there is no such post and FORBIDDEN when someone else wrote it.
 func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, error) {
-	p, err := scanPost(s.w(ctx).QueryRowContext(ctx,
-		"DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns, id, userID))
+	p, err := scanPost(rowFunc(func(dest ...any) error {
+		return writeReturning(ctx, s.w(ctx), "DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns,
+			[]any{id, userID}, dest...)
+	}))
 	if err == nil {
 		return p, nil
 	}
@@ -227,4 +229,34 @@ func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, err
 		return nil, err
 	}
 	return nil, apierror.Forbidden("You can only delete your own posts.")
+}
+
+// rowFunc is a scanner made of a function, for scanPost.
+type rowFunc func(dest ...any) error
+
+func (f rowFunc) Scan(dest ...any) error { return f(dest...) }
+
+// writeReturning runs a write with a RETURNING clause and scans its one row
+// into dest, reading the result to its end (sql.ErrNoRows when there is no
+// row). QueryRowContext stops after the first row: SQLite then commits an
+// autocommit write when the statement is reset, where it skips its
+// automatic WAL checkpoint, and the WAL grows without bound.
+func writeReturning(ctx context.Context, q querier, query string, args []any, dest ...any) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	for rows.Next() {
+	}
+	return rows.Err()
 }

@@ -149,7 +149,7 @@ func (t *pageTally) add(other *pageTally) {
 
 // summary describes the tally in one line of the report.
 func (t *pageTally) summary() string {
-	return fmt.Sprintf("%s disagreements in %s pages (%d per_page values; %s on the last two pages, %s past the end)",
+	return fmt.Sprintf("%s disagreements in %s pages (page sizes used: %d; on the last two pages: %s; past the end: %s)",
 		count(t.disagreements), count(t.checked), len(t.perPage), count(t.nearEnd), count(t.pastEnd))
 }
 

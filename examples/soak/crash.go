@@ -99,7 +99,7 @@ type crashResult struct {
 // crashSoak runs the crash mode: it starts the server, loads it with
 // creates from cfg.concurrency clients while it kills and restarts it
 // cfg.crash.kills times, then counts what the database holds.
-func crashSoak(ctx context.Context, cfg config, logf func(format string, args ...any)) (*crashResult, error) {
+func crashSoak(ctx context.Context, cfg config, logf func(format string, args ...any)) (_ *crashResult, err error) {
 	if cfg.crash.addr == "" {
 		addr, err := freeLoopbackAddr()
 		if err != nil {
@@ -114,7 +114,14 @@ func crashSoak(ctx context.Context, cfg config, logf func(format string, args ..
 	if err != nil {
 		return nil, err
 	}
-	defer removeLog()
+	defer func() {
+		if err != nil { // keep the server's output, which may tell why
+			logFile.Close()
+			logf("the server's output is in %s", logFile.Name())
+			return
+		}
+		removeLog()
+	}()
 	logStart, err := logFile.Seek(0, io.SeekEnd) // the file may hold earlier runs
 	if err != nil {
 		return nil, err
@@ -202,7 +209,7 @@ func (res *crashResult) control(ctx context.Context, logf func(string, ...any)) 
 }
 
 // openServerLog opens the file the server's output is appended to: path,
-// or a temporary file that remove deletes.
+// or a temporary file that remove deletes (and closes, as it closes path).
 func openServerLog(path string) (f *os.File, remove func(), err error) {
 	if path != "" {
 		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)

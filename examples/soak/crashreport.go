@@ -113,7 +113,7 @@ func (res *crashResult) markdown() string {
 		count(t.transport), count(t.status5xx))
 	row("replays seen", "%s (`Idempotent-Replayed: true`); %s retried creates acknowledged without a replay",
 		count(t.replays), count(t.afresh))
-	row("duplicates", "%s (%s titles stored more than once)%s", count(cnt.duplicates), count(cnt.duplicated), informative(!cc.keys))
+	row("duplicates", "%s (titles stored more than once: %s)%s", count(cnt.duplicates), count(cnt.duplicated), informative(!cc.keys))
 	row("lost writes", "%s (acknowledged, not stored)", count(cnt.lost))
 	row("acknowledged id differs", "%s; %s titles nobody sent", count(cnt.idMismatch), count(cnt.strays))
 	row("unanswered or unexpected", "%s with no answer below 500 within %v; %s other answers (%s INTERNAL_SERVER_ERROR); %s of them stored",
@@ -159,7 +159,11 @@ func (res *crashResult) writeSamples(b *strings.Builder, t crashTotals) {
 	if len(samples) == 0 {
 		return
 	}
-	b.WriteString("\nFirst problems found:\n\n")
+	if res.cfg.crash.keys {
+		b.WriteString("\nFirst problems found:\n\n")
+	} else {
+		b.WriteString("\nFirst problems found (duplicates are informative without keys):\n\n")
+	}
 	for _, s := range samples[:min(len(samples), 2*maxSamples)] {
 		fmt.Fprintf(b, "- %s\n", strings.ReplaceAll(s, "\n", " "))
 	}

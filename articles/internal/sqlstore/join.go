@@ -45,3 +45,29 @@ func (d txDB) Exec(ctx context.Context, query string, args ...any) (int64, error
 type txRows struct{ *sql.Rows }
 
 func (r txRows) Close() { _ = r.Rows.Close() }
+
+// writeReturning runs a write with a RETURNING clause and scans its one
+// row into dest, reading the result to its end (sql.ErrNoRows when there
+// is no row). QueryRow would stop after the first row: SQLite then
+// commits an autocommit write when the statement is reset, where it skips
+// its automatic WAL checkpoint, and under a stream of such inserts the
+// WAL grows without bound (hundreds of MB in a few seconds).
+func writeReturning(ctx context.Context, db DB, query string, args []any, dest ...any) error {
+	rows, err := db.Query(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	for rows.Next() {
+	}
+	return rows.Err()
+}

@@ -112,8 +112,8 @@ func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (artic
 		UpdatedAt: now,
 		Author:    articles.Author{ID: in.UserID},
 	}
-	err := c.writer(ctx).QueryRow(ctx, insertArticle, in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)).
-		Scan(&a.ID, &a.Author.Name)
+	err := writeReturning(ctx, c.writer(ctx), insertArticle, []any{in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)},
+		&a.ID, &a.Author.Name)
 	if err != nil {
 		if c.Violation(err) == ForeignKeyViolation {
 			return articles.Article{}, fmt.Errorf("articles: creating an article for user %d: %w", in.UserID, articles.ErrUnknownUser)
@@ -156,7 +156,7 @@ func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
 // CreateUser implements auth.UserStore.
 func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
 	var id int64
-	err := c.writer(ctx).QueryRow(ctx, insertUser, name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))).Scan(&id)
+	err := writeReturning(ctx, c.writer(ctx), insertUser, []any{name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))}, &id)
 	if err != nil {
 		if c.Violation(err) == UniqueViolation {
 			return 0, fmt.Errorf("articles: creating a user: %w", auth.ErrEmailTaken)
