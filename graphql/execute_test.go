@@ -946,3 +946,24 @@ func TestNullFromResolver(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+func TestResponseSizeLimitCountsTheLastValue(t *testing.T) {
+	// One field whose value alone is past the limit: nothing follows it to
+	// check the size before, so the end of execution must.
+	big := strings.Repeat("x", 2000)
+	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(
+		graphql.Field{Name: "big", Type: graphql.String, Resolve: constant(big)},
+	)})
+	op, errs := s.Prepare(parseValidated(t, s, "{ big }"), "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	res := execute(op, context.Background(), graphql.ExecParams{MaxResponseBytes: 1000})
+	want := `[{"message":"The response is larger than the limit of 1000 bytes.","extensions":{"code":"RESPONSE_TOO_LARGE"}}]`
+	if got, _ := json.Marshal(res.Errors); string(res.Data) != "null" || string(got) != want {
+		t.Errorf("got data %.40s… and errors %s; want null and %s", res.Data, got, want)
+	}
+	if res := execute(op, context.Background(), graphql.ExecParams{MaxResponseBytes: len(big) + 20}); len(res.Errors) > 0 {
+		t.Errorf("a limit that fits: errors %v", res.Errors)
+	}
+}

@@ -171,7 +171,10 @@ func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string
 		}
 		e.release()
 	}()
-	if !e.execSelection(op.plan, reflect.ValueOf(p.Root)) || e.tooLarge {
+	// overLimit again at the end: the checks during execution come before
+	// each field and item, so the last value written (one huge string)
+	// has not been measured yet.
+	if !e.execSelection(op.plan, reflect.ValueOf(p.Root)) || e.overLimit() {
 		e.buf = append(e.buf[:start], "null"...)
 	}
 	if e.tooLarge {
