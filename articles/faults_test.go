@@ -25,7 +25,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/logbuf"

@@ -15,7 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/storetest"
 )
 

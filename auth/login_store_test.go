@@ -2,92 +2,25 @@ package auth_test
 
 import (
 	"context"
-	"crypto/rand"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/gqlkit/gqlkit/articles/pgstore"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
-// envDatabaseURL names the PostgreSQL test database, as in the articles
-// tests: unset skips the PostgreSQL runs, set but unreachable fails them.
-const envDatabaseURL = "TEST_DATABASE_URL"
-
 // loginStores are the real user stores TestLoginControlCharacters runs
-// against, each migrated and empty.
+// against, each migrated and empty (PostgreSQL: skipped when
+// TEST_DATABASE_URL is unset, failed when it is set but unreachable).
 var loginStores = []struct {
 	name string
 	open func(t *testing.T) auth.UserStore
 }{
-	{name: "sqlite", open: openSQLite},
-	{name: "postgres", open: openPostgres},
-}
-
-func openSQLite(t *testing.T) auth.UserStore {
-	t.Helper()
-	s, err := sqlitestore.Open(filepath.Join(t.TempDir(), "login.db"))
-	if err != nil {
-		t.Fatalf("sqlitestore.Open: %v", err)
-	}
-	t.Cleanup(func() { _ = s.Close() })
-	if err := s.Migrate(context.Background()); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	return s
-}
-
-// openPostgres returns a migrated store in a schema of its own, dropped at
-// cleanup.
-func openPostgres(t *testing.T) auth.UserStore {
-	t.Helper()
-	url := os.Getenv(envDatabaseURL)
-	if url == "" {
-		t.Skip(envDatabaseURL + " is not set")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-	defer cancel()
-	admin, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatalf("%s is set but the database is unreachable: %v", envDatabaseURL, err)
-	}
-	schema := "gqlkit_auth_test_" + strings.ToLower(rand.Text()[:10])
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		_ = admin.Close(ctx)
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		defer cancel()
-		if _, err := admin.Exec(ctx, "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-		_ = admin.Close(ctx)
-	})
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		t.Fatalf("parse %s: %v", envDatabaseURL, err)
-	}
-	cfg.ConnConfig.RuntimeParams["search_path"] = schema
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		t.Fatalf("pool: %v", err)
-	}
-	t.Cleanup(pool.Close) // before the schema is dropped
-	s := pgstore.New(pool)
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	return s
+	{name: "sqlite", open: func(t *testing.T) auth.UserStore { s, _ := testdb.SQLite(t); return s }},
+	{name: "postgres", open: func(t *testing.T) auth.UserStore { s, _ := testdb.Postgres(t); return s }},
 }
 
 // TestLoginControlCharacters checks that control characters in the login

@@ -15,6 +15,7 @@ import (
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
 // Header names.
@@ -140,7 +141,12 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		m.next.ServeHTTP(w, r)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, m.cfg.MaxBodyBytes))
+	if r.ContentLength > m.cfg.MaxBodyBytes {
+		httpjson.RefuseBody(w, r) // so that the 413 reaches the client
+		m.cfg.WriteError(w, r, &http.MaxBytesError{Limit: m.cfg.MaxBodyBytes})
+		return
+	}
+	body, err := io.ReadAll(httpjson.LimitBody(w, r, m.cfg.MaxBodyBytes))
 	if err != nil {
 		// A *http.MaxBytesError is a 413; a broken read, a 400.
 		m.cfg.WriteError(w, r, readError(err))

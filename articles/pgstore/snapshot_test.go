@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 )
 

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gqlkit/gqlkit/articles/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 	"github.com/gqlkit/gqlkit/articles/storetest"
 )
