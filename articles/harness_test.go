@@ -15,9 +15,9 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/storetest"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // now is the handler's clock in these tests: every article created over

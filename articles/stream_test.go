@@ -15,8 +15,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // bigPage stores n published articles of Ada's with 4 KiB bodies, newest

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/pgstore"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // TestReadSnapshot: statements in ReadSnapshot see the database as their

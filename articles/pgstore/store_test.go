@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // counted is a store whose pool counts its statements.

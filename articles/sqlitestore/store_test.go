@@ -16,9 +16,9 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // counted is a store whose database counts its statements.
