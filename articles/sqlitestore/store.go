@@ -263,7 +263,7 @@ func (d sqlDB) Query(ctx context.Context, query string, args ...any) (sqlstore.R
 	if err != nil {
 		return nil, err
 	}
-	return sqlRows{rows}, nil
+	return sqlstore.SQLRows{Rows: rows}, nil
 }
 
 func (d sqlDB) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
@@ -326,7 +326,7 @@ func (d txDB) Query(ctx context.Context, query string, args ...any) (sqlstore.Ro
 	if err != nil {
 		return nil, err
 	}
-	return sqlRows{rows}, nil
+	return sqlstore.SQLRows{Rows: rows}, nil
 }
 
 func (d txDB) QueryRow(ctx context.Context, query string, args ...any) sqlstore.Row {
@@ -404,8 +404,3 @@ func (c *stmtCache) close() error {
 type errRow struct{ err error }
 
 func (r errRow) Scan(...any) error { return r.err }
-
-// sqlRows adapts *sql.Rows to sqlstore.Rows.
-type sqlRows struct{ *sql.Rows }
-
-func (r sqlRows) Close() { _ = r.Rows.Close() }

@@ -26,7 +26,7 @@ func (d txDB) Query(ctx context.Context, query string, args ...any) (Rows, error
 	if err != nil {
 		return nil, err
 	}
-	return txRows{rows}, nil
+	return SQLRows{rows}, nil
 }
 
 func (d txDB) QueryRow(ctx context.Context, query string, args ...any) Row {
@@ -41,10 +41,12 @@ func (d txDB) Exec(ctx context.Context, query string, args ...any) (int64, error
 	return res.RowsAffected()
 }
 
-// txRows adapts *sql.Rows to Rows, whose Close reports nothing (as pgx's).
-type txRows struct{ *sql.Rows }
+// SQLRows adapts *sql.Rows to Rows, whose Close reports nothing (as
+// pgx's).
+type SQLRows struct{ *sql.Rows }
 
-func (r txRows) Close() { _ = r.Rows.Close() }
+// Close closes the rows.
+func (r SQLRows) Close() { _ = r.Rows.Close() }
 
 // writeReturning runs a write with a RETURNING clause and scans its one
 // row into dest, reading the result to its end (sql.ErrNoRows when there

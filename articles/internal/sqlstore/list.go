@@ -68,13 +68,10 @@ func listPage(ctx context.Context, db DB, limit int, offset int64, yield func(ar
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var a articles.Article
-		err := rows.Scan(&total, &a.ID, &a.UserID, &a.Title, &a.Body, &a.Published, &a.CreatedAt, &a.UpdatedAt, &a.Author.Name)
+		a, err := scanArticle(rows, &total)
 		if err != nil {
 			return 0, n, fmt.Errorf("articles: listing published articles: %w", err)
 		}
-		a.Author.ID = a.UserID
-		a.CreatedAt, a.UpdatedAt = a.CreatedAt.UTC(), a.UpdatedAt.UTC()
 		n++
 		if err := yield(a); err != nil {
 			return 0, n, fmt.Errorf("articles: listing published articles: %w", err)

@@ -91,10 +91,12 @@ func (c *Core) FindPublished(ctx context.Context, id int64) (articles.Article, e
 	return a, nil
 }
 
-// scanArticle reads the columns of listPublished and findPublished.
-func scanArticle(row Row) (articles.Article, error) {
+// scanArticle reads the article columns of findPublished and
+// listPublished, after the columns that lead go into (listPublished's
+// total).
+func scanArticle(row Row, lead ...any) (articles.Article, error) {
 	var a articles.Article
-	err := row.Scan(&a.ID, &a.UserID, &a.Title, &a.Body, &a.Published, &a.CreatedAt, &a.UpdatedAt, &a.Author.Name)
+	err := row.Scan(append(lead, &a.ID, &a.UserID, &a.Title, &a.Body, &a.Published, &a.CreatedAt, &a.UpdatedAt, &a.Author.Name)...)
 	a.Author.ID = a.UserID
 	a.CreatedAt, a.UpdatedAt = a.CreatedAt.UTC(), a.UpdatedAt.UTC()
 	return a, err
