@@ -17,6 +17,7 @@ type Operation struct {
 	s    *Schema
 	def  *ast.OperationDefinition
 	plan *selectionPlan
+	costs costState // see cost.go
 }
 
 // Prepare selects the operation called name (it may be empty when the

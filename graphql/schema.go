@@ -22,6 +22,17 @@ type SchemaConfig struct {
 	Types []NamedType
 	// Description is the schema's description, shown by introspection.
 	Description string
+
+	// FieldMiddleware wraps the resolver of every field that has one
+	// (Field.Resolve), in the order described at [FieldMiddleware];
+	// introspection fields are never wrapped. With
+	// MiddlewareOnDefaultFields, it also wraps the fields read from their
+	// parent value.
+	FieldMiddleware []FieldMiddleware
+	// MiddlewareOnDefaultFields applies FieldMiddleware to the fields
+	// without a resolver too. Off by default: most such fields read a
+	// struct field, and wrapping them costs a call per value.
+	MiddlewareOnDefaultFields bool
 }
 
 // Schema is a built, validated schema, ready to validate and execute

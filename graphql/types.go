@@ -234,7 +234,61 @@ type Field struct {
 	Resolve           ResolveFunc
 	Description       string
 	DeprecationReason string
+
+	// Middleware wraps this field's resolver, after the schema-wide
+	// SchemaConfig.FieldMiddleware (see [FieldMiddleware] for the order).
+	// On a field without Resolve it wraps the default resolver, which
+	// reads the field from the parent value.
+	Middleware []FieldMiddleware
+
+	// Cost declares what the field adds to an operation's cost; the zero
+	// value is a field that costs 1 and, when it is a list, is counted as
+	// holding one item. See [Cost].
+	Cost Cost
 }
+
+// Cost declares what a field adds to the cost of an operation that selects
+// it, the measure graphqlhttp bounds with limits.Config.MaxCost. The cost
+// of a selection set is the sum of the costs of its fields; a field costs
+// its Weight plus, when it has a sub-selection, the cost of the
+// sub-selection times the field's size: the value of its SizeArg argument
+// (after variables are coerced; its default when absent), else Size.
+//
+// For posts(first: Int = 10): [Post!]! declared with
+// Cost{SizeArg: "first"}, the selection posts(first: 50) { author { name } }
+// costs 1 + 50 × (1 + 1) = 101, and posts { title } costs 1 + 10 × 1 = 11.
+// Introspection (__schema, __type, __typename) costs nothing. Fields under
+// @skip or @include count whatever their condition: the cost is an upper
+// bound known before anything runs. Sums and products saturate at the
+// largest int.
+type Cost struct {
+	// Weight is the cost of the field itself; 0 means 1, a negative
+	// value means 0 (a field that is as cheap as reading a struct field).
+	Weight int
+	// SizeArg names the Int argument that bounds the length of the list
+	// the field returns (first, limit). A null or negative value counts
+	// as 0 items; an absent argument counts as its default, or as Size
+	// when it has none. NewSchema checks that the argument exists and is
+	// an Int.
+	SizeArg string
+	// Size is the number of items the field counts as when SizeArg does
+	// not give one; 0 means 1.
+	Size int
+}
+
+// FieldMiddleware wraps a resolver: it is given the next resolver of the
+// chain and returns the one to call instead, which may run code before and
+// after next, change its result, or not call it at all (an authorization
+// check). Middleware is composed once, when the schema is built, so a field
+// pays at run time only for the middleware that wraps it.
+//
+// The order is that of net/http middleware: the schema-wide
+// SchemaConfig.FieldMiddleware come first, outermost first, then the
+// field's own Field.Middleware, outermost first, then the resolver; for
+// schema-wide [a, b] and field [c], a runs first and the resolver last,
+// a(b(c(resolve))). A panic in middleware is a field error, masked like a
+// panic in the resolver.
+type FieldMiddleware func(next ResolveFunc) ResolveFunc
 
 // Argument is one argument of a [Field]. Default follows the rules of
 // [InputField.Default].

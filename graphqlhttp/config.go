@@ -10,6 +10,8 @@ import (
 
 	"github.com/rs/zerolog"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -100,6 +102,39 @@ type Config struct {
 	// ResponseBudgetWait bounds how long a request waits for its share
 	// of the budget; 0 means DefaultResponseBudgetWait (10 s).
 	ResponseBudgetWait time.Duration
+
+	// AllowIntrospection, when set, decides for each request whether
+	// __schema and __type are allowed, from the context the resolvers
+	// would get (authenticated, when Auth is set): introspection for
+	// staff only, say. Introspection is then ignored. A refused request
+	// gets the same 400 as with Introspection off.
+	AllowIntrospection func(ctx context.Context) bool
+
+	// Timeout bounds the execution of an operation; 0 (the default)
+	// means no bound. Past it, the resolvers not yet called are not
+	// called, the fields not yet resolved are null, and the answer has
+	// one error with extensions.code TIMEOUT (status 200, as for any
+	// field error; data is null only when a non-null field could not be
+	// resolved in time). Resolvers get the deadline in their context, so
+	// that a database call under way is cancelled. The root fields of a
+	// mutation are never abandoned halfway: each runs in turn with the
+	// request's own context, whatever the time, and only the fields below
+	// them are bound by the deadline.
+	Timeout time.Duration
+
+	// Tracer observes every request: its phases, the fields that run a
+	// resolver, and how it ended (see graphql.Tracer). nil, the default,
+	// costs nothing. Package otelgraphql provides an OpenTelemetry one.
+	Tracer graphql.Tracer
+	// TraceDefaultFields has the Tracer see the fields without a resolver
+	// too (read from their parent value). Off by default: such fields
+	// measure nothing and would flood a trace.
+	TraceDefaultFields bool
+
+	// ErrorHooks report masked errors and map domain errors to coded ones
+	// (see apierror.Hooks); pass the same value to the REST handlers'
+	// configs.
+	ErrorHooks apierror.Hooks
 }
 
 // Authenticator authenticates a GraphQL request: one value does both
