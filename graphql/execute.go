@@ -17,13 +17,20 @@ type pathSeg struct {
 }
 
 type executor struct {
-	ctx  context.Context
-	s    *Schema
-	op   *Operation
-	buf  []byte
-	errs gqlerror.List
-	path []pathSeg
-	cond conditions // the variables' @skip/@include, and the first null one
+	ctx context.Context
+	// rootCtx, when set, is the context of the root fields: those of a
+	// mutation under a deadline, which ctx carries and they ignore.
+	rootCtx context.Context
+	// tracer sees the fields that run a resolver, and the others too
+	// when traceAll.
+	tracer   Tracer
+	traceAll bool
+	s        *Schema
+	op       *Operation
+	buf      []byte
+	errs     gqlerror.List
+	path     []pathSeg
+	cond     conditions // the variables' @skip/@include, and the first null one
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
 	done bool
@@ -84,11 +91,16 @@ func (e *executor) astPath() ast.Path {
 }
 
 func (e *executor) fieldError(fp *fieldPlan, err error) {
-	if ctxErr := e.ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+	if ctxErr := e.ctx.Err(); ctxErr != nil && (err == errTimedOut || errors.Is(err, ctxErr)) {
 		if e.done {
 			return // reported once
 		}
 		e.done = true
+		if context.Cause(e.ctx) == errTimeout {
+			e.errs = append(e.errs, &gqlerror.Error{Message: MessageTimeout, Path: e.astPath(), Locations: fp.locs,
+				Extensions: map[string]any{"code": CodeTimeout}})
+			return
+		}
 	}
 	ge := &gqlerror.Error{Path: e.astPath(), Locations: fp.locs, Err: err}
 	if ae, ok := err.(*argumentError); ok {
@@ -184,8 +196,10 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 				}
 			} else if fp.info.resolve != nil {
 				v, err = e.callResolver(fp, parent, args)
+			} else if e.traceAll {
+				v, err = e.traceDefault(fp, parent, args)
 			} else {
-				v, err = e.resolveDefault(fp.info, parent)
+				v, err = resolveDefault(&e.ctx, fp.info, parent)
 			}
 		}
 	}
@@ -200,13 +214,12 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 	return e.complete(fp, fp.typ, v)
 }
 
-func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) (out reflect.Value, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = reflect.Value{}, recovered(r)
-		}
-	}()
-	if err := e.ctx.Err(); err != nil {
+func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
+	ctx := e.ctx
+	if e.rootCtx != nil && fp.owner == e.op.plan {
+		ctx = e.rootCtx
+	}
+	if err := ctx.Err(); err != nil {
 		// The caller is gone or out of time: resolvers, which are where
 		// the work is, are not called any more.
 		return reflect.Value{}, err
@@ -216,11 +229,47 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 		p = parent.Interface()
 	}
 	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.vars, idx: indexesOf(e.path)}
-	res, err := fp.info.resolve(e.ctx, p, args, info)
+	var res any
+	var err error
+	if e.tracer != nil && (fp.info.traced || e.traceAll) {
+		tctx := e.tracer.StartField(ctx, info)
+		res, err = invoke(tctx, fp.info.resolve, p, args, info)
+		e.tracer.EndField(tctx, info, err)
+	} else {
+		res, err = invoke(ctx, fp.info.resolve, p, args, info)
+	}
 	if err != nil {
+		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
+			// Whatever the resolver says, it ran out of time.
+			return reflect.Value{}, errTimedOut
+		}
 		return reflect.Value{}, boundedError(err)
 	}
 	return reflect.ValueOf(res), nil
+}
+
+// errTimedOut is the error of a resolver that failed once its deadline
+// had passed: fieldError reports it as the one TIMEOUT error.
+var errTimedOut = errors.New("graphql: resolver timed out")
+
+// invoke calls a resolver, turning its panic into a field error.
+func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, info ResolveInfo) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, recovered(r)
+		}
+	}()
+	return resolve(ctx, parent, args, info)
+}
+
+// traceDefault resolves a field without a resolver from its parent value,
+// telling the tracer (Config.TraceDefaultFields).
+func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.vars, idx: indexesOf(e.path)}
+	ctx := e.tracer.StartField(e.ctx, info)
+	v, err := resolveDefault(&ctx, fp.info, parent)
+	e.tracer.EndField(ctx, info, err)
+	return v, err
 }
 
 // deref unwraps interfaces and pointers to scalars, returning the value to

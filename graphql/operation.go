@@ -2,11 +2,15 @@ package graphql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
+	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gqlkit/gqlkit/limits"
 )
 
 // Operation is one operation of a validated document, prepared for
@@ -14,9 +18,9 @@ import (
 // coerced once. An Operation is safe for concurrent use; cache it together
 // with its document.
 type Operation struct {
-	s    *Schema
-	def  *ast.OperationDefinition
-	plan *selectionPlan
+	s     *Schema
+	def   *ast.OperationDefinition
+	plan  *selectionPlan
 	costs costState // see cost.go
 }
 
@@ -123,7 +127,34 @@ type ExecParams struct {
 	// mutation gate. An error it returns ends the execution and is
 	// Execute's error.
 	BeforeExecute func(ctx context.Context, op *Operation) error
+
+	// MaxCost refuses an operation whose cost (see [Cost]), computed
+	// once the variables are coerced, is over it: Execute then returns a
+	// *limits.Error (Limit limits.Cost) before any resolver runs. 0 or
+	// less means no bound.
+	MaxCost int
+
+	// Deadline, when not zero, bounds the execution: resolvers get it in
+	// their context, none is called once it has passed, and the fields
+	// not resolved by then are null with one error, extensions.code
+	// TIMEOUT. The root fields of a mutation are the exception: each runs
+	// in turn with ctx itself, so that a sequence of writes is never
+	// abandoned halfway; the fields below them are bound.
+	Deadline time.Time
+
+	// Tracer, when set, is told of the coerce and execute phases and of
+	// the fields that run a resolver (see [Tracer]); TraceDefaultFields
+	// adds the fields read from their parent value.
+	Tracer             Tracer
+	TraceDefaultFields bool
 }
+
+// CodeTimeout is extensions.code of the error an execution past its
+// deadline answers with (see ExecParams.Deadline).
+const CodeTimeout = "TIMEOUT"
+
+// MessageTimeout is the message of that error.
+const MessageTimeout = "The operation did not complete in time: the fields it had not resolved are null."
 
 // Execute coerces the variables and runs the operation.
 //
@@ -137,6 +168,10 @@ type ExecParams struct {
 // *apierror.PanicError, a server fault to answer with a 500). A panic in a
 // resolver is a field error in Result, like any resolver error.
 func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) {
+	var start time.Time
+	if p.Tracer != nil {
+		start = time.Now()
+	}
 	var vars map[string]any
 	if len(op.def.VariableDefinitions) > 0 {
 		var errs gqlerror.List
@@ -146,24 +181,59 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 		case fault != nil:
 			return Result{}, fault
 		case len(errs) > 0:
+			op.tracePhase(ctx, &p, PhaseCoerce, start)
 			return Result{Errors: errs}, nil
 		}
 	}
+	cost := 0
+	if p.MaxCost > 0 || p.Tracer != nil {
+		cost = op.cost(vars)
+	}
+	op.tracePhase(ctx, &p, PhaseCoerce, start)
+	if p.MaxCost > 0 && cost > p.MaxCost {
+		return Result{Cost: cost}, &limits.Error{Limit: limits.Cost, Max: p.MaxCost, Found: cost}
+	}
 	if p.BeforeExecute != nil {
 		if err := p.BeforeExecute(ctx, op); err != nil {
-			return Result{}, err
+			return Result{Cost: cost}, err
 		}
 	}
-	return op.execute(ctx, &p, vars), nil
+	if p.Tracer != nil {
+		start = time.Now()
+	}
+	res := op.execute(ctx, &p, vars)
+	op.tracePhase(ctx, &p, PhaseExecute, start)
+	res.Cost = cost
+	return res, nil
 }
+
+// tracePhase reports a phase that began at start to p's tracer, if any.
+func (op *Operation) tracePhase(ctx context.Context, p *ExecParams, ph Phase, start time.Time) {
+	if p.Tracer != nil {
+		p.Tracer.Phase(ctx, PhaseInfo{Phase: ph, Start: start, Duration: time.Since(start)})
+	}
+}
+
+// errTimeout is the cause of an execution context whose deadline
+// (ExecParams.Deadline) passed.
+var errTimeout = errors.New("graphql: the operation's deadline passed")
 
 // execute runs the operation with coerced variables.
 func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string]any) (res Result) {
 	e := executors.Get().(*executor)
 	start := len(p.Dst)
-	*e = executor{ctx: ctx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars}}
+	*e = executor{ctx: ctx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars},
+		tracer: p.Tracer, traceAll: p.TraceDefaultFields && p.Tracer != nil}
 	if p.MaxResponseBytes > 0 {
 		e.maxBytes, e.maxEnd = p.MaxResponseBytes, start+p.MaxResponseBytes
+	}
+	if !p.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		e.ctx, cancel = context.WithDeadlineCause(ctx, p.Deadline, errTimeout)
+		defer cancel()
+		if op.def.Operation == ast.Mutation {
+			e.rootCtx = ctx // root fields of a mutation are not bound
+		}
 	}
 	defer func() {
 		if r := recover(); r != nil {

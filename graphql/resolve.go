@@ -134,7 +134,7 @@ func (a *accessor) setMethod(t reflect.Type, name string) bool {
 // callMethod calls a resolving method, turning its panic into a field
 // error: of the default resolver's ways to read a value, only a method runs
 // user code, so only it pays for a deferred recover.
-func (e *executor) callMethod(a *accessor, m reflect.Value) (out reflect.Value, err error) {
+func callMethod(ctx *context.Context, a *accessor, m reflect.Value) (out reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = reflect.Value{}, recovered(r)
@@ -142,7 +142,7 @@ func (e *executor) callMethod(a *accessor, m reflect.Value) (out reflect.Value, 
 	}()
 	var res []reflect.Value
 	if a.withCtx {
-		res = m.Call([]reflect.Value{reflect.ValueOf(&e.ctx).Elem()})
+		res = m.Call([]reflect.Value{reflect.ValueOf(ctx).Elem()})
 	} else {
 		res = m.Call(nil)
 	}
@@ -153,8 +153,10 @@ func (e *executor) callMethod(a *accessor, m reflect.Value) (out reflect.Value, 
 }
 
 // resolveDefault reads the field called name from parent: a map key, an
-// exported struct field (json tag names count) or a method.
-func (e *executor) resolveDefault(fi *fieldInfo, parent reflect.Value) (reflect.Value, error) {
+// exported struct field (json tag names count) or a method, which is given
+// *ctx when it takes a context (a pointer, so that the executor's own
+// context reaches it without an allocation).
+func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (reflect.Value, error) {
 	for parent.Kind() == reflect.Interface {
 		if parent.IsNil() {
 			return reflect.Value{}, nil
@@ -185,7 +187,7 @@ func (e *executor) resolveDefault(fi *fieldInfo, parent reflect.Value) (reflect.
 		if a.derefPtr && parent.IsNil() {
 			return reflect.Value{}, nil
 		}
-		return e.callMethod(a, parent.Method(a.method))
+		return callMethod(ctx, a, parent.Method(a.method))
 	}
 	if a.index == nil {
 		return reflect.Value{}, nil
@@ -204,4 +206,16 @@ func (e *executor) resolveDefault(fi *fieldInfo, parent reflect.Value) (reflect.
 		return reflect.Value{}, nil // through a nil embedded pointer
 	}
 	return v, nil
+}
+
+// defaultResolver is the default resolution of fi as a ResolveFunc, for
+// middleware to wrap (Field.Middleware on a field without Resolve).
+func defaultResolver(fi *fieldInfo) ResolveFunc {
+	return func(ctx context.Context, parent any, _ Args, _ ResolveInfo) (any, error) {
+		v, err := resolveDefault(&ctx, fi, reflect.ValueOf(parent))
+		if err != nil || !v.IsValid() || !v.CanInterface() {
+			return nil, err
+		}
+		return v.Interface(), nil
+	}
 }

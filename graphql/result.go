@@ -23,6 +23,9 @@ import (
 type Result struct {
 	Data   []byte
 	Errors gqlerror.List
+	// Cost is the operation's cost (see [Cost]) when it was computed:
+	// when ExecParams.MaxCost or ExecParams.Tracer was set; 0 otherwise.
+	Cost int
 }
 
 // Request is one GraphQL request for [Schema.Do].

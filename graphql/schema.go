@@ -71,14 +71,18 @@ type fieldInfo struct {
 	name    string
 	typ     Type
 	args    []*argInfo
-	resolve ResolveFunc
-	desc    string
-	depr    string
-	coord   string // "Type.field", for messages
+	resolve ResolveFunc // Field.Resolve wrapped in its middleware
+	// traced: the field has a resolver of its own (Field.Resolve), so a
+	// Tracer sees it; introspection fields are never traced.
+	traced bool
+	desc   string
+	depr   string
+	coord  string // "Type.field", for messages
 	// freshArgs: some argument's type holds a custom scalar, whose values
 	// each execution parses for itself.
 	freshArgs bool
 	accessor  accessorCache
+	cost      fieldCost // Field.Cost, checked (see cost.go)
 }
 
 type argInfo struct {
@@ -156,6 +160,7 @@ func (s *Schema) Types() []NamedType { return append([]NamedType(nil), s.types..
 
 type builder struct {
 	s       *Schema
+	cfg     SchemaConfig
 	errs    []error
 	seen    map[string]NamedType
 	order   []NamedType
@@ -190,7 +195,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		inputs:      map[*InputObject]*inputInfo{},
 		enums:       map[*Enum]*enumInfo{},
 	}
-	b.s = s
+	b.s, b.cfg = s, cfg
 	if cfg.Query == nil {
 		return nil, errors.New("graphql: SchemaConfig.Query is required")
 	}
@@ -654,8 +659,11 @@ func (b *builder) compileObject(o *Object) {
 			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))
 			continue
 		}
-		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve,
+		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
 			desc: f.Description, depr: f.DeprecationReason, coord: coord}
+		if !info.intro {
+			fi.resolve = b.withMiddleware(coord, fi, f)
+		}
 		seenArgs := map[string]bool{}
 		for _, a := range f.Args {
 			if seenArgs[a.Name] {
@@ -670,7 +678,55 @@ func (b *builder) compileObject(o *Object) {
 				fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
 			}
 		}
+		b.compileCost(fi, f)
 		info.fields = append(info.fields, fi)
 		info.byName[f.Name] = fi
 	}
+}
+
+// withMiddleware composes the resolver of field f (coordinates coord) with
+// the schema-wide middleware and its own, in the order [FieldMiddleware]
+// describes. A field without Resolve keeps none unless some middleware
+// applies to it, and is then wrapped around its default resolution.
+func (b *builder) withMiddleware(coord string, fi *fieldInfo, f Field) (resolve ResolveFunc) {
+	var chain []FieldMiddleware
+	if f.Resolve != nil || b.cfg.MiddlewareOnDefaultFields {
+		chain = append(chain, b.cfg.FieldMiddleware...)
+	}
+	chain = append(chain, f.Middleware...)
+	if len(chain) == 0 {
+		return f.Resolve
+	}
+	resolve = f.Resolve
+	if resolve == nil {
+		resolve = defaultResolver(fi)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		mw := chain[i]
+		if mw == nil {
+			b.errorf("graphql: field %s: middleware %d is nil", coord, i)
+			return f.Resolve
+		}
+		next, err := applyMiddleware(mw, resolve)
+		switch {
+		case err != nil:
+			b.errorf("graphql: field %s: middleware %d: %v", coord, i, err)
+			return f.Resolve
+		case next == nil:
+			b.errorf("graphql: field %s: middleware %d returned a nil resolver", coord, i)
+			return f.Resolve
+		}
+		resolve = next
+	}
+	return resolve
+}
+
+// applyMiddleware calls mw, turning its panic into an error.
+func applyMiddleware(mw FieldMiddleware, next ResolveFunc) (out ResolveFunc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("panicked: %v", r)
+		}
+	}()
+	return mw(next), nil
 }

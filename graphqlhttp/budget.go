@@ -151,10 +151,10 @@ func budgetConfig(cfg Config, maxResponse int) (*budget, time.Duration, error) {
 // (queries have no side effects to repeat). A mutation, which must run
 // once, takes a share of MaxResponseBytes first. errBusy means no share
 // came within the wait.
-func (h *Handler) run(ctx context.Context, op *graphql.Operation, vars map[string]any, data *[]byte) (graphql.Result, int64, error) {
+func (h *Handler) run(ctx context.Context, op *graphql.Operation, vars map[string]any, data *[]byte, deadline time.Time) (graphql.Result, int64, error) {
 	full := int64(h.maxResponse)
 	if h.budget == nil {
-		res, err := h.exec(ctx, op, vars, data, h.maxResponse)
+		res, err := h.exec(ctx, op, vars, data, h.maxResponse, deadline)
 		return res, 0, err
 	}
 	share := full
@@ -164,7 +164,7 @@ func (h *Handler) run(ctx context.Context, op *graphql.Operation, vars map[strin
 	if !h.budget.acquire(ctx, share, h.budgetWait) {
 		return graphql.Result{}, 0, errBusy
 	}
-	res, err := h.exec(ctx, op, vars, data, int(share))
+	res, err := h.exec(ctx, op, vars, data, int(share), deadline)
 	if err != nil || share == full || !tooLarge(res) {
 		return res, share, err
 	}
@@ -172,17 +172,23 @@ func (h *Handler) run(ctx context.Context, op *graphql.Operation, vars map[strin
 	if !h.budget.acquire(ctx, full, h.budgetWait) {
 		return graphql.Result{}, 0, errBusy
 	}
-	res, err = h.exec(ctx, op, vars, data, int(full))
+	res, err = h.exec(ctx, op, vars, data, int(full), deadline)
 	return res, full, err
 }
 
 // exec executes op once, its data bounded by max bytes (0: none), into
-// the buffer data.
-func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[string]any, data *[]byte, max int) (graphql.Result, error) {
+// the buffer data, under the deadline (none when zero) and the cost limit.
+func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[string]any, data *[]byte, max int, deadline time.Time) (graphql.Result, error) {
 	res, err := op.Execute(ctx, graphql.ExecParams{Variables: vars, Root: h.cfg.Root, Dst: (*data)[:0],
-		MaxResponseBytes: max, BeforeExecute: h.gate})
+		MaxResponseBytes: max, BeforeExecute: h.gate, MaxCost: h.limits.MaxCost, Deadline: deadline,
+		Tracer: h.cfg.Tracer, TraceDefaultFields: h.cfg.TraceDefaultFields})
 	if res.Data != nil {
 		*data = res.Data
+	}
+	if tr := h.traceOf(ctx); tr != nil {
+		if res.Data != nil || isLimit(err) {
+			tr.info.Cost = res.Cost
+		}
 	}
 	return res, err
 }

@@ -244,7 +244,7 @@ func TestHandlerServesRepeatsFromTheCache(t *testing.T) {
 				if _, again := post(h, tt.body); again != tt.wantBody {
 					t.Errorf("repeated answer = %s, want %s", again, tt.wantBody)
 				}
-				if got := h.document(tt.query); got != d {
+				if got := h.document(tt.query, false, nil); got != d {
 					t.Errorf("document(%q) = %p, want the cached %p", tt.query, got, d)
 				}
 			}
@@ -267,7 +267,7 @@ func TestHandlerWithoutCache(t *testing.T) {
 	if h.cache != nil || h.cache.len() != 0 {
 		t.Errorf("the handler has a cache")
 	}
-	if a, b := h.document("{ hello }"), h.document("{ hello }"); a == b {
+	if a, b := h.document("{ hello }", false, nil), h.document("{ hello }", false, nil); a == b {
 		t.Error("document returned the same document twice without a cache")
 	}
 }

@@ -32,7 +32,11 @@ type Handler struct {
 	limits    limits.Config // effective
 	presenter apierror.Presenter
 	cache     *cache
-	bufs      sync.Pool
+	// introCache holds the documents of requests allowed introspection
+	// when Config.AllowIntrospection decides per request (nil otherwise):
+	// they are validated under other rules.
+	introCache *cache
+	bufs       sync.Pool
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
 	// budget bounds the response data of all executions at once (nil:
@@ -52,8 +56,18 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	if schema.AST().Mutation != nil && cfg.Auth == nil {
 		return nil, errors.New("graphqlhttp: the schema has mutations but Config.Auth is nil, so every mutation would be refused")
 	}
-	h := &Handler{schema: schema, cfg: cfg, limits: cfg.Limits.Effective(), cache: newCache(cfg.CacheSize, cfg.CacheBytes)}
-	h.presenter = apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger}
+	h := &Handler{schema: schema, cfg: cfg, limits: cfg.Limits.Effective()}
+	if cfg.AllowIntrospection == nil {
+		h.cache = newCache(cfg.CacheSize, cfg.CacheBytes)
+	} else {
+		// Two caches, one per set of rules, that share the bounds.
+		items, bytes := halfBound(cfg.CacheSize, DefaultCacheSize), halfBound(cfg.CacheBytes, DefaultCacheBytes)
+		h.cache, h.introCache = newCache(items, bytes), newCache(items, bytes)
+	}
+	if cfg.Timeout < 0 {
+		return nil, errors.New("graphqlhttp: Config.Timeout is negative")
+	}
+	h.presenter = apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger, Hooks: cfg.ErrorHooks}
 	switch {
 	case cfg.MaxResponseBytes == 0:
 		h.maxResponse = DefaultMaxResponseBytes
@@ -102,30 +116,81 @@ func fail(status int, code apierror.Code, msg string) *failure {
 // credentials that are present but invalid.
 var errUnauthenticated = errors.New("graphqlhttp: unauthenticated")
 
+// halfBound is half of a cache bound (0 meaning def), at least 1, or the
+// bound itself when it is negative (off).
+func halfBound(v, def int) int {
+	switch {
+	case v < 0:
+		return v
+	case v == 0:
+		v = def
+	}
+	return max(v/2, 1)
+}
+
 // ServeHTTP answers one GraphQL request: authenticate, read the
 // parameters, find the checked document and its operation, execute.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if h.cfg.Tracer != nil {
+		h.serveTraced(w, r)
+		return
+	}
+	h.serveHTTP(w, r, nil)
+}
+
+// serveTraced serves r under Config.Tracer.
+func (h *Handler) serveTraced(w http.ResponseWriter, r *http.Request) {
+	r, tr := h.startTrace(r)
+	defer tr.end()
+	h.serveHTTP(w, r, tr)
+}
+
+func (h *Handler) serveHTTP(w http.ResponseWriter, r *http.Request, tr *trace) {
 	w.Header()["Cache-Control"] = headerNoStore
 	defer h.recoverPanic(w, r)
 	ctx, f := h.authenticate(r)
 	if f == nil {
-		f = h.serve(ctx, w, r)
+		f = h.serve(ctx, w, r, tr)
 	}
 	if f != nil {
 		h.answer(ctx, w, r, f)
 	}
 }
 
-func (h *Handler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request) *failure {
+func (h *Handler) serve(ctx context.Context, w http.ResponseWriter, r *http.Request, tr *trace) *failure {
+	start := tr.now()
 	p, f := h.readParams(w, r)
+	tr.phase(graphql.PhaseRead, start)
 	if f != nil {
 		return f
 	}
-	op, f := h.operation(p, r.Method)
+	if tr != nil {
+		tr.info.Document = p.query
+	}
+	op, f := h.operation(p, r.Method, h.introspection(ctx), tr)
 	if f != nil {
 		return f
 	}
+	tr.operation(op)
 	return h.execute(ctx, w, r, op, p.variables)
+}
+
+// introspection reports whether a request executed with ctx may use
+// __schema and __type.
+func (h *Handler) introspection(ctx context.Context) bool {
+	if h.cfg.AllowIntrospection != nil {
+		return h.cfg.AllowIntrospection(ctx)
+	}
+	return h.cfg.Introspection
+}
+
+// traceOf returns the trace of a request whose context is ctx, nil when
+// the handler has no tracer.
+func (h *Handler) traceOf(ctx context.Context) *trace {
+	if h.cfg.Tracer == nil {
+		return nil
+	}
+	return traceOf(ctx)
 }
 
 // recoverPanic answers a panic in the handler's own path (not in a
@@ -165,8 +230,10 @@ func unauthenticated() *failure {
 
 // operation returns the prepared operation a request names, from its
 // checked document: steps 2 and 3 of the data flow, and the GET rule.
-func (h *Handler) operation(p params, method string) (*graphql.Operation, *failure) {
-	doc := h.document(p.query)
+// intro says whether the request may use introspection.
+func (h *Handler) operation(p params, method string, intro bool, tr *trace) (*graphql.Operation, *failure) {
+	defer tr.endValidate()
+	doc := h.document(p.query, intro, tr)
 	switch {
 	case doc.fault != nil:
 		return nil, &failure{fault: doc.fault}
@@ -204,11 +271,17 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 	data, out := h.bufs.Get().(*[]byte), h.bufs.Get().(*[]byte)
 	defer h.putBuf(data)
 	defer h.putBuf(out)
-	res, held, err := h.run(ctx, op, vars, data)
+	var deadline time.Time
+	if h.cfg.Timeout > 0 {
+		deadline = time.Now().Add(h.cfg.Timeout)
+	}
+	res, held, err := h.run(ctx, op, vars, data, deadline)
 	defer h.budget.release(held) // once the answer is written
 	switch {
 	case errors.Is(err, errBusy):
 		return busy(w)
+	case err != nil && isLimit(err):
+		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(err.(*limits.Error))}}
 	case errors.Is(err, errUnauthenticated):
 		return unauthenticated()
 	case err != nil:
@@ -226,6 +299,13 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 		h.write(w, r, status, (*out)[:dataSlot], inPlace, (*out)[dataSlot:])
 	}
 	return nil
+}
+
+// isLimit reports whether err is the *limits.Error of an operation over
+// the cost limit (Execute returns it as it is).
+func isLimit(err error) bool {
+	_, ok := err.(*limits.Error)
+	return ok
 }
 
 // dataSlot is where the data goes in an answer: after {"data":.
@@ -257,8 +337,10 @@ func (h *Handler) envelope(ctx context.Context, res graphql.Result, out *[]byte)
 // nothing else happened), 200 otherwise.
 func (h *Handler) presentResult(ctx context.Context, res graphql.Result, dst []byte) ([]byte, int) {
 	unauthenticated := string(res.Data) == "null"
+	tr := h.traceOf(ctx)
 	dst = res.AppendJSON(dst, func(e *gqlerror.Error) *gqlerror.Error {
 		p := h.presenter.GraphQL(ctx, e)
+		tr.noteError(p)
 		if p == nil || p.Extensions["code"] != apierror.CodeUnauthenticated {
 			unauthenticated = false
 		}
@@ -288,6 +370,11 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 	if f.allow != "" {
 		w.Header().Set("Allow", f.allow)
 	}
+	if tr := h.traceOf(r.Context()); tr != nil {
+		for _, e := range errs {
+			tr.noteError(e)
+		}
+	}
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 	}
@@ -298,18 +385,24 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 }
 
 // document returns the checked and validated document for a query text,
-// from the cache or computed now.
-func (h *Handler) document(query string) *document {
-	if d := h.cache.get(query); d != nil {
+// from the cache or computed now; intro says whether introspection is
+// allowed.
+func (h *Handler) document(query string, intro bool, tr *trace) *document {
+	c := h.cache
+	if intro && h.introCache != nil {
+		c = h.introCache
+	}
+	if d := c.get(query); d != nil {
+		tr.beginValidate(true)
 		return d
 	}
 	d := &document{query: query}
-	d.doc, d.errs, d.weight, d.fault = h.check(query)
+	d.doc, d.errs, d.weight, d.fault = h.check(query, intro, tr)
 	if d.weight == 0 {
 		d.weight = documentWeight(len(query), 0, 0, 0, len(d.errs))
 	}
 	if d.fault == nil { // a server fault is answered, not remembered
-		h.cache.add(d)
+		c.add(d)
 	}
 	return d
 }
@@ -317,9 +410,11 @@ func (h *Handler) document(query string) *document {
 // check runs step 2 of the data flow: the pre-parse scan, parsing, the
 // depth and node limits, and validation. weight estimates the memory a
 // validated document takes in the cache; it is 0 for a refused one.
-func (h *Handler) check(query string) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
+func (h *Handler) check(query string, intro bool, tr *trace) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
 	var le *limits.Error
+	start := tr.now()
 	stats, err := h.limits.Scan(query)
+	tr.phase(graphql.PhaseScan, start)
 	switch {
 	case errors.As(err, &le):
 		return nil, gqlerror.List{limitError(le)}, 0, nil
@@ -332,10 +427,13 @@ func (h *Handler) check(query string) (doc *ast.QueryDocument, errs gqlerror.Lis
 		// thousands of them.
 		return nil, gqlerror.List{undefinedVariableError(stats.UndefinedVariable)}, 0, nil
 	}
+	start = tr.now()
 	doc, errs = h.parse(query)
+	tr.phase(graphql.PhaseParse, start)
 	if errs != nil {
 		return nil, errs, 0, nil
 	}
+	tr.beginValidate(false)
 	ds, err := h.limits.CheckDocument(doc)
 	switch {
 	case errors.As(err, &le):
@@ -343,7 +441,7 @@ func (h *Handler) check(query string) (doc *ast.QueryDocument, errs gqlerror.Lis
 	case err != nil:
 		return nil, gqlerror.List{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, 0, nil
 	}
-	verrs, fault := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !h.cfg.Introspection})
+	verrs, fault := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !intro})
 	if fault != nil || len(verrs) > 0 {
 		return nil, requestErrors(verrs), 0, fault
 	}
@@ -508,6 +606,10 @@ var (
 // write sends a JSON answer, the concatenation of parts, with its status
 // and headers.
 func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, parts ...[]byte) {
+	if tr := h.traceOf(r.Context()); tr != nil {
+		tr.info.Status = status
+		defer tr.phase(graphql.PhaseWrite, time.Now())
+	}
 	hdr := w.Header()
 	if responseType(r.Header.Get("Accept")) == contentResponse {
 		hdr["Content-Type"] = headerResponse

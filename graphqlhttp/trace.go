@@ -1,0 +1,102 @@
+package graphqlhttp
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/graphql"
+)
+
+// trace is what the endpoint tells Config.Tracer of one request. Every
+// method is a no-op on a nil *trace, which is what a handler without a
+// tracer passes around: no clock is read and nothing is allocated.
+type trace struct {
+	t    graphql.Tracer
+	ctx  context.Context // the one StartRequest returned
+	info graphql.RequestInfo
+	// validateStart is when the validate phase began, cached whether the
+	// document came from the cache.
+	validateStart time.Time
+	cached        bool
+}
+
+type traceKey struct{}
+
+// traceOf returns the trace of a request served with a tracer.
+func traceOf(ctx context.Context) *trace {
+	tr, _ := ctx.Value(traceKey{}).(*trace)
+	return tr
+}
+
+// startTrace begins tracing r, returning the request to serve instead.
+func (h *Handler) startTrace(r *http.Request) (*http.Request, *trace) {
+	tr := &trace{t: h.cfg.Tracer, info: graphql.RequestInfo{Cost: -1}}
+	tr.ctx = tr.t.StartRequest(r.Context())
+	return r.WithContext(context.WithValue(tr.ctx, traceKey{}, tr)), tr
+}
+
+func (tr *trace) now() time.Time {
+	if tr == nil {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+// phase reports a phase that began at start and ends now.
+func (tr *trace) phase(p graphql.Phase, start time.Time) {
+	if tr == nil {
+		return
+	}
+	tr.t.Phase(tr.ctx, graphql.PhaseInfo{Phase: p, Start: start, Duration: time.Since(start)})
+}
+
+// beginValidate marks the start of the validate phase; cached says
+// whether the document is taken from the cache.
+func (tr *trace) beginValidate(cached bool) {
+	if tr == nil {
+		return
+	}
+	tr.validateStart, tr.cached = time.Now(), cached
+}
+
+// endValidate reports the validate phase, if it began.
+func (tr *trace) endValidate() {
+	if tr == nil || tr.validateStart.IsZero() {
+		return
+	}
+	tr.t.Phase(tr.ctx, graphql.PhaseInfo{Phase: graphql.PhaseValidate, Start: tr.validateStart,
+		Duration: time.Since(tr.validateStart), Cached: tr.cached})
+	tr.validateStart = time.Time{}
+}
+
+func (tr *trace) operation(op *graphql.Operation) {
+	if tr == nil {
+		return
+	}
+	tr.info.OperationType, tr.info.OperationName = string(op.Kind()), op.Name()
+}
+
+// noteError counts an error of the answer, as presented, and keeps the
+// most serious code.
+func (tr *trace) noteError(e *gqlerror.Error) {
+	if tr == nil || e == nil {
+		return
+	}
+	tr.info.Errors++
+	code, _ := e.Extensions["code"].(apierror.Code)
+	if s, ok := e.Extensions["code"].(string); ok {
+		code = apierror.Code(s)
+	}
+	if tr.info.ErrorCode == "" || code.Status() >= 500 && apierror.Code(tr.info.ErrorCode).Status() < 500 {
+		tr.info.ErrorCode = string(code)
+	}
+}
+
+// end reports the end of the request.
+func (tr *trace) end() {
+	tr.t.EndRequest(tr.ctx, tr.info)
+}
