@@ -162,11 +162,13 @@ const MessageTimeout = "The operation did not complete in time: the fields it ha
 // when a variable is invalid, no data and one error per problem (each wraps
 // [ErrInvalidVariables] and is located at its variable definition).
 //
-// The error is set, and the Result empty, only when the request cannot be
-// answered with a GraphQL result: BeforeExecute refused it, or a custom
-// scalar's ParseValue panicked while coercing the variables (an
-// *apierror.PanicError, a server fault to answer with a 500). A panic in a
-// resolver is a field error in Result, like any resolver error.
+// The error is set, and the Result empty (but for Cost), only when the
+// request cannot be answered with a GraphQL result: the operation costs
+// more than MaxCost (a *limits.Error, a client error), BeforeExecute
+// refused it, or a custom scalar's ParseValue panicked while coercing the
+// variables (an *apierror.PanicError, a server fault to answer with a
+// 500). A panic in a resolver is a field error in Result, like any
+// resolver error.
 func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) {
 	var start time.Time
 	if p.Tracer != nil {

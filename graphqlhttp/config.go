@@ -157,8 +157,10 @@ type Authenticator interface {
 //   - APP_DEBUG: true/false; shows masked messages, and turns
 //     introspection on unless GRAPHQL_INTROSPECTION says otherwise;
 //   - GRAPHQL_INTROSPECTION: true/false; when set, it decides;
-//   - GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES, GRAPHQL_MAX_QUERY_LENGTH:
-//     positive integers.
+//   - GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES, GRAPHQL_MAX_QUERY_LENGTH,
+//     GRAPHQL_MAX_COST: positive integers;
+//   - GRAPHQL_TIMEOUT: a positive Go duration ("10s", "1m30s"), or "0"
+//     for none.
 //
 // Unset variables keep the defaults. A value that cannot be parsed is an
 // error naming the variable, so that a typo does not silently weaken a
@@ -198,6 +200,14 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg.Limits.MaxDepth = intVar("GRAPHQL_MAX_DEPTH")
 	cfg.Limits.MaxNodes = intVar("GRAPHQL_MAX_NODES")
 	cfg.Limits.MaxLength = intVar("GRAPHQL_MAX_QUERY_LENGTH")
+	cfg.Limits.MaxCost = intVar("GRAPHQL_MAX_COST")
+	if raw := strings.TrimSpace(getenv("GRAPHQL_TIMEOUT")); raw != "" {
+		d, err := time.ParseDuration(raw)
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Sprintf("GRAPHQL_TIMEOUT=%q is not a duration such as 10s (0 for none)", raw))
+		}
+		cfg.Timeout = d
+	}
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("graphqlhttp: %s", strings.Join(errs, "; "))
 	}

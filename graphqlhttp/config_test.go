@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/limits"
@@ -41,9 +42,14 @@ func TestConfigFromEnv(t *testing.T) {
 			want: graphqlhttp.Config{Debug: true}},
 		{name: "limits", env: map[string]string{"GRAPHQL_MAX_DEPTH": "5", "GRAPHQL_MAX_NODES": "100", "GRAPHQL_MAX_QUERY_LENGTH": " 1000 "},
 			want: graphqlhttp.Config{Limits: limits.Config{MaxDepth: 5, MaxNodes: 100, MaxLength: 1000}}},
+		{name: "cost and timeout", env: map[string]string{"GRAPHQL_MAX_COST": "20000", "GRAPHQL_TIMEOUT": "1m30s"},
+			want: graphqlhttp.Config{Limits: limits.Config{MaxCost: 20000}, Timeout: 90 * time.Second}},
+		{name: "no timeout", env: map[string]string{"GRAPHQL_TIMEOUT": "0"}, want: graphqlhttp.Config{}},
 		{name: "everything", env: map[string]string{"APP_DEBUG": "true", "GRAPHQL_INTROSPECTION": "true",
-			"GRAPHQL_MAX_DEPTH": "12", "GRAPHQL_MAX_NODES": "1000", "GRAPHQL_MAX_QUERY_LENGTH": "40000"},
-			want: graphqlhttp.Config{Debug: true, Introspection: true, Limits: limits.Config{MaxDepth: 12, MaxNodes: 1000, MaxLength: 40000}}},
+			"GRAPHQL_MAX_DEPTH": "12", "GRAPHQL_MAX_NODES": "1000", "GRAPHQL_MAX_QUERY_LENGTH": "40000",
+			"GRAPHQL_MAX_COST": "9000", "GRAPHQL_TIMEOUT": "10s"},
+			want: graphqlhttp.Config{Debug: true, Introspection: true, Timeout: 10 * time.Second,
+				Limits: limits.Config{MaxDepth: 12, MaxNodes: 1000, MaxLength: 40000, MaxCost: 9000}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,7 +66,8 @@ func TestConfigFromEnv(t *testing.T) {
 				names = append(names, n)
 			}
 			sort.Strings(names)
-			wantNames := []string{"APP_DEBUG", "GRAPHQL_INTROSPECTION", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES", "GRAPHQL_MAX_QUERY_LENGTH"}
+			wantNames := []string{"APP_DEBUG", "GRAPHQL_INTROSPECTION", "GRAPHQL_MAX_COST", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES",
+				"GRAPHQL_MAX_QUERY_LENGTH", "GRAPHQL_TIMEOUT"}
 			if !reflect.DeepEqual(names, wantNames) {
 				t.Errorf("variables read = %v, want %v", names, wantNames)
 			}
@@ -83,6 +90,9 @@ func TestConfigFromEnvRejectsBadValues(t *testing.T) {
 		{name: "GRAPHQL_MAX_QUERY_LENGTH with a unit", env: map[string]string{"GRAPHQL_MAX_QUERY_LENGTH": "20kb"}, wantNames: []string{`GRAPHQL_MAX_QUERY_LENGTH="20kb"`}},
 		{name: "GRAPHQL_MAX_QUERY_LENGTH overflowing", env: map[string]string{"GRAPHQL_MAX_QUERY_LENGTH": "99999999999999999999"},
 			wantNames: []string{`GRAPHQL_MAX_QUERY_LENGTH="99999999999999999999"`}},
+		{name: "GRAPHQL_MAX_COST zero", env: map[string]string{"GRAPHQL_MAX_COST": "0"}, wantNames: []string{`GRAPHQL_MAX_COST="0"`}},
+		{name: "GRAPHQL_TIMEOUT without a unit", env: map[string]string{"GRAPHQL_TIMEOUT": "30"}, wantNames: []string{`GRAPHQL_TIMEOUT="30"`}},
+		{name: "GRAPHQL_TIMEOUT negative", env: map[string]string{"GRAPHQL_TIMEOUT": "-5s"}, wantNames: []string{`GRAPHQL_TIMEOUT="-5s"`}},
 		{name: "every bad value is named", env: map[string]string{"APP_DEBUG": "nope", "GRAPHQL_INTROSPECTION": "true", "GRAPHQL_MAX_DEPTH": "x", "GRAPHQL_MAX_NODES": "0", "GRAPHQL_MAX_QUERY_LENGTH": "100"},
 			wantNames: []string{"APP_DEBUG", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES"}},
 	}

@@ -124,6 +124,7 @@ func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationF
 	queryFields = graphql.Fields{
 		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Args: []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
+			Cost: graphql.Cost{SizeArg: "first"},
 			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				return d.posts[:min(max(args.Int("first"), 0), 50)], nil
 			}},
