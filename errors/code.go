@@ -39,6 +39,10 @@ const (
 	// CodeClientClosedRequest: the client disconnected and its request was
 	// cancelled (status 499, logged at info level; nobody reads the answer).
 	CodeClientClosedRequest Code = "CLIENT_CLOSED_REQUEST"
+	// CodeTimeout: the operation ran past its deadline and the fields not
+	// resolved by then are null (graphqlhttp.Config.Timeout). A server-side
+	// outcome: 504 in REST terms, a span error for tracers.
+	CodeTimeout Code = "TIMEOUT"
 )
 
 // Default client messages, used when an [Error] has no Message of its own.
@@ -67,6 +71,7 @@ var codes = map[Code]codeInfo{
 	CodeValidationFailed:    {http.StatusUnprocessableEntity, MessageValidationFailed, true},
 	CodeInternal:            {http.StatusInternalServerError, MessageInternal, true},
 	CodeClientClosedRequest: {StatusClientClosedRequest, "The request was canceled.", false},
+	CodeTimeout:             {http.StatusGatewayTimeout, "The operation did not complete in time.", false},
 	CodeParseFailed:         {http.StatusBadRequest, "The query could not be parsed.", false},
 	CodeGraphQLValidation:   {http.StatusBadRequest, "The query is not valid.", false},
 	CodeBadUserInput:        {http.StatusBadRequest, "The variables are not valid.", false},

@@ -9,6 +9,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
 type pathSeg struct {
@@ -98,7 +100,7 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 		e.done = true
 		if context.Cause(e.ctx) == errTimeout {
 			e.errs = append(e.errs, &gqlerror.Error{Message: MessageTimeout, Path: e.astPath(), Locations: fp.locs,
-				Extensions: map[string]any{"code": CodeTimeout}})
+				Extensions: map[string]any{"code": apierror.CodeTimeout}})
 			return
 		}
 	}

@@ -149,11 +149,9 @@ type ExecParams struct {
 	TraceDefaultFields bool
 }
 
-// CodeTimeout is extensions.code of the error an execution past its
-// deadline answers with (see ExecParams.Deadline).
-const CodeTimeout = "TIMEOUT"
-
-// MessageTimeout is the message of that error.
+// MessageTimeout is the message of the one error of an execution past its
+// deadline (see ExecParams.Deadline), whose extensions.code is
+// apierror.CodeTimeout.
 const MessageTimeout = "The operation did not complete in time: the fields it had not resolved are null."
 
 // Execute coerces the variables and runs the operation.
