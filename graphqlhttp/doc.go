@@ -32,12 +32,20 @@
 //     not declare is refused before parsing, with the validation error of
 //     the first such reference only;
 //  3. the operation that operationName selects, prepared once per document;
-//  4. variables, coerced by the engine;
+//  4. variables, coerced by the engine, and the operation's cost (see
+//     graphql.Cost), refused past limits.Config.MaxCost with a 400
+//     QUERY_LIMIT_EXCEEDED;
 //  5. the mutation gate: a mutation with no authenticated user
 //     ([Authenticator.UserID]) is a 401 with WWW-Authenticate: Bearer,
 //     before any resolver runs ([New] refuses a schema with mutations and
 //     no [Config.Auth]);
-//  6. execution, with the *http.Request reachable through [Request].
+//  6. execution, with the *http.Request reachable through [Request], under
+//     [Config.Timeout] when set: past it, the fields not yet resolved are
+//     null with one TIMEOUT error.
+//
+// [Config.Tracer] sees each of these steps as a phase (read, scan, parse,
+// validate, coerce, execute, write), the fields that run a resolver, and
+// the end of the request.
 //
 // # Responses
 //
@@ -68,7 +76,8 @@
 //
 // # Introspection
 //
-// Off by default. When off, __schema and __type are refused with a 400,
+// Off by default; [Config.AllowIntrospection] decides per request when set.
+// When off, __schema and __type are refused with a 400,
 // __typename works, and no validation message suggests names ("Did you
 // mean …"), so that errors do not reveal the schema. When on, introspection
 // sub-trees are bounded by the introspection depth rule of graphql-js
