@@ -75,6 +75,14 @@ type Config struct {
 	// in the context), else a JSON logger on standard error; use a pointer
 	// to zerolog.Nop() to log nothing.
 	Logger *zerolog.Logger
+
+	// ErrorHooks map the errors the handler answers with, a store's
+	// domain errors above all, before they are classified, and report
+	// every unexpected failure, once, where it is logged (see
+	// apierror.Hooks). Pass the value given to
+	// graphqlhttp.Config.ErrorHooks, so that both APIs answer an error
+	// alike. The zero value maps and reports nothing.
+	ErrorHooks apierror.Hooks
 }
 
 // Handler serves the articles REST API. Build it with [NewHandler]; it is
@@ -104,7 +112,7 @@ func NewHandler(store Store, cfg Config) (*Handler, error) {
 		maxBody: cfg.MaxBodyBytes,
 		now:     cfg.Now,
 		userID:  cfg.UserID,
-		errs:    apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger},
+		errs:    apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger, Hooks: cfg.ErrorHooks},
 	}
 	var errs []error
 	if store == nil {

@@ -23,6 +23,11 @@ type verdict struct {
 	cause error
 	// panic is set when the decisive error is a recovered panic.
 	panic Panic
+	// ownCode and ownStatus are the code and status of a decisive *Error
+	// with a status of 500 or more, which clients see as a plain internal
+	// error; [Hooks.Report] is told them.
+	ownCode   Code
+	ownStatus int
 }
 
 // bodyTooLarge is the client message of an [http.MaxBytesError].
@@ -80,12 +85,14 @@ func decide(err error) (v verdict, ok bool) {
 			return verdict{}, false
 		}
 		status := e.StatusCode()
-		if status >= 500 {
-			return masked(), true
-		}
 		code := e.Code
 		if code == "" {
 			code = CodeForStatus(status) // never an empty extensions.code
+		}
+		if status >= 500 {
+			v = masked()
+			v.ownCode, v.ownStatus = code, status
+			return v, true
 		}
 		return verdict{
 			code:       code,

@@ -88,7 +88,8 @@
 //
 // # Logging
 //
-// Each call of a presenting method logs at most one line through
+// Each call of a presenting method logs at most one line (and one more for
+// each hook that panics; see below) through
 // [github.com/rs/zerolog]: the logger of the context ([zerolog.Ctx], which
 // carries request_id when the reqlog middleware ran), else
 // [Presenter.Logger]. A masked error is logged at error level with its full
@@ -98,6 +99,27 @@
 // reason behind, say, a 401 is on record. Nothing else is logged. The
 // *gqlerror.Error that GraphQL returns has no cause, so presenting it again
 // does not log it twice.
+//
+// # Hooks
+//
+// [Presenter.Hooks] is where an application joins in, once for both APIs
+// (graphqlhttp.Config.ErrorHooks, articles.Config.ErrorHooks and
+// idempotency.Config.ErrorHooks take the same [Hooks] value):
+//
+//   - Map runs first, on the resolver's or handler's own error, and may
+//     replace it, typically with an [Error] that keeps the original as
+//     its Err: a unique violation becomes a 422 VALIDATION_FAILED, a lock
+//     timeout a 409 CONFLICT. The rules above then apply to what it
+//     returned; a GraphQL error keeps its path and locations. Errors the
+//     engine made are not mapped.
+//   - Report runs once per masked error, right after its log line (and
+//     also when the logger is disabled), with the code, status, GraphQL
+//     path, request id, error and, for a panic, stack: the place to feed
+//     an error tracker.
+//
+// A hook cannot drop an error or break an answer: a Map that returns nil
+// keeps the error, and a hook that panics is recovered and logged at error
+// level with its stack, as if it had not been set.
 //
 // # Validation messages
 //

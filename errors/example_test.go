@@ -111,3 +111,53 @@ func ExampleRecovered() {
 	// Output:
 	// {"message":"panic: index out of range","extensions":{"code":"INTERNAL_SERVER_ERROR"}}
 }
+
+// uniqueError is what a store might return when an insert breaks a unique
+// index; it knows nothing of package errors.
+type uniqueError struct{ column string }
+
+func (e *uniqueError) Error() string { return "UNIQUE constraint failed: users." + e.column }
+
+func ExampleHooks() {
+	hooks := apierror.Hooks{
+		// One place turns domain errors into coded ones, for GraphQL and
+		// REST alike; the original stays the cause, for the log.
+		Map: func(_ context.Context, err error) error {
+			var u *uniqueError
+			if errors.As(err, &u) {
+				e := apierror.ValidationFailed("", map[string][]string{
+					u.column: {"The " + u.column + " has already been taken."},
+				})
+				e.Err = err
+				return e
+			}
+			return err
+		},
+		// Masked errors go to an error tracker; here, to stdout.
+		Report: func(_ context.Context, r apierror.Report) {
+			fmt.Printf("report: %s %d path=%v err=%q\n", r.Code, r.Status, r.Path, r.Err)
+		},
+	}
+	nop := zerolog.Nop() // a server would log to the request's logger
+	p := apierror.Presenter{Logger: &nop, Hooks: hooks}
+	ctx := context.Background()
+
+	taken := fmt.Errorf("creating user: %w", &uniqueError{column: "email"})
+	status, body := p.REST(ctx, taken)
+	out, _ := json.Marshal(body)
+	fmt.Println(status, string(out))
+
+	// A resolver's error, wrapped by the engine with the field's path.
+	field := gqlerror.WrapPath(ast.Path{ast.PathName("register")}, taken)
+	out, _ = json.Marshal(p.GraphQL(ctx, field))
+	fmt.Println(string(out))
+
+	broken := gqlerror.WrapPath(ast.Path{ast.PathName("users")}, errors.New("pq: connection refused"))
+	out, _ = json.Marshal(p.GraphQL(ctx, broken))
+	fmt.Println(string(out))
+	// Output:
+	// 422 {"message":"The email has already been taken.","errors":{"email":["The email has already been taken."]}}
+	// {"message":"The email has already been taken.","path":["register"],"extensions":{"code":"VALIDATION_FAILED","validation":{"email":["The email has already been taken."]}}}
+	// report: INTERNAL_SERVER_ERROR 500 path=users err="pq: connection refused"
+	// {"message":"Internal server error.","path":["users"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}
+}

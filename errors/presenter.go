@@ -31,6 +31,9 @@ type Presenter struct {
 	// ([zerolog.Ctx]: reqlog puts one there), else a JSON logger on
 	// standard error; use a pointer to zerolog.Nop() to log nothing.
 	Logger *zerolog.Logger
+	// Hooks map errors before they are classified and report the masked
+	// ones (see [Hooks]). The zero value does neither and costs nothing.
+	Hooks Hooks
 }
 
 // Body is the JSON body of a REST error answer: {"message": "..."}, plus
@@ -43,18 +46,22 @@ type Body struct {
 
 // GraphQL returns the GraphQL error object clients see for err, logging err
 // when it is unknown (see the package documentation). The result keeps the
-// path and locations of the *gqlerror.Error that err is or wraps; its
-// extensions hold at least "code". The result has no cause (its Err is
-// nil), so presenting it again changes nothing and logs nothing.
+// path and locations of the *gqlerror.Error that err is or wraps, also when
+// [Hooks.Map] replaced the resolver's error; its extensions hold at least
+// "code". The result has no cause (its Err is nil), so presenting it again
+// changes nothing, logs nothing and reports nothing.
 //
 // A nil err gives nil.
 func (p Presenter) GraphQL(ctx context.Context, err error) *gqlerror.Error {
 	if err == nil {
 		return nil
 	}
+	path, locs := position(err)
+	if p.Hooks.Map != nil {
+		err = p.mapError(ctx, err)
+	}
 	v := classify(err)
 	v = clientGone(ctx, err, v)
-	path, locs := position(err)
 	p.log(ctx, err, v, path)
 
 	ext := make(map[string]any, len(v.extensions)+3)
@@ -79,9 +86,13 @@ func (p Presenter) GraphQL(ctx context.Context, err error) *gqlerror.Error {
 	}
 }
 
-// REST returns the status and body of a JSON answer to err, logging err when
-// it is unknown (see the package documentation). body is a [Body].
+// REST returns the status and body of a JSON answer to err, after
+// [Hooks.Map], logging err when it is unknown (see the package
+// documentation). body is a [Body].
 func (p Presenter) REST(ctx context.Context, err error) (status int, body any) {
+	if p.Hooks.Map != nil {
+		err = p.mapError(ctx, err)
+	}
 	v := classify(err)
 	v = clientGone(ctx, err, v)
 	p.log(ctx, err, v, nil)
@@ -121,6 +132,26 @@ func logText(err error) string {
 	return fmt.Sprint(err) // fmt survives an Error method that panics
 }
 
+// resolverError returns the error a resolver or handler returned: the cause
+// of the engine's *gqlerror.Error wrapper around it, or err itself. ok is
+// false for an error the engine, parser or validator made (a GraphQL error
+// without a cause).
+func resolverError(err error) (cause error, ok bool) {
+	switch e := err.(type) {
+	case *gqlerror.Error:
+		if e == nil || e.Err == nil {
+			return err, false
+		}
+		return e.Err, true
+	case *gqlerror.ErrorWithSources:
+		if e == nil || e.Err == nil {
+			return err, false
+		}
+		return e.Err, true
+	}
+	return err, true
+}
+
 // StatusClientClosedRequest is the status recorded when the client went away
 // before its answer was ready (nginx's 499): the work was cancelled, nobody
 // receives the answer, and it is no server error.
@@ -137,11 +168,21 @@ func clientGone(ctx context.Context, err error, v verdict) verdict {
 }
 
 // log writes one line for an unknown error (level error) or for a known
-// error with a hidden cause (level info), and nothing otherwise.
+// error with a hidden cause (level info), and nothing otherwise. It then
+// hands an unknown error to [Hooks.Report], whether the line was written
+// or the logger is disabled.
 func (p Presenter) log(ctx context.Context, err error, v verdict, path ast.Path) {
 	if !v.masked && v.cause == nil {
 		return
 	}
+	p.writeLog(ctx, err, v, path)
+	if v.masked && p.Hooks.Report != nil {
+		p.report(ctx, err, v, path)
+	}
+}
+
+// writeLog writes the line of [Presenter.log].
+func (p Presenter) writeLog(ctx context.Context, err error, v verdict, path ast.Path) {
 	l := p.logger(ctx)
 	if l == nil {
 		return

@@ -80,6 +80,14 @@ type Config struct {
 	// Logger receives store failures, with the request id. nil means the
 	// request's zerolog logger, else standard error.
 	Logger *zerolog.Logger
+
+	// ErrorHooks map the errors the default WriteError answers and
+	// report the ones it masks, such as a failing store (see
+	// apierror.Hooks); pass the value given to the handlers behind the
+	// middleware. The zero value maps and reports nothing. A WriteError
+	// of your own brings its own hooks: graphqlhttp.Handler.WriteError
+	// uses those of graphqlhttp.Config.ErrorHooks.
+	ErrorHooks apierror.Hooks
 }
 
 // Middleware returns the middleware that applies the package's rules with
@@ -104,7 +112,7 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.WriteError == nil {
-		p := apierror.Presenter{Logger: cfg.Logger}
+		p := apierror.Presenter{Logger: cfg.Logger, Hooks: cfg.ErrorHooks}
 		cfg.WriteError = p.WriteREST
 	}
 	return func(next http.Handler) http.Handler {

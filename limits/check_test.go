@@ -2,6 +2,7 @@ package limits
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -108,23 +109,72 @@ func TestEffective(t *testing.T) {
 		{
 			name:   "zero is the defaults",
 			config: Config{},
-			want:   Config{MaxLength: 20000, MaxTokens: 20000, MaxNesting: 64, MaxDepth: 10, MaxNodes: 500},
+			want:   Config{MaxLength: 20000, MaxTokens: 20000, MaxNesting: 64, MaxDepth: 10, MaxNodes: 500, MaxCost: 5000},
 		},
 		{
 			name:   "set values are kept",
-			config: Config{MaxLength: 1, MaxTokens: 2, MaxNesting: 3, MaxDepth: 4, MaxNodes: 5},
-			want:   Config{MaxLength: 1, MaxTokens: 2, MaxNesting: 3, MaxDepth: 4, MaxNodes: 5},
+			config: Config{MaxLength: 1, MaxTokens: 2, MaxNesting: 3, MaxDepth: 4, MaxNodes: 5, MaxCost: 6},
+			want:   Config{MaxLength: 1, MaxTokens: 2, MaxNesting: 3, MaxDepth: 4, MaxNodes: 5, MaxCost: 6},
 		},
 		{
 			name:   "negative is NoLimit",
-			config: Config{MaxLength: -5, MaxTokens: NoLimit, MaxNesting: -1, MaxDepth: -100, MaxNodes: -2},
-			want:   Config{MaxLength: NoLimit, MaxTokens: NoLimit, MaxNesting: NoLimit, MaxDepth: NoLimit, MaxNodes: NoLimit},
+			config: Config{MaxLength: -5, MaxTokens: NoLimit, MaxNesting: -1, MaxDepth: -100, MaxNodes: -2, MaxCost: -3},
+			want:   Config{MaxLength: NoLimit, MaxTokens: NoLimit, MaxNesting: NoLimit, MaxDepth: NoLimit, MaxNodes: NoLimit, MaxCost: NoLimit},
+		},
+		{
+			name:   "only the cost set",
+			config: Config{MaxCost: 100},
+			want:   Config{MaxLength: 20000, MaxTokens: 20000, MaxNesting: 64, MaxDepth: 10, MaxNodes: 500, MaxCost: 100},
+		},
+		{
+			name:   "only the cost off",
+			config: Config{MaxCost: NoLimit},
+			want:   Config{MaxLength: 20000, MaxTokens: 20000, MaxNesting: 64, MaxDepth: 10, MaxNodes: 500, MaxCost: NoLimit},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := tt.config.Effective(); got != tt.want {
 				t.Errorf("%+v.Effective() = %+v, want %+v", tt.config, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheckCost checks the boundaries of MaxCost: the default, a set
+// maximum, the limit off, and the error, which has no location.
+func TestCheckCost(t *testing.T) {
+	tests := []struct {
+		name   string
+		config Config
+		cost   int
+		want   *Error // nil: no error
+	}{
+		{name: "default, at the maximum", cost: 5000},
+		{name: "default, one over", cost: 5001, want: &Error{Limit: Cost, Max: 5000, Found: 5001}},
+		{name: "default, the README's 500 aliases", cost: 50500, want: &Error{Limit: Cost, Max: 5000, Found: 50500}},
+		{name: "zero cost", cost: 0},
+		{name: "set, at the maximum", config: Config{MaxCost: 10}, cost: 10},
+		{name: "set, one over", config: Config{MaxCost: 10}, cost: 11, want: &Error{Limit: Cost, Max: 10, Found: 11}},
+		{name: "set, saturated", config: Config{MaxCost: 10}, cost: math.MaxInt, want: &Error{Limit: Cost, Max: 10, Found: math.MaxInt}},
+		{name: "off", config: Config{MaxCost: NoLimit}, cost: math.MaxInt},
+		{name: "other limits do not matter", config: Config{MaxNodes: 1, MaxDepth: NoLimit}, cost: 4999},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.config.CheckCost(tt.cost)
+			if tt.want == nil {
+				if err != nil {
+					t.Fatalf("CheckCost(%d) = %v, want nil", tt.cost, err)
+				}
+				return
+			}
+			var lerr *Error
+			if !errors.As(err, &lerr) {
+				t.Fatalf("CheckCost(%d) = %v, want an *Error", tt.cost, err)
+			}
+			if *lerr != *tt.want {
+				t.Errorf("CheckCost(%d) = %+v, want %+v", tt.cost, *lerr, *tt.want)
 			}
 		})
 	}
@@ -140,7 +190,8 @@ func TestErrorMessage(t *testing.T) {
 		{err: &Error{Limit: Nesting, Max: 64, Found: 65}, want: "query bracket nesting 65 exceeds the maximum of 64"},
 		{err: &Error{Limit: Depth, Max: 10, Found: 11}, want: "query depth 11 exceeds the maximum of 10"},
 		{err: &Error{Limit: Nodes, Max: 500, Found: 501}, want: "query node count 501 exceeds the maximum of 500"},
-		{err: &Error{Limit: "cost", Max: 1, Found: 2}, want: `query limit "cost": found 2 exceeds the maximum of 1`},
+		{err: &Error{Limit: Cost, Max: 5000, Found: 50500}, want: "query cost 50500 exceeds the maximum of 5000"},
+		{err: &Error{Limit: "price", Max: 1, Found: 2}, want: `query limit "price": found 2 exceeds the maximum of 1`},
 	}
 	for _, tt := range tests {
 		if got := tt.err.Error(); got != tt.want {

@@ -4,6 +4,14 @@
 // nodes as far as the text shows them. It knows nothing of any schema and
 // depends only on gqlparser, so it can guard any gqlparser-based server.
 //
+// A sixth limit, the cost of an operation, lives in the same [Config] and
+// is reported with the same [*Error], but this package does not compute
+// it: the cost weighs each field by the size of the lists it sits in (see
+// graphql.Cost), which takes the schema and the coerced variables, so the
+// engine (package graphql) computes it after coercing the variables, and
+// the HTTP layer (graphqlhttp) refuses an operation over MaxCost before any
+// resolver runs.
+//
 // The limits exist because the expensive steps of a GraphQL server grow
 // faster than the query: gqlparser's OverlappingFieldsCanBeMerged rule is
 // quadratic in the fields of a selection set (2000 conflicting fields in a
@@ -32,7 +40,7 @@
 //
 // # The limits and their defaults
 //
-// A [Config] holds the five maxima. The zero Config enforces the defaults
+// A [Config] holds the six maxima. The zero Config enforces the defaults
 // below; a field set to a positive value replaces its default, and a
 // negative one (such as [NoLimit]) turns that limit off. [Config.Effective]
 // tells the maxima a Config enforces.
@@ -43,8 +51,24 @@
 //	MaxNesting   nesting       DefaultMaxNesting = 64      brackets { [ ( open at once
 //	MaxDepth     depth         DefaultMaxDepth   = 10      fields nested in fields
 //	MaxNodes     nodes         DefaultMaxNodes   = 500     fields after fragment expansion
+//	MaxCost      cost          DefaultMaxCost    = 5000    fields weighted by list sizes
 //
 // A value exactly at its maximum passes; one more fails.
+//
+// # Cost
+//
+// The node limit counts each field once, however many items the lists
+// above it hold: 500 aliases of posts(first: 50) { author { name } } are
+// 1500 nodes, but ask for 25,000 posts and as many authors. The cost
+// counts what a query asks for: a field costs its weight (1 by default)
+// plus, when it has a sub-selection, the cost of the sub-selection times
+// the field's size, the value of the argument that bounds its list (first,
+// limit) once variables are coerced. That query costs 500 × (1 + 50 × 2) =
+// 50,500. The schema declares each field's weight and size argument
+// (graphql.Field.Cost), the engine computes the cost of an operation with
+// its variables, and graphqlhttp compares it with MaxCost, through
+// [Config.CheckCost] or as it likes: the error is an [*Error] whose Limit
+// is [Cost], without a location. DefaultMaxCost explains its value.
 //
 // # Length, tokens and nesting
 //

@@ -2,17 +2,19 @@ package limits
 
 import "fmt"
 
-// Name identifies one of the five limits. Its string form is the name the
+// Name identifies one of the six limits. Its string form is the name the
 // HTTP layer reports in extensions.limit.name.
 type Name string
 
-// The five limits.
+// The six limits. The package checks the first five; Cost is computed by
+// the engine, after the variables are coerced (see [Config.CheckCost]).
 const (
 	Length  Name = "length"  // bytes of query text ([Config.MaxLength])
 	Tokens  Name = "tokens"  // lexical tokens ([Config.MaxTokens])
 	Nesting Name = "nesting" // brackets open at once ([Config.MaxNesting])
 	Depth   Name = "depth"   // depth of field selections ([Config.MaxDepth])
 	Nodes   Name = "nodes"   // field nodes after fragment expansion ([Config.MaxNodes])
+	Cost    Name = "cost"    // cost of the operation with its variables ([Config.MaxCost])
 )
 
 // Error reports a query that crosses a limit. It is the only error type the
@@ -31,11 +33,12 @@ type Error struct {
 	// value of the fields written in the operation or fragment definition
 	// at fault, fragment spreads not expanded: a lower bound. For Tokens and
 	// Nesting it is Max+1, because the scan stops at the first token or
-	// bracket over the maximum, so the query may hold more.
+	// bracket over the maximum, so the query may hold more. For Cost it is
+	// the operation's cost, which saturates at math.MaxInt.
 	Found int
 	// Line and Column locate where the limit was crossed, counting from 1
 	// (columns in runes, as gqlparser counts them), or are 0 when there is
-	// no single place (Length) or the document carries no positions.
+	// no single place (Length, Cost) or the document carries no positions.
 	// Tokens and Nesting point at the first token or bracket over the
 	// maximum; Depth and Nodes at the first field (at its alias, if any) or
 	// fragment spread (gqlparser places a spread at the fragment's name)
@@ -57,6 +60,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("query depth %d exceeds the maximum of %d", e.Found, e.Max)
 	case Nodes:
 		return fmt.Sprintf("query node count %d exceeds the maximum of %d", e.Found, e.Max)
+	case Cost:
+		return fmt.Sprintf("query cost %d exceeds the maximum of %d", e.Found, e.Max)
 	}
 	return fmt.Sprintf("query limit %q: found %d exceeds the maximum of %d", string(e.Limit), e.Found, e.Max)
 }
