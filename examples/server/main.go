@@ -22,6 +22,17 @@
 // (120s), SHUTDOWN_TIMEOUT (30s), MEMORY_LIMIT (512MiB, the runtime's soft
 // limit; GOMEMLIMIT wins when set) and MEMORY_IDLE_RELEASE (30s: memory is
 // given back to the system after that long without a request).
+//
+// Tracing with OpenTelemetry is off unless asked for: OTEL_TRACES_EXPORTER
+// console writes every span as a line of JSON to standard output (the logs
+// are on standard error), otlp (the default when OTEL_EXPORTER_OTLP_ENDPOINT
+// or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT is set) sends them to a collector
+// over OTLP/HTTP, with the standard OTEL_EXPORTER_OTLP_* variables, and none
+// turns tracing off. OTEL_SERVICE_NAME names the service (gqlkit-example).
+// Every request is then an HTTP server span ("POST /api/graphql") that
+// continues an incoming traceparent header, and every GraphQL request an
+// operation span below it, with its phases and resolvers (see package
+// otelgraphql).
 package main
 
 import (
@@ -167,12 +178,20 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	if err != nil {
 		return err
 	}
-	handler, err := routes(db, s, verifier, issuer, logger)
+	tel, err := newTelemetry(ctx, s.telemetry, stdout)
+	if err != nil {
+		return err
+	}
+	// After the server has stopped: the spans of its last requests are
+	// flushed.
+	defer tel.shutdown(logger)
+	handler, err := routes(db, s, verifier, issuer, logger, tel)
 	if err != nil {
 		return err
 	}
 	logger.Info().Str("database", db.kind).Str("where", db.where).Msgf("database: %s %s", db.kind, db.where)
 	logger.Info().Bool("introspection", s.graphql.Introspection).Msgf("introspection: %s", onOff(s.graphql.Introspection))
+	logger.Info().Str("service", s.telemetry.serviceName).Bool("tracing", s.telemetry.on()).Msgf("tracing: %s", s.telemetry.describe())
 	return serve(ctx, s, handler, logger)
 }
 

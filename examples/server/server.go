@@ -22,7 +22,7 @@ import (
 
 // routes wires the service into a stock http.ServeMux: this is all it
 // takes to mount gqlkit in an existing net/http service.
-func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issuer, logger *zerolog.Logger) (http.Handler, error) {
+func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issuer, logger *zerolog.Logger, tel *telemetry) (http.Handler, error) {
 	presenter := apierror.Presenter{Debug: s.graphql.Debug, Logger: logger}
 
 	schema, err := postsSchema(db.posts)
@@ -32,6 +32,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	gqlConfig := s.graphql // limits, introspection and debug, from the environment
 	gqlConfig.Logger = logger
 	gqlConfig.Auth = verifier
+	gqlConfig.Tracer = tel.tracer // nil when tracing is off
 	gql, err := graphqlhttp.New(schema, gqlConfig)
 	if err != nil {
 		return nil, err
@@ -76,9 +77,10 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	mux.Handle("/api/auth/login", login)
 	mux.Handle("/healthz", health(db))
 	mux.Handle("/", http.HandlerFunc(notFound))
-	// Request ids and access lines outermost; then a panic anywhere below
-	// is a masked 500 for that request only.
-	return reqlog.Handler(*logger)(presenter.Recover(mux)), nil
+	// Request ids and access lines outermost; then, when tracing is on,
+	// the HTTP server span of the request; then a panic anywhere below is
+	// a masked 500 for that request only.
+	return reqlog.Handler(*logger)(tel.handler(mux, presenter.Recover)), nil
 }
 
 // graphQLSubject names the user of a GraphQL request for its idempotency

@@ -23,6 +23,7 @@ type settings struct {
 	memoryLimit int64         // MEMORY_LIMIT in bytes; 0: none; -1: leave GOMEMLIMIT to the runtime
 	idleRelease time.Duration // MEMORY_IDLE_RELEASE
 	graphql     graphqlhttp.Config
+	telemetry   telemetrySettings // OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_*, OTEL_SERVICE_NAME
 
 	readTimeout     time.Duration // HTTP_READ_TIMEOUT
 	writeTimeout    time.Duration // HTTP_WRITE_TIMEOUT
@@ -111,6 +112,9 @@ func loadSettings(getenv func(string) string) (settings, error) {
 		problems = append(problems, strings.TrimPrefix(err.Error(), "graphqlhttp: "))
 	}
 	s.graphql = gql
+	tel, telProblems := parseTelemetry(getenv)
+	problems = append(problems, telProblems...)
+	s.telemetry = tel
 	if len(problems) > 0 {
 		return settings{}, fmt.Errorf("invalid settings: %s", strings.Join(problems, "; "))
 	}
