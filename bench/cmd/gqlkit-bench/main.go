@@ -10,6 +10,13 @@
 // /debug/pprof/ (for example
 // go tool pprof http://127.0.0.1:18080/debug/pprof/profile?seconds=10).
 // SIGINT or SIGTERM shuts the server down gracefully.
+//
+// With GQLKIT_BENCH_OTEL=1 the endpoint serves with the OpenTelemetry
+// adapter (package otelgraphql) on, so that the harness measures its
+// overhead: an SDK TracerProvider sampling every request, whose batch span
+// processor exports to an exporter that discards the spans, and a
+// MeterProvider with a manual reader (never read) for the duration
+// histogram. Unset (or 0), the server is exactly the one without it.
 package main
 
 import (
@@ -27,8 +34,14 @@ import (
 	"syscall"
 	"time"
 
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
 	"github.com/gqlkit/gqlkit/bench/internal/kit"
 	"github.com/gqlkit/gqlkit/bench/sample"
+	"github.com/gqlkit/gqlkit/graphqlhttp"
+	"github.com/gqlkit/gqlkit/otelgraphql"
 )
 
 func main() {
@@ -61,7 +74,23 @@ func run(args []string, getenv func(string) string) error {
 		return fmt.Errorf("port %d is out of range", port)
 	}
 
-	mux, err := newMux(*withPprof)
+	cfg := kit.Config()
+	if v := getenv("GQLKIT_BENCH_OTEL"); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return fmt.Errorf("GQLKIT_BENCH_OTEL=%q is not a boolean", v)
+		}
+		if on {
+			tracer, shutdown, err := otelTracer()
+			if err != nil {
+				return err
+			}
+			defer shutdown()
+			cfg.Tracer = tracer
+			log.Printf("OpenTelemetry on: every request sampled, spans discarded")
+		}
+	}
+	mux, err := newMuxConfig(*withPprof, cfg)
 	if err != nil {
 		return err
 	}
@@ -88,11 +117,16 @@ func run(args []string, getenv func(string) string) error {
 // newMux returns the server's routes: /graphql, and the profiles under
 // /debug/pprof/ when withPprof is set.
 func newMux(withPprof bool) (*http.ServeMux, error) {
+	return newMuxConfig(withPprof, kit.Config())
+}
+
+// newMuxConfig is newMux with the endpoint configured by cfg.
+func newMuxConfig(withPprof bool, cfg graphqlhttp.Config) (*http.ServeMux, error) {
 	store, err := sample.Load()
 	if err != nil {
 		return nil, err
 	}
-	h, err := kit.NewHandler(store, kit.Config())
+	h, err := kit.NewHandler(store, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -106,4 +140,27 @@ func newMux(withPprof bool) (*http.ServeMux, error) {
 		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	}
 	return mux, nil
+}
+
+// otelTracer returns the OpenTelemetry adapter of GQLKIT_BENCH_OTEL=1: all
+// the work of tracing every request (spans made, ended, queued and
+// exported in batches; the histogram recorded) with nowhere to send it,
+// and the function that stops it.
+func otelTracer() (*otelgraphql.Tracer, func(), error) {
+	tp := sdktrace.NewTracerProvider(
+		sdktrace.WithSampler(sdktrace.AlwaysSample()),
+		sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+	shutdown := func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = tp.Shutdown(ctx)
+		_ = mp.Shutdown(ctx)
+	}
+	tracer, err := otelgraphql.New(otelgraphql.Config{TracerProvider: tp, MeterProvider: mp})
+	if err != nil {
+		shutdown()
+		return nil, nil, err
+	}
+	return tracer, shutdown, nil
 }
