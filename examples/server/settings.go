@@ -39,6 +39,10 @@ const defaultDatabaseURL = "sqlite:data/app.db"
 // above it).
 const defaultMemoryLimit = 512 << 20
 
+// defaultGraphQLTimeout bounds a GraphQL execution when GRAPHQL_TIMEOUT is
+// not set (the kit's default is no bound).
+const defaultGraphQLTimeout = 20 * time.Second
+
 // loadSettings reads the settings through getenv. A value that cannot be
 // parsed is an error naming the variable: a typo must not silently fall back
 // to a default.
@@ -110,6 +114,11 @@ func loadSettings(getenv func(string) string) (settings, error) {
 	gql, err := graphqlhttp.ConfigFromEnv(getenv)
 	if err != nil {
 		problems = append(problems, strings.TrimPrefix(err.Error(), "graphqlhttp: "))
+	}
+	if strings.TrimSpace(getenv("GRAPHQL_TIMEOUT")) == "" {
+		// Below HTTP_WRITE_TIMEOUT's default, so that the answer with its
+		// TIMEOUT error still has time to be written.
+		gql.Timeout = defaultGraphQLTimeout
 	}
 	s.graphql = gql
 	tel, telProblems := parseTelemetry(getenv)

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSettingsMemoryAndAppURL(t *testing.T) {
@@ -46,6 +47,33 @@ func TestSettingsMemoryAndAppURL(t *testing.T) {
 			t.Errorf("%q: %v", tc.env, err)
 		case s.memoryLimit != tc.limit || s.appURL != tc.appURL:
 			t.Errorf("%q: memory limit %d, APP_URL %q; want %d, %q", tc.env, s.memoryLimit, s.appURL, tc.limit, tc.appURL)
+		}
+	}
+}
+
+func TestSettingsGraphQLTimeoutAndCost(t *testing.T) {
+	for _, tc := range []struct {
+		env       map[string]string
+		timeout   time.Duration
+		maxCost   int
+		wantError string
+	}{
+		{timeout: defaultGraphQLTimeout},
+		{env: map[string]string{"GRAPHQL_TIMEOUT": "5s", "GRAPHQL_MAX_COST": "20000"}, timeout: 5 * time.Second, maxCost: 20000},
+		{env: map[string]string{"GRAPHQL_TIMEOUT": "0"}, timeout: 0},
+		{env: map[string]string{"GRAPHQL_TIMEOUT": "soon"}, wantError: `GRAPHQL_TIMEOUT="soon"`},
+		{env: map[string]string{"GRAPHQL_MAX_COST": "-1"}, wantError: `GRAPHQL_MAX_COST="-1"`},
+	} {
+		s, err := loadSettings(func(name string) string { return tc.env[name] })
+		switch {
+		case tc.wantError != "":
+			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
+				t.Errorf("%v: error %v, want one containing %q", tc.env, err, tc.wantError)
+			}
+		case err != nil:
+			t.Errorf("%v: %v", tc.env, err)
+		case s.graphql.Timeout != tc.timeout || s.graphql.Limits.MaxCost != tc.maxCost:
+			t.Errorf("%v: timeout %v, max cost %d; want %v, %d", tc.env, s.graphql.Timeout, s.graphql.Limits.MaxCost, tc.timeout, tc.maxCost)
 		}
 	}
 }
