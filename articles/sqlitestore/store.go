@@ -72,7 +72,7 @@ func Open(path string) (*Store, error) {
 	write.SetMaxIdleConns(1)
 	// The first connection creates the file and switches it to WAL
 	// before any reader opens it.
-	if err := write.Ping(); err != nil {
+	if err := pingWhileBusy(write); err != nil {
 		_ = write.Close()
 		return nil, fmt.Errorf("sqlitestore: opening %s: %w", path, err)
 	}
@@ -89,6 +89,22 @@ func Open(path string) (*Store, error) {
 	s.owned = []*sql.DB{write, read}
 	s.write = write
 	return s, nil
+}
+
+// pingWhileBusy opens db's first connection, trying again for up to
+// DefaultBusyTimeout while the file is locked: switching a new file to WAL
+// answers SQLITE_BUSY at once, without the busy handler, when another
+// process is doing the same (several servers starting on one new file).
+func pingWhileBusy(db *sql.DB) error {
+	deadline := time.Now().Add(DefaultBusyTimeout)
+	for wait := time.Millisecond; ; wait = min(2*wait, 50*time.Millisecond) {
+		err := db.Ping()
+		var e *sqlite.Error
+		if err == nil || !errors.As(err, &e) || e.Code()&0xff != sqlite3.SQLITE_BUSY || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(wait)
+	}
 }
 
 func openDB(dsn string) (*sql.DB, error) {
