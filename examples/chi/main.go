@@ -25,7 +25,7 @@
 // a random secret lives as long as the process. The users table is the
 // example server's, so that command adds users to the same file:
 //
-//	go run ./examples/server users add --name Ada --email ada@example.com --password secret
+//	go -C examples run ./server users add --name Ada --email ada@example.com --password secret
 //	go -C examples/chi run .   # a module of its own: the kit does not require chi
 package main
 

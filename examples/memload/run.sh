@@ -28,10 +28,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-(cd "$root" && go build -o "$work/memload" ./examples/memload)
+(cd "$root/examples" && go build -o "$work/memload" ./memload)
 server=${SERVER:-}
 if [[ -z $server ]]; then
-	(cd "$root" && go build -o "$work/server" ./examples/server)
+	(cd "$root/examples" && go build -o "$work/server" ./server)
 	server=$work/server
 fi
 export JWT_SECRET

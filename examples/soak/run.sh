@@ -43,7 +43,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "building the server and the soak program" >&2
-(cd "$root" && go build -o "$work/server" ./examples/server && go build -o "$work/soak" ./examples/soak)
+(cd "$root/examples" && go build -o "$work/server" ./server && go build -o "$work/soak" ./soak)
 
 # random prints n random bytes in hex.
 random() { od -An -N"$1" -tx1 /dev/urandom | tr -d ' \n'; }
