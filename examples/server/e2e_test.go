@@ -130,9 +130,19 @@ func (db testDatabase) start(t *testing.T, extraEnv ...string) *process {
 // launch runs `server serve` on a random loopback port without waiting.
 func (db testDatabase) launch(t *testing.T, extraEnv ...string) *process {
 	t.Helper()
+	return db.launchTo(t, nil, extraEnv...)
+}
+
+// launchTo is launch with the server's standard output written to stdout
+// (discarded when nil), and shown with the log should the test fail.
+func (db testDatabase) launchTo(t *testing.T, stdout *syncBuffer, extraEnv ...string) *process {
+	t.Helper()
 	cmd := exec.Command(serverBinary(t), "serve")
 	cmd.Dir = db.dir
 	cmd.Env = db.env(append([]string{"ADDR=127.0.0.1:0"}, extraEnv...)...)
+	if stdout != nil {
+		cmd.Stdout = stdout
+	}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +175,9 @@ func (db testDatabase) launch(t *testing.T, extraEnv ...string) *process {
 		}
 		if t.Failed() {
 			t.Logf("server log:\n%s", p.log())
+			if stdout != nil {
+				t.Logf("standard output:\n%s", stdout.String())
+			}
 		}
 	})
 	return p

@@ -7,16 +7,6 @@ import (
 )
 
 func TestSettingsMemoryAndAppURL(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		return func(name string) string {
-			for i := 0; i+1 < len(kv); i += 2 {
-				if kv[i] == name {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
 	for _, tc := range []struct {
 		env       []string
 		limit     int64
@@ -37,7 +27,7 @@ func TestSettingsMemoryAndAppURL(t *testing.T) {
 		{env: []string{"APP_URL", "https://example.com/?x=1"}, wantError: `APP_URL="https://example.com/?x=1" is not an http(s) URL`},
 		{env: []string{"MEMORY_IDLE_RELEASE", "soon"}, wantError: `MEMORY_IDLE_RELEASE="soon" is not a positive duration`},
 	} {
-		s, err := loadSettings(env(tc.env...))
+		s, err := loadSettings(envOf(tc.env...))
 		switch {
 		case tc.wantError != "":
 			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
@@ -75,5 +65,17 @@ func TestSettingsGraphQLTimeoutAndCost(t *testing.T) {
 		case s.graphql.Timeout != tc.timeout || s.graphql.Limits.MaxCost != tc.maxCost:
 			t.Errorf("%v: timeout %v, max cost %d; want %v, %d", tc.env, s.graphql.Timeout, s.graphql.Limits.MaxCost, tc.timeout, tc.maxCost)
 		}
+	}
+}
+
+// envOf is a getenv over name, value pairs.
+func envOf(kv ...string) func(string) string {
+	return func(name string) string {
+		for i := 0; i+1 < len(kv); i += 2 {
+			if kv[i] == name {
+				return kv[i+1]
+			}
+		}
+		return ""
 	}
 }

@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"slices"
 	"strings"
 	"sync"
@@ -21,16 +19,6 @@ import (
 )
 
 func TestParseTelemetry(t *testing.T) {
-	env := func(kv ...string) func(string) string {
-		return func(name string) string {
-			for i := 0; i+1 < len(kv); i += 2 {
-				if kv[i] == name {
-					return kv[i+1]
-				}
-			}
-			return ""
-		}
-	}
 	for _, tc := range []struct {
 		env       []string
 		exporters []string
@@ -60,7 +48,7 @@ func TestParseTelemetry(t *testing.T) {
 		{env: []string{"OTEL_TRACES_EXPORTER", "otlp", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "http/json"},
 			wantError: `OTEL_EXPORTER_OTLP_TRACES_PROTOCOL="http/json" is not supported`},
 	} {
-		s, err := loadSettings(env(tc.env...))
+		s, err := loadSettings(envOf(tc.env...))
 		switch {
 		case tc.wantError != "":
 			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
@@ -109,42 +97,12 @@ func (s *syncBuffer) String() string {
 }
 
 // launchWithStdout is launch that also keeps what the server writes to
-// standard output, where the console exporter writes the spans.
+// standard output, where the console exporter writes the spans; it waits
+// until the server listens.
 func (db testDatabase) launchWithStdout(t *testing.T, extraEnv ...string) (*process, *syncBuffer) {
 	t.Helper()
-	cmd := exec.Command(serverBinary(t), "serve")
-	cmd.Dir = db.dir
-	cmd.Env = db.env(append([]string{"ADDR=127.0.0.1:0"}, extraEnv...)...)
 	stdout := &syncBuffer{}
-	cmd.Stdout = stdout
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &process{cmd: cmd, changed: make(chan struct{}), exited: make(chan struct{})}
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			p.add(sc.Text())
-		}
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-p.exited:
-		default:
-			_ = cmd.Process.Kill()
-			<-p.exited
-		}
-		if t.Failed() {
-			t.Logf("server log:\n%s\nstandard output:\n%s", p.log(), stdout.String())
-		}
-	})
+	p := db.launchTo(t, stdout, extraEnv...)
 	p.waitListening(t)
 	return p, stdout
 }
