@@ -116,7 +116,9 @@ type Config struct {
 	// one error with extensions.code TIMEOUT (status 200, as for any
 	// field error; data is null only when a non-null field could not be
 	// resolved in time). Resolvers get the deadline in their context, so
-	// that a database call under way is cancelled. The root fields of a
+	// that a database call under way is cancelled; a resolver that ignores
+	// its context runs to its end, and only then is the execution cut
+	// short. The root fields of a
 	// mutation are never abandoned halfway: each runs in turn with the
 	// request's own context, whatever the time, and only the fields below
 	// them are bound by the deadline.
