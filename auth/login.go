@@ -26,6 +26,12 @@ const (
 	// DefaultMaxBodyBytes is the largest login request body when
 	// [LoginConfig.MaxBodyBytes] is zero.
 	DefaultMaxBodyBytes = 64 << 10
+
+	// MaxPasswordBytes is the longest password, in bytes: bcrypt reads no
+	// further, so a longer one would match whatever followed its 72nd
+	// byte. [HashPassword] refuses a longer one and [Login] never lets
+	// one in.
+	MaxPasswordBytes = 72
 )
 
 // Users looks up the credentials of a user by e-mail address; a store of
@@ -168,7 +174,14 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeInvalidCredentials(w)
 		return
 	}
-	if err := l.compare(hash, []byte(password)); err != nil {
+	err = l.compare(hash, []byte(password))
+	if err == nil && len(password) > MaxPasswordBytes {
+		// bcrypt compared the first 72 bytes only: the rest must not be
+		// free to choose. (The comparison ran all the same, so that the
+		// answer takes as long as any other.)
+		err = bcrypt.ErrMismatchedHashAndPassword
+	}
+	if err != nil {
 		if errors.Is(err, bcrypt.ErrMismatchedHashAndPassword) {
 			logger.Info().Int64("user_id", id).Msg("auth: login refused: wrong password")
 		} else {
@@ -275,18 +288,27 @@ func writeInvalidCredentials(w http.ResponseWriter) {
 	httpjson.WriteMessage(w, http.StatusUnauthorized, "Invalid credentials.")
 }
 
-// HashPassword returns the bcrypt hash of password at [DefaultCost], for
-// storing with a new user. It refuses an empty password, one holding NUL
-// (which [Login] refuses with a 422) and one longer than bcrypt's 72 bytes
-// (the error then wraps [bcrypt.ErrPasswordTooLong]).
-func HashPassword(password string) ([]byte, error) {
+// HashPassword returns the bcrypt hash of password at cost (0 means
+// [DefaultCost]; tests pass bcrypt.MinCost, 4, to stay fast), for storing
+// with a new user. It refuses an empty password, one holding NUL (which
+// [Login] refuses with a 422), one longer than [MaxPasswordBytes] (the
+// error then wraps [bcrypt.ErrPasswordTooLong]) and a cost outside
+// bcrypt's 4..31.
+func HashPassword(password string, cost int) ([]byte, error) {
+	if cost == 0 {
+		cost = DefaultCost
+	}
 	switch {
 	case password == "":
 		return nil, errors.New("auth: password is empty")
 	case strings.IndexByte(password, 0) >= 0:
 		return nil, errors.New("auth: password holds a NUL character")
+	case len(password) > MaxPasswordBytes:
+		return nil, fmt.Errorf("auth: the password is %d bytes long; at most %d are allowed: %w", len(password), MaxPasswordBytes, bcrypt.ErrPasswordTooLong)
+	case cost < bcrypt.MinCost || cost > bcrypt.MaxCost:
+		return nil, fmt.Errorf("auth: bcrypt cost %d is outside %d..%d", cost, bcrypt.MinCost, bcrypt.MaxCost)
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), DefaultCost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), cost)
 	if err != nil {
 		return nil, fmt.Errorf("auth: hashing password: %w", err)
 	}

@@ -372,24 +372,66 @@ func TestLoginBodyCap(t *testing.T) {
 }
 
 func TestHashPassword(t *testing.T) {
-	hash, err := auth.HashPassword("correct horse")
+	hash, err := auth.HashPassword("correct horse", bcrypt.MinCost)
 	if err != nil {
 		t.Fatalf("HashPassword: %v", err)
 	}
-	if cost, err := bcrypt.Cost(hash); err != nil || cost != auth.DefaultCost {
-		t.Errorf("bcrypt.Cost = %d, %v; want %d", cost, err, auth.DefaultCost)
+	if cost, err := bcrypt.Cost(hash); err != nil || cost != bcrypt.MinCost {
+		t.Errorf("bcrypt.Cost = %d, %v; want %d", cost, err, bcrypt.MinCost)
 	}
 	if err := bcrypt.CompareHashAndPassword(hash, []byte("correct horse")); err != nil {
 		t.Errorf("the hash does not match its password: %v", err)
 	}
-	if _, err := auth.HashPassword(""); err == nil || err.Error() != "auth: password is empty" {
-		t.Errorf("HashPassword(\"\") error = %v; want auth: password is empty", err)
+	for _, tc := range []struct {
+		password string
+		cost     int
+		want     string
+	}{
+		{"", 0, "auth: password is empty"},
+		{"correct\x00horse", 0, "auth: password holds a NUL character"},
+		{strings.Repeat("x", 73), 0, "auth: the password is 73 bytes long; at most 72 are allowed: bcrypt: password length exceeds 72 bytes"},
+		{"correct horse", 3, "auth: bcrypt cost 3 is outside 4..31"},
+		{"correct horse", 32, "auth: bcrypt cost 32 is outside 4..31"},
+	} {
+		if _, err := auth.HashPassword(tc.password, tc.cost); err == nil || err.Error() != tc.want {
+			t.Errorf("HashPassword(%.10q…, %d) error = %v; want %s", tc.password, tc.cost, err, tc.want)
+		}
 	}
-	if _, err := auth.HashPassword("correct\x00horse"); err == nil || err.Error() != "auth: password holds a NUL character" {
-		t.Errorf("HashPassword(with NUL) error = %v; want auth: password holds a NUL character", err)
+	if _, err := auth.HashPassword(strings.Repeat("x", 73), bcrypt.MinCost); !errors.Is(err, bcrypt.ErrPasswordTooLong) {
+		t.Errorf("HashPassword(73 bytes) error = %v; want one wrapping bcrypt.ErrPasswordTooLong", err)
 	}
-	if _, err := auth.HashPassword(strings.Repeat("x", 73)); !errors.Is(err, bcrypt.ErrPasswordTooLong) {
-		t.Errorf("HashPassword(73 bytes) error = %v; want bcrypt.ErrPasswordTooLong", err)
+	if _, err := auth.HashPassword(strings.Repeat("x", 72), bcrypt.MinCost); err != nil {
+		t.Errorf("HashPassword(72 bytes) error = %v; want none", err)
+	}
+}
+
+// TestLoginPasswordOver72Bytes: bcrypt reads 72 bytes of a password, so
+// a user whose password is 72 bytes long could otherwise log in with
+// anything appended to it.
+func TestLoginPasswordOver72Bytes(t *testing.T) {
+	long := strings.Repeat("p", auth.MaxPasswordBytes)
+	users := &memUsers{users: map[string]memUser{"long@example.com": {id: 11, hash: minCostHash(t, long)}}}
+	url, logs := startLogin(t, users)
+	for _, tc := range []struct {
+		password string
+		status   int
+	}{
+		{long, http.StatusOK},
+		{long + "anything", http.StatusUnauthorized},
+		{long + "p", http.StatusUnauthorized},
+		{long[:71], http.StatusUnauthorized},
+	} {
+		body := fmt.Sprintf(`{"email":"long@example.com","password":%q}`, tc.password)
+		got := do(t, newRequest(t, http.MethodPost, url, body, http.Header{"Content-Type": {"application/json"}}))
+		if got.status != tc.status {
+			t.Errorf("password of %d bytes: status %d, body %s; want %d", len(tc.password), got.status, got.body, tc.status)
+		}
+		if tc.status == http.StatusUnauthorized && got.body != `{"message":"Invalid credentials."}` {
+			t.Errorf("password of %d bytes: body %s", len(tc.password), got.body)
+		}
+	}
+	if !strings.Contains(logs.String(), "wrong password") {
+		t.Errorf("the refusals were not logged as wrong passwords:\n%s", logs.String())
 	}
 }
 

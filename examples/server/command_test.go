@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -23,6 +24,9 @@ func TestParseCommand(t *testing.T) {
 		{args: []string{"users"}, wantErr: errUsage},
 		{args: []string{"users", "add", "--name", "Ann", "--email", "A@B.C", "--password", "p"}, want: "users add"},
 		{args: []string{"users", "add", "--name", "Ann"}, wantErr: errUsage},
+		// bcrypt reads 72 bytes: a longer password is refused, not cut.
+		{args: []string{"users", "add", "--name", "Ann", "--email", "A@B.C", "--password", strings.Repeat("p", 72)}, want: "users add"},
+		{args: []string{"users", "add", "--name", "Ann", "--email", "A@B.C", "--password", strings.Repeat("p", 73)}, wantErr: errUsage},
 		{args: []string{"users", "delete", "--id", "3"}, want: "users delete"},
 		{args: []string{"users", "delete", "--id", "0"}, wantErr: errUsage},
 		{args: []string{"token", "--user", "1", "--ttl", "5m"}, want: "token"},

@@ -265,11 +265,15 @@ func parseAddUser(args []string, stdout io.Writer) (command, error) {
 	if n == "" || e == "" || *password == "" {
 		return command{}, fmt.Errorf("%w: users add needs --name, --email and --password", errUsage)
 	}
+	if len(*password) > auth.MaxPasswordBytes {
+		return command{}, fmt.Errorf("%w: --password is %d bytes long; bcrypt uses at most %d, so a longer one is refused",
+			errUsage, len(*password), auth.MaxPasswordBytes)
+	}
 	return command{name: "users add", run: func(ctx context.Context, db *database, _ auth.Config) error {
 		if err := db.migrate(ctx); err != nil {
 			return err
 		}
-		hash, err := auth.HashPassword(*password)
+		hash, err := auth.HashPassword(*password, auth.DefaultCost)
 		if err != nil {
 			return err
 		}
