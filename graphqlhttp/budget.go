@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/limits"
 )
 
 // Defaults of the response budget (see Config.ResponseBudget).
@@ -186,7 +187,7 @@ func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[stri
 		*data = res.Data
 	}
 	if tr := h.traceOf(ctx); tr != nil {
-		if res.Data != nil || isLimit(err) {
+		if _, overCost := err.(*limits.Error); res.Data != nil || overCost {
 			tr.info.Cost = res.Cost
 		}
 	}

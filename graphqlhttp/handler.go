@@ -277,11 +277,13 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 	}
 	res, held, err := h.run(ctx, op, vars, data, deadline)
 	defer h.budget.release(held) // once the answer is written
+	// Execute returns the error of an operation over the cost limit as it is.
+	overCost, _ := err.(*limits.Error)
 	switch {
 	case errors.Is(err, errBusy):
 		return busy(w)
-	case err != nil && isLimit(err):
-		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(err.(*limits.Error))}}
+	case overCost != nil:
+		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(overCost)}}
 	case errors.Is(err, errUnauthenticated):
 		return unauthenticated()
 	case err != nil:
@@ -299,13 +301,6 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 		h.write(w, r, status, (*out)[:dataSlot], inPlace, (*out)[dataSlot:])
 	}
 	return nil
-}
-
-// isLimit reports whether err is the *limits.Error of an operation over
-// the cost limit (Execute returns it as it is).
-func isLimit(err error) bool {
-	_, ok := err.(*limits.Error)
-	return ok
 }
 
 // dataSlot is where the data goes in an answer: after {"data":.

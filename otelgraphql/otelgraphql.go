@@ -96,6 +96,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"sync"
@@ -393,8 +394,7 @@ func (t *Tracer) StartField(ctx context.Context, info graphql.ResolveInfo) conte
 // Type.field", so that starting a field's span allocates no name: copied
 // on write, read without a lock, and as large as the schemas' fields.
 type fieldSpanNames struct {
-	names atomic.Pointer[map[fieldKey]string]
-	mu    sync.Mutex
+	names cowMap[fieldKey, string]
 }
 
 type fieldKey struct {
@@ -403,33 +403,13 @@ type fieldKey struct {
 }
 
 func (f *fieldSpanNames) name(obj *graphql.Object, field string) string {
-	key := fieldKey{obj, field}
-	if names := f.names.Load(); names != nil {
-		if name, ok := (*names)[key]; ok {
-			return name
+	name, _ := f.names.loadOrStore(fieldKey{obj, field}, func(int) (fieldKey, string, bool) {
+		parent := ""
+		if obj != nil {
+			parent = obj.Name
 		}
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	old := f.names.Load()
-	if old != nil {
-		if name, ok := (*old)[key]; ok {
-			return name
-		}
-	}
-	parent := ""
-	if obj != nil {
-		parent = obj.Name
-	}
-	name := "graphql.resolve " + parent + "." + field
-	next := make(map[fieldKey]string, mapLen(old)+1)
-	if old != nil {
-		for k, v := range *old {
-			next[k] = v
-		}
-	}
-	next[fieldKey{obj, strings.Clone(field)}] = name
-	f.names.Store(&next)
+		return fieldKey{obj, strings.Clone(field)}, "graphql.resolve " + parent + "." + field, true
+	})
 	return name
 }
 
@@ -573,9 +553,8 @@ func (t *Tracer) endSpan(span trace.Span, info graphql.RequestInfo, out string) 
 // allocates nothing once its combination is known. Both are copied on
 // write: reading them takes no lock, and they stop growing at the bound.
 type metricNames struct {
-	admitted atomic.Pointer[map[string]string] // a name to its own copy
-	sets     atomic.Pointer[map[metricKey][]metric.RecordOption]
-	mu       sync.Mutex // serialises the writers
+	admitted cowMap[string, string] // a name to its own copy
+	sets     cowMap[metricKey, []metric.RecordOption]
 }
 
 type metricKey struct{ typ, name, outcome string }
@@ -588,19 +567,14 @@ func (m *metricNames) options(maxNames int, info graphql.RequestInfo, out string
 	default:
 		key.typ = OverflowOperationName
 	}
-	if opts := m.sets.Load(); opts != nil {
-		if o, ok := (*opts)[key]; ok {
-			return o
-		}
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	old := m.sets.Load()
-	if old != nil {
-		if o, ok := (*old)[key]; ok {
-			return o
-		}
-	}
+	o, _ := m.sets.loadOrStore(key, func(int) (metricKey, []metric.RecordOption, bool) {
+		return key, []metric.RecordOption{metric.WithAttributeSet(metricAttributes(key))}, true
+	})
+	return o
+}
+
+// metricAttributes is the attribute set of a metric key.
+func metricAttributes(key metricKey) attribute.Set {
 	attrs := make([]attribute.KeyValue, 0, 3)
 	if key.typ != "" {
 		attrs = append(attrs, semconv.GraphQLOperationTypeKey.String(key.typ))
@@ -609,16 +583,7 @@ func (m *metricNames) options(maxNames int, info graphql.RequestInfo, out string
 		attrs = append(attrs, semconv.GraphQLOperationName(key.name))
 	}
 	attrs = append(attrs, OutcomeKey.String(key.outcome))
-	o := []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(attrs...))}
-	next := make(map[metricKey][]metric.RecordOption, mapLen(old)+1)
-	if old != nil {
-		for k, v := range *old {
-			next[k] = v
-		}
-	}
-	next[key] = o
-	m.sets.Store(&next)
-	return o
+	return attribute.NewSet(attrs...)
 }
 
 // bound returns name when the metric admits it (admitting it when there is
@@ -628,37 +593,73 @@ func (m *metricNames) bound(maxNames int, name string) string {
 	if name == "" || maxNames < 0 {
 		return ""
 	}
-	if admitted := m.admitted.Load(); admitted != nil {
-		if own, ok := (*admitted)[name]; ok {
-			return own
-		}
-		if len(*admitted) >= maxNames {
-			return OverflowOperationName
-		}
+	if own, ok := m.admitted.load(name); ok {
+		return own
 	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	old := m.admitted.Load()
-	if old != nil {
-		if own, ok := (*old)[name]; ok {
-			return own
-		}
-		if len(*old) >= maxNames {
-			return OverflowOperationName
-		}
+	if m.admitted.len() >= maxNames { // full: no lock for the names past the bound
+		return OverflowOperationName
 	}
-	next := make(map[string]string, mapLen(old)+1)
-	if old != nil {
-		for k, v := range *old {
-			next[k] = v
+	own, ok := m.admitted.loadOrStore(name, func(n int) (string, string, bool) {
+		if n >= maxNames {
+			return "", "", false
 		}
+		// A copy of its own: the name may be part of a whole document
+		// that the metric must not keep alive.
+		own := strings.Clone(name)
+		return own, own, true
+	})
+	if !ok {
+		return OverflowOperationName
 	}
-	// A copy of its own: the name may be part of a whole document that
-	// the metric must not keep alive.
-	own := strings.Clone(name)
-	next[own] = own
-	m.admitted.Store(&next)
 	return own
+}
+
+// cowMap is a map that readers use without a lock and writers copy whole:
+// for the few keys a process meets (field span names, operation names,
+// metric attribute sets), read on every request.
+type cowMap[K comparable, V any] struct {
+	m  atomic.Pointer[map[K]V]
+	mu sync.Mutex // serialises the writers
+}
+
+func (c *cowMap[K, V]) load(k K) (V, bool) {
+	if m := c.m.Load(); m != nil {
+		v, ok := (*m)[k]
+		return v, ok
+	}
+	var zero V
+	return zero, false
+}
+
+func (c *cowMap[K, V]) len() int { return mapLen(c.m.Load()) }
+
+// loadOrStore returns the value of k. When there is none, newEntry, given
+// the number of keys, returns the key to store (a copy of k the map may
+// keep), its value, and whether to store it at all; declined, the result
+// is false.
+func (c *cowMap[K, V]) loadOrStore(k K, newEntry func(n int) (K, V, bool)) (V, bool) {
+	if v, ok := c.load(k); ok {
+		return v, true
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.m.Load()
+	if old != nil {
+		if v, ok := (*old)[k]; ok {
+			return v, true
+		}
+	}
+	key, v, ok := newEntry(mapLen(old))
+	if !ok {
+		return v, false
+	}
+	next := make(map[K]V, mapLen(old)+1)
+	if old != nil {
+		maps.Copy(next, *old)
+	}
+	next[key] = v
+	c.m.Store(&next)
+	return v, true
 }
 
 func mapLen[K comparable, V any](m *map[K]V) int {

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/examples/internal/testbin"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
 // server is the example server's binary, built on first use.
@@ -135,7 +136,7 @@ func (db testDatabase) launch(t *testing.T, extraEnv ...string) *process {
 
 // launchTo is launch with the server's standard output written to stdout
 // (discarded when nil), and shown with the log should the test fail.
-func (db testDatabase) launchTo(t *testing.T, stdout *syncBuffer, extraEnv ...string) *process {
+func (db testDatabase) launchTo(t *testing.T, stdout *logbuf.Buffer, extraEnv ...string) *process {
 	t.Helper()
 	cmd := exec.Command(serverBinary(t), "serve")
 	cmd.Dir = db.dir

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -16,6 +15,8 @@ import (
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
 func TestParseTelemetry(t *testing.T) {
@@ -78,30 +79,12 @@ func cmp(s, def string) string {
 	return s
 }
 
-// syncBuffer is a bytes.Buffer for a child's output, read while it runs.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // launchWithStdout is launch that also keeps what the server writes to
 // standard output, where the console exporter writes the spans; it waits
 // until the server listens.
-func (db testDatabase) launchWithStdout(t *testing.T, extraEnv ...string) (*process, *syncBuffer) {
+func (db testDatabase) launchWithStdout(t *testing.T, extraEnv ...string) (*process, *logbuf.Buffer) {
 	t.Helper()
-	stdout := &syncBuffer{}
+	stdout := &logbuf.Buffer{}
 	p := db.launchTo(t, stdout, extraEnv...)
 	p.waitListening(t)
 	return p, stdout
