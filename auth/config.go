@@ -1,11 +1,13 @@
 package auth
 
 import (
-	"github.com/rs/zerolog"
-
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // Defaults and fixed limits of [Config].
@@ -37,8 +39,35 @@ const (
 // would not change.
 type Config struct {
 	// Secret is the HS256 key, at least MinSecretBytes long. Use random
-	// bytes, not a password. It is copied by the constructors.
+	// bytes, not a password. It is copied by the constructors. Issued
+	// tokens are signed with it and name it in their header's kid, as
+	// [KeyID] fingerprints it.
 	Secret []byte
+
+	// PreviousSecrets are keys that only verify: the secrets of earlier
+	// rotations, kept until the tokens they signed have expired (one TTL
+	// after the rotation). Each is at least MinSecretBytes long and none
+	// may equal Secret or another. A token is checked against the one key
+	// its kid names; a token without kid (Laravel's jwt-auth issues none)
+	// against Secret only; a kid naming no configured key is refused.
+	PreviousSecrets [][]byte
+
+	// Issuer, when set, is the iss claim of issued tokens, and a token
+	// whose iss differs (or that has none) is refused.
+	Issuer string
+
+	// Audience, when set, is the aud claim of issued tokens, and a token
+	// whose aud does not name it (or that has none) is refused. Services
+	// that share a secret but not their tokens set different audiences.
+	Audience string
+
+	// Tokens, when set, is where revoked tokens and refresh tokens are
+	// kept (see [TokenStore]): the Verifier then refuses a token that was
+	// logged out, or issued before its user logged out everywhere, at
+	// the cost of one lookup per authenticated request; when the store
+	// cannot answer, the request is refused with a 503 (fail closed).
+	// nil means no revocation: a token is good until it expires.
+	Tokens TokenStore
 
 	// TTL is the lifetime of issued tokens, at least one second; it is
 	// truncated to whole seconds. Zero means DefaultTTL.
@@ -60,10 +89,14 @@ type Config struct {
 
 // settings is a validated Config with its defaults applied.
 type settings struct {
-	secret []byte
-	ttl    time.Duration
-	leeway time.Duration
-	now    func() time.Time
+	secret   []byte
+	kid      string            // KeyID(secret)
+	previous map[string][]byte // verify-only keys by their KeyID
+	ttl      time.Duration
+	leeway   time.Duration
+	now      func() time.Time
+	iss, aud string
+	tokens   TokenStore
 }
 
 // settings validates c and applies the defaults. It reports every problem at
@@ -78,9 +111,30 @@ func (c Config) settings() (settings, error) {
 	}
 	s := settings{
 		secret: append([]byte(nil), c.Secret...),
+		kid:    KeyID(c.Secret),
 		ttl:    c.TTL.Truncate(time.Second),
 		leeway: c.Leeway,
 		now:    c.Now,
+		iss:    c.Issuer,
+		aud:    c.Audience,
+		tokens: c.Tokens,
+	}
+	for i, key := range c.PreviousSecrets {
+		kid := KeyID(key)
+		_, dup := s.previous[kid]
+		switch {
+		case len(key) < MinSecretBytes:
+			errs = append(errs, fmt.Errorf("auth: Config.PreviousSecrets[%d] is %d bytes; HS256 needs at least %d", i, len(key), MinSecretBytes))
+		case kid == s.kid:
+			errs = append(errs, fmt.Errorf("auth: Config.PreviousSecrets[%d] is the current Secret", i))
+		case dup:
+			errs = append(errs, fmt.Errorf("auth: Config.PreviousSecrets[%d] repeats an earlier previous secret", i))
+		default:
+			if s.previous == nil {
+				s.previous = make(map[string][]byte, len(c.PreviousSecrets))
+			}
+			s.previous[kid] = append([]byte(nil), key...)
+		}
 	}
 	switch {
 	case c.TTL == 0:
@@ -101,4 +155,16 @@ func (c Config) settings() (settings, error) {
 		return settings{}, err
 	}
 	return s, nil
+}
+
+// KeyID returns the kid that tokens signed with secret carry: a
+// fingerprint of the key, never the key. It is the first 96 bits of
+// SHA-256 over a fixed label and the key, as 16 base64url characters; with
+// a key of at least 32 random bytes nothing about the key can be learned
+// from it. Log it to tell which key a service signs with.
+func KeyID(secret []byte) string {
+	h := sha256.New()
+	h.Write([]byte("gqlkit auth kid\x00"))
+	h.Write(secret)
+	return base64.RawURLEncoding.EncodeToString(h.Sum(nil)[:12])
 }

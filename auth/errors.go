@@ -1,6 +1,9 @@
 package auth
 
-import "errors"
+import (
+	"errors"
+	"net/http"
+)
 
 // Sentinel errors identify why a request or a token was refused. Test them
 // with [errors.Is]; the errors returned by this package wrap them with more
@@ -40,7 +43,26 @@ var (
 	// token for such a user id.
 	ErrInvalidSubject = errors.New("auth: invalid subject")
 
+	// ErrRevoked means a token is authentic and current but was revoked:
+	// logged out, or issued before its user logged out everywhere (see
+	// [TokenStore]).
+	ErrRevoked = errors.New("auth: token revoked")
+
 	// ErrUserNotFound is what a [Users] implementation returns (possibly
 	// wrapped) when no user has the given e-mail address.
 	ErrUserNotFound = errors.New("auth: user not found")
 )
+
+// ErrUnavailable means the [TokenStore] could not answer whether a token
+// was revoked (or could not record a revocation or a refresh token). The
+// request is refused, never let through (fail closed): the middlewares
+// answer 503 {"message":"Service unavailable."} and log the cause at
+// error level. Its StatusCode method returns 503, so that handlers that
+// word refusals their own way (the GraphQL endpoint) can tell it from a
+// bad token.
+var ErrUnavailable error = unavailable{}
+
+type unavailable struct{}
+
+func (unavailable) Error() string   { return "auth: the token store is unavailable" }
+func (unavailable) StatusCode() int { return http.StatusServiceUnavailable }

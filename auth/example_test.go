@@ -80,10 +80,10 @@ func ExampleVerifier_Authenticate() {
 		log.Fatal(err)
 	}
 	graphql := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, err := verifier.Authenticate(r)
+		token, err := verifier.Authenticate(r)
 		switch {
 		case err == nil:
-			r = r.WithContext(auth.WithUserID(r.Context(), id))
+			r = r.WithContext(auth.WithToken(r.Context(), token))
 		case errors.Is(err, auth.ErrNoToken):
 			// anonymous: queries run, mutations are refused later
 		default:
@@ -180,8 +180,8 @@ func ExampleLogin() {
 			fmt.Println(resp.StatusCode, answer.Message)
 			continue
 		}
-		id, err := verifier.Verify(answer.AccessToken)
-		fmt.Println(resp.StatusCode, answer.TokenType, answer.ExpiresIn, id, err)
+		token, err := verifier.Verify(context.Background(), answer.AccessToken)
+		fmt.Println(resp.StatusCode, answer.TokenType, answer.ExpiresIn, token.UserID, err)
 	}
 	// Output:
 	// 401 Invalid credentials.
@@ -204,8 +204,8 @@ func ExampleIssuer_Issue() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	id, err := verifier.Verify(token)
-	fmt.Println(strings.Count(token, "."), issuer.TTL(), id, err)
+	verified, err := verifier.Verify(context.Background(), token)
+	fmt.Println(strings.Count(token, "."), issuer.TTL(), verified.UserID, err)
 	// Output:
 	// 2 15m0s 42 <nil>
 }

@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -24,7 +25,8 @@ func FuzzSubject(f *testing.F) {
 	v := newVerifier(f)
 	f.Fuzz(func(t *testing.T, raw string) {
 		payload := `{"sub":` + raw + `,"exp":` + strconv.FormatInt(testNow.Unix()+60, 10) + `}`
-		id, err := v.Verify(rawToken(`{"alg":"HS256","typ":"JWT"}`, payload, testSecret))
+		tok, err := v.Verify(context.Background(), rawToken(`{"alg":"HS256","typ":"JWT"}`, payload, testSecret))
+		id := tok.UserID
 		if !json.Valid([]byte(raw)) {
 			if err == nil && id <= 0 {
 				t.Fatalf("Verify accepted sub %s as %d", raw, id)
@@ -78,8 +80,8 @@ func FuzzAuthenticate(f *testing.F) {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.Header.Set("Authorization", header)
 		id, err := v.Authenticate(r)
-		if err == nil && id != 42 {
-			t.Fatalf("Authenticate(%q) = %d, nil; only the signed token (user 42) may pass", header, id)
+		if err == nil && id.UserID != 42 {
+			t.Fatalf("Authenticate(%q) = %+v, nil; only the signed token (user 42) may pass", header, id)
 		}
 	})
 }

@@ -12,10 +12,12 @@ import (
 // Issuer signs access tokens. Build it with [NewIssuer]; it is safe for
 // concurrent use.
 type Issuer struct {
-	method jwt.SigningMethod
-	key    any
-	ttl    time.Duration
-	now    func() time.Time
+	method   jwt.SigningMethod
+	key      any
+	kid      string
+	ttl      time.Duration
+	now      func() time.Time
+	iss, aud string
 }
 
 // NewIssuer returns an Issuer for cfg. It fails when the secret is missing or
@@ -25,26 +27,34 @@ func NewIssuer(cfg Config) (*Issuer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Issuer{method: jwt.SigningMethodHS256, key: s.secret, ttl: s.ttl, now: s.now}, nil
+	return &Issuer{method: jwt.SigningMethodHS256, key: s.secret, kid: s.kid, ttl: s.ttl, now: s.now, iss: s.iss, aud: s.aud}, nil
 }
 
 // Issue returns a signed token for the user userID, valid for [Issuer.TTL]
 // from now. Its claims are sub (userID as a decimal string), iat and nbf
-// (now, in whole seconds), exp (iat + TTL) and jti (a random id of 26 base32 characters, 130 bits).
-// The header is {"alg":"HS256","typ":"JWT"}. userID must be positive;
+// (now, in whole seconds), exp (iat + TTL), jti (a random id of 26 base32
+// characters, 130 bits), and iss and aud when [Config.Issuer] and
+// [Config.Audience] are set. The header is {"alg":"HS256","kid":…,"typ":"JWT"},
+// kid being [KeyID] of [Config.Secret]. userID must be positive;
 // otherwise the error wraps [ErrInvalidSubject].
 func (i *Issuer) Issue(userID int64) (string, error) {
 	if userID <= 0 {
 		return "", fmt.Errorf("%w: user id %d is not positive", ErrInvalidSubject, userID)
 	}
 	now := i.now().Truncate(time.Second)
-	token := jwt.NewWithClaims(i.method, jwt.RegisteredClaims{
+	claims := jwt.RegisteredClaims{
+		Issuer:    i.iss,
 		Subject:   strconv.FormatInt(userID, 10),
 		IssuedAt:  jwt.NewNumericDate(now),
 		NotBefore: jwt.NewNumericDate(now),
 		ExpiresAt: jwt.NewNumericDate(now.Add(i.ttl)),
 		ID:        rand.Text(),
-	})
+	}
+	if i.aud != "" {
+		claims.Audience = jwt.ClaimStrings{i.aud}
+	}
+	token := jwt.NewWithClaims(i.method, claims)
+	token.Header["kid"] = i.kid
 	signed, err := token.SignedString(i.key)
 	if err != nil {
 		return "", fmt.Errorf("auth: signing token: %w", err)

@@ -1,6 +1,7 @@
 package auth_test
 
 import (
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -18,7 +19,7 @@ func TestIssue(t *testing.T) {
 		t.Fatalf("Issue: %v", err)
 	}
 	header, claims := decodeToken(t, token)
-	if got, want := header, `{"alg":"HS256","typ":"JWT"}`; !jsonEqual(t, got, want) {
+	if got, want := header, `{"alg":"HS256","kid":"`+auth.KeyID(testSecret)+`","typ":"JWT"}`; !jsonEqual(t, got, want) {
 		t.Errorf("header = %s; want %s", got, want)
 	}
 	var c struct {
@@ -57,8 +58,8 @@ func TestIssue(t *testing.T) {
 		t.Errorf("two tokens share the jti %q", c.Jti)
 	}
 
-	if id, err := newVerifier(t).Verify(token); err != nil || id != 42 {
-		t.Errorf("Verify(issued) = %d, %v; want 42, nil", id, err)
+	if tok, err := newVerifier(t).Verify(context.Background(), token); err != nil || tok.UserID != 42 {
+		t.Errorf("Verify(issued) = %+v, %v; want user 42, nil", tok, err)
 	}
 }
 
@@ -103,7 +104,7 @@ func TestIssueLifetime(t *testing.T) {
 				if err != nil {
 					t.Fatalf("NewVerifier: %v", err)
 				}
-				if _, err := v.Verify(token); (err == nil) != check.wantOK {
+				if _, err := v.Verify(context.Background(), token); (err == nil) != check.wantOK {
 					t.Errorf("Verify at iat+%v: %v; want accepted = %v", check.at.Sub(testNow), err, check.wantOK)
 				}
 			}
@@ -126,8 +127,8 @@ func TestIssueLargestUserID(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Issue: %v", err)
 	}
-	if id, err := newVerifier(t).Verify(token); err != nil || id != 1<<63-1 {
-		t.Errorf("Verify = %d, %v; want %d, nil", id, err, int64(1<<63-1))
+	if tok, err := newVerifier(t).Verify(context.Background(), token); err != nil || tok.UserID != 1<<63-1 {
+		t.Errorf("Verify = %+v, %v; want user %d, nil", tok, err, int64(1<<63-1))
 	}
 }
 

@@ -121,8 +121,8 @@ func TestLoginSuccess(t *testing.T) {
 			if got.body != want {
 				t.Errorf("body = %s; want %s", got.body, want)
 			}
-			if id, err := v.Verify(token); err != nil || id != tt.wantID {
-				t.Errorf("Verify(access_token) = %d, %v; want %d, nil", id, err, tt.wantID)
+			if tok, err := v.Verify(context.Background(), token); err != nil || tok.UserID != tt.wantID {
+				t.Errorf("Verify(access_token) = %+v, %v; want user %d, nil", tok, err, tt.wantID)
 			}
 			if got := users.lookedUp()[before:]; len(got) != 1 || got[0] != tt.wantEmail {
 				t.Errorf("Users asked for %q; want [%q]", got, tt.wantEmail)

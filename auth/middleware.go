@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
@@ -22,13 +23,12 @@ const unauthenticatedBody = `{"message":"Unauthenticated."}`
 // logger.
 func (v *Verifier) Required(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, err := v.Authenticate(r)
+		t, err := v.Authenticate(r)
 		if err != nil {
-			v.logRefusal(r, err)
-			writeUnauthenticated(w)
+			v.refuse(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(WithUserID(r.Context(), id)))
+		next.ServeHTTP(w, r.WithContext(WithToken(r.Context(), t)))
 	})
 }
 
@@ -40,33 +40,32 @@ func (v *Verifier) Required(next http.Handler) http.Handler {
 // such as Basic) gets the same 401 as with [Verifier.Required].
 func (v *Verifier) Optional(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id, err := v.Authenticate(r)
+		t, err := v.Authenticate(r)
 		switch {
 		case err == nil:
-			r = r.WithContext(WithUserID(r.Context(), id))
+			r = r.WithContext(WithToken(r.Context(), t))
 		case errors.Is(err, ErrNoToken):
 		default:
-			v.logRefusal(r, err)
-			writeUnauthenticated(w)
+			v.refuse(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// Authenticate checks the bearer token of r and returns its user id. It is
+// Authenticate checks the bearer token of r and returns what it says. It is
 // the check behind the middlewares, for handlers that answer a refusal their
 // own way (the GraphQL endpoint writes a GraphQL-shaped 401). The error
 // wraps [ErrNoToken] when r has no Authorization header, and otherwise one
 // of [ErrTokenTooLarge], [ErrMalformedHeader], [ErrUnsupportedScheme],
-// [ErrInvalidToken] or [ErrInvalidSubject]. Authenticate neither logs nor
-// writes anything.
-func (v *Verifier) Authenticate(r *http.Request) (int64, error) {
+// [ErrInvalidToken], [ErrInvalidSubject], [ErrRevoked] or [ErrUnavailable].
+// Authenticate neither logs nor writes anything.
+func (v *Verifier) Authenticate(r *http.Request) (Token, error) {
 	token, err := bearerToken(r.Header)
 	if err != nil {
-		return 0, err
+		return Token{}, err
 	}
-	return v.Verify(token)
+	return v.Verify(r.Context(), token)
 }
 
 // bearerToken returns the token of the Authorization header, refusing an
@@ -133,16 +132,23 @@ func isToken68(s string) bool {
 	return true
 }
 
-// logRefusal records why r was refused: at debug level when it simply had no
-// Authorization header, at info level otherwise. The token itself is never
-// logged.
-func (v *Verifier) logRefusal(r *http.Request, err error) {
+// refuse answers a request whose credentials failed with err, and logs
+// why: at debug level when it simply had no Authorization header, at info
+// level for a bad token (401 for both), at error level when the token
+// store could not answer (503). The token itself is never logged.
+func (v *Verifier) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	logger := ctxlog.For(r.Context(), v.logger)
-	if errors.Is(err, ErrNoToken) {
-		logger.Debug().Err(err).Msg("auth: request refused")
+	switch {
+	case errors.Is(err, ErrUnavailable):
+		logger.Error().Err(err).Msg("auth: request refused: the token store is unavailable")
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
 		return
+	case errors.Is(err, ErrNoToken):
+		logger.Debug().Err(err).Msg("auth: request refused")
+	default:
+		logger.Info().Err(err).Msg("auth: request refused")
 	}
-	logger.Info().Err(err).Msg("auth: request refused")
+	writeUnauthenticated(w)
 }
 
 // writeUnauthenticated writes the 401 every refused request gets.
@@ -160,14 +166,14 @@ func writeUnauthenticated(w http.ResponseWriter) {
 // another scheme), the reason (see [Verifier.Authenticate]), which the
 // caller answers with a 401 and logs.
 func (v *Verifier) AuthenticateContext(r *http.Request) (context.Context, error) {
-	id, err := v.Authenticate(r)
+	t, err := v.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrNoToken):
 		return r.Context(), nil
 	case err != nil:
 		return nil, err
 	}
-	return WithUserID(r.Context(), id), nil
+	return WithToken(r.Context(), t), nil
 }
 
 // UserID returns the user id a context from [Verifier.AuthenticateContext]

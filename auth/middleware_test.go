@@ -55,7 +55,8 @@ func TestAuthenticate(t *testing.T) {
 			for _, h := range tt.header {
 				r.Header.Add("Authorization", h)
 			}
-			id, err := v.Authenticate(r)
+			tok, err := v.Authenticate(r)
+			id := tok.UserID
 			if tt.wantErr == nil {
 				if err != nil || id != tt.wantID {
 					t.Fatalf("Authenticate = %d, %v; want %d, nil", id, err, tt.wantID)

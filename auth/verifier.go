@@ -1,33 +1,41 @@
 package auth
 
 import (
-	"github.com/rs/zerolog"
-
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+	"github.com/rs/zerolog"
 )
 
 // Verifier checks access tokens and guards handlers with them. Build it with
 // [NewVerifier]; it is safe for concurrent use.
 //
 // A token is accepted only if it is signed with the pinned algorithm (HS256)
-// and the configured key, carries exp in the future, nbf and iat (when
-// present) not in the future, and a positive integer sub. The leeway of
-// [Config.Leeway] applies to the three time claims. The header's kid, jku and
-// similar fields are ignored: the key never comes from the token.
+// and the key its kid names (the current key when it has no kid), carries
+// exp in the future, nbf and iat (when present) not in the future, a
+// positive integer sub, the configured iss and aud, and (with
+// [Config.Tokens]) is not revoked. The leeway of [Config.Leeway] applies to
+// the three time claims. The header's jku, jwk, x5u and similar fields are
+// ignored: the key never comes from the token.
 type Verifier struct {
-	method jwt.SigningMethod
-	key    any
-	parser *jwt.Parser
-	logger *zerolog.Logger // nil: the request's (see Config.Logger)
+	method  jwt.SigningMethod
+	current string            // kid of the current key
+	keys    map[string][]byte // by kid: the current key and the previous ones
+	parser  *jwt.Parser
+	tokens  TokenStore // nil: no revocation
+	leeway  time.Duration
+	logger  *zerolog.Logger // nil: the request's (see Config.Logger)
 }
 
-// NewVerifier returns a Verifier for cfg. It fails when the secret is
+// NewVerifier returns a Verifier for cfg. It fails when a secret is
 // missing or shorter than [MinSecretBytes], or another field is out of range.
 func NewVerifier(cfg Config) (*Verifier, error) {
 	s, err := cfg.settings()
@@ -35,37 +43,79 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		return nil, err
 	}
 	method := jwt.SigningMethodHS256
+	keys := make(map[string][]byte, 1+len(s.previous))
+	for kid, key := range s.previous {
+		keys[kid] = key
+	}
+	keys[s.kid] = s.secret
+	opts := []jwt.ParserOption{
+		jwt.WithValidMethods([]string{method.Alg()}),
+		jwt.WithExpirationRequired(),
+		jwt.WithIssuedAt(),
+		jwt.WithLeeway(s.leeway),
+		jwt.WithTimeFunc(s.now),
+	}
+	if s.iss != "" {
+		opts = append(opts, jwt.WithIssuer(s.iss))
+	}
+	if s.aud != "" {
+		opts = append(opts, jwt.WithAudience(s.aud))
+	}
 	return &Verifier{
-		method: method,
-		key:    s.secret,
-		logger: cfg.Logger,
-		parser: jwt.NewParser(
-			jwt.WithValidMethods([]string{method.Alg()}),
-			jwt.WithExpirationRequired(),
-			jwt.WithIssuedAt(),
-			jwt.WithLeeway(s.leeway),
-			jwt.WithTimeFunc(s.now),
-		),
+		method:  method,
+		current: s.kid,
+		keys:    keys,
+		tokens:  s.tokens,
+		leeway:  s.leeway,
+		logger:  cfg.Logger,
+		parser:  jwt.NewParser(opts...),
 	}, nil
 }
 
-// Verify checks token, a compact JWT, and returns the user id in its sub
-// claim. The error wraps [ErrTokenTooLarge], [ErrInvalidToken] or
-// [ErrInvalidSubject]; it describes the reason for the log, never for the
-// client.
-func (v *Verifier) Verify(token string) (int64, error) {
+// Verify checks token, a compact JWT, and returns what it says. With
+// [Config.Tokens] it also asks the store whether the token was revoked.
+// The error wraps [ErrTokenTooLarge], [ErrInvalidToken],
+// [ErrInvalidSubject], [ErrRevoked] or [ErrUnavailable] (the store could
+// not answer); it describes the reason for the log, never for the client.
+func (v *Verifier) Verify(ctx context.Context, token string) (Token, error) {
 	if len(token) > MaxHeaderBytes {
-		return 0, fmt.Errorf("%w: %d bytes, at most %d allowed", ErrTokenTooLarge, len(token), MaxHeaderBytes)
+		return Token{}, fmt.Errorf("%w: %d bytes, at most %d allowed", ErrTokenTooLarge, len(token), MaxHeaderBytes)
 	}
 	var c claims
-	if _, err := v.parser.ParseWithClaims(token, &c, v.keyFor); err != nil {
-		return 0, fmt.Errorf("%w: %w", ErrInvalidToken, err)
+	parsed, err := v.parser.ParseWithClaims(token, &c, v.keyFor)
+	if err != nil {
+		return Token{}, fmt.Errorf("%w: %w", ErrInvalidToken, err)
 	}
-	return parseSubject(c.Sub)
+	id, err := parseSubject(c.Sub)
+	if err != nil {
+		return Token{}, err
+	}
+	t := Token{UserID: id, ID: c.ID, KeyID: v.current, ExpiresAt: c.ExpiresAt.Time}
+	if kid, ok := parsed.Header["kid"].(string); ok {
+		t.KeyID = kid
+	}
+	if c.IssuedAt != nil {
+		t.IssuedAt = c.IssuedAt.Time
+	}
+	if t.ID == "" {
+		sum := sha256.Sum256([]byte(token))
+		t.ID = "sha256:" + hex.EncodeToString(sum[:])
+	}
+	if v.tokens != nil {
+		revoked, err := v.tokens.Revoked(ctx, t)
+		switch {
+		case err != nil:
+			return Token{}, fmt.Errorf("%w: checking revocation: %w", ErrUnavailable, err)
+		case revoked:
+			return Token{}, fmt.Errorf("%w: token %s of user %d", ErrRevoked, t.ID, t.UserID)
+		}
+	}
+	return t, nil
 }
 
-// keyFor is the jwt.Keyfunc: it returns the one configured key whatever the
-// header says, after refusing header fields this package does not honour.
+// keyFor is the jwt.Keyfunc: it returns the configured key the header's kid
+// names (the current key when there is no kid), after refusing header
+// fields this package does not honour.
 func (v *Verifier) keyFor(t *jwt.Token) (any, error) {
 	// The parser already pins the algorithm; checking again costs nothing.
 	if t.Method.Alg() != v.method.Alg() {
@@ -81,7 +131,27 @@ func (v *Verifier) keyFor(t *jwt.Token) (any, error) {
 	if _, ok := t.Header["crit"]; ok {
 		return nil, errors.New("header crit names extensions that are not supported")
 	}
-	return v.key, nil
+	raw, ok := t.Header["kid"]
+	if !ok {
+		return v.keys[v.current], nil
+	}
+	kid, isString := raw.(string)
+	if !isString {
+		return nil, errors.New("header kid is not a string")
+	}
+	key, known := v.keys[kid]
+	if !known {
+		return nil, fmt.Errorf("header kid %q names no configured key", truncate(kid, 64))
+	}
+	return key, nil
+}
+
+// truncate shortens s to at most n bytes for a log line.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }
 
 // claims are the registered claims, except that sub is kept raw: tokens from

@@ -1,6 +1,7 @@
 package auth_test
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/json"
@@ -54,18 +55,44 @@ func TestVerify(t *testing.T) {
 			wantID: 42,
 		},
 		{
-			name: "kid and jku ignored",
+			name: "kid of the key, jku ignored",
 			token: func(t *testing.T) string {
 				return sign(t, jwt.SigningMethodHS256, testSecret, validClaims(),
-					map[string]any{"kid": "../../../dev/null", "jku": "https://attacker.example/jwks.json"})
+					map[string]any{"kid": auth.KeyID(testSecret), "jku": "https://attacker.example/jwks.json"})
 			},
 			wantID: 42,
+		},
+		{
+			name: "kid naming no key, even when signed with the key",
+			token: func(t *testing.T) string {
+				return sign(t, jwt.SigningMethodHS256, testSecret, validClaims(),
+					map[string]any{"kid": "../../../dev/null"})
+			},
+			wantErr: auth.ErrInvalidToken,
+			wantJWT: jwt.ErrTokenUnverifiable,
+		},
+		{
+			name: "kid that is not a string",
+			token: func(t *testing.T) string {
+				return sign(t, jwt.SigningMethodHS256, testSecret, validClaims(), map[string]any{"kid": 1})
+			},
+			wantErr: auth.ErrInvalidToken,
+			wantJWT: jwt.ErrTokenUnverifiable,
 		},
 		{
 			name: "kid does not select another key",
 			token: func(t *testing.T) string {
 				return sign(t, jwt.SigningMethodHS256, []byte("attacker-secret-attacker-secret-!!"), validClaims(),
 					map[string]any{"kid": "attacker"})
+			},
+			wantErr: auth.ErrInvalidToken,
+			wantJWT: jwt.ErrTokenUnverifiable,
+		},
+		{
+			name: "the current kid with another key's signature",
+			token: func(t *testing.T) string {
+				return sign(t, jwt.SigningMethodHS256, []byte("attacker-secret-attacker-secret-!!"), validClaims(),
+					map[string]any{"kid": auth.KeyID(testSecret)})
 			},
 			wantErr: auth.ErrInvalidToken,
 			wantJWT: jwt.ErrTokenSignatureInvalid,
@@ -283,7 +310,8 @@ func TestVerify(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			id, err := v.Verify(tt.token(t))
+			tok, err := v.Verify(context.Background(), tt.token(t))
+			id := tok.UserID
 			if tt.wantErr == nil {
 				if err != nil || id != tt.wantID {
 					t.Fatalf("Verify = %d, %v; want %d, nil", id, err, tt.wantID)
@@ -336,7 +364,7 @@ func TestVerifyLeeway(t *testing.T) {
 			if err != nil {
 				t.Fatalf("NewVerifier: %v", err)
 			}
-			_, err = v.Verify(late(t, tt.exp))
+			_, err = v.Verify(context.Background(), late(t, tt.exp))
 			if gotOK := err == nil; gotOK != tt.wantOK {
 				t.Errorf("Verify error = %v; want accepted = %v", err, tt.wantOK)
 			}
@@ -352,7 +380,7 @@ func TestVerifierOwnsSecret(t *testing.T) {
 	}
 	token := hs256(t, validClaims())
 	secret[0] ^= 0xff
-	if id, err := v.Verify(token); err != nil || id != 42 {
-		t.Errorf("Verify after the caller changed its secret slice = %d, %v; want 42, nil", id, err)
+	if tok, err := v.Verify(context.Background(), token); err != nil || tok.UserID != 42 {
+		t.Errorf("Verify after the caller changed its secret slice = %+v, %v; want user 42, nil", tok, err)
 	}
 }

@@ -43,6 +43,10 @@ const (
 	// resolved by then are null (graphqlhttp.Config.Timeout). A server-side
 	// outcome: 504 in REST terms, a span error for tracers.
 	CodeTimeout Code = "TIMEOUT"
+	// CodeUnavailable: a service the request depends on cannot answer,
+	// such as the store of revoked tokens (HTTP 503). A server-side
+	// outcome: the cause is logged, never shown.
+	CodeUnavailable Code = "SERVICE_UNAVAILABLE"
 )
 
 // Default client messages, used when an [Error] has no Message of its own.
@@ -52,6 +56,7 @@ const (
 	MessageNotFound         = "Not found."
 	MessageValidationFailed = "The given data was invalid."
 	MessageInternal         = "Internal server error."
+	MessageUnavailable      = "Service unavailable."
 )
 
 // codeInfo is what the kit knows of one of its codes.
@@ -72,6 +77,7 @@ var codes = map[Code]codeInfo{
 	CodeInternal:            {http.StatusInternalServerError, MessageInternal, true},
 	CodeClientClosedRequest: {StatusClientClosedRequest, "The request was canceled.", false},
 	CodeTimeout:             {http.StatusGatewayTimeout, "The operation did not complete in time.", false},
+	CodeUnavailable:         {http.StatusServiceUnavailable, MessageUnavailable, false},
 	CodeParseFailed:         {http.StatusBadRequest, "The query could not be parsed.", false},
 	CodeGraphQLValidation:   {http.StatusBadRequest, "The query is not valid.", false},
 	CodeBadUserInput:        {http.StatusBadRequest, "The variables are not valid.", false},

@@ -215,6 +215,14 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 	}
 	authCtx, err := h.cfg.Auth.AuthenticateContext(r)
 	if err != nil {
+		var sc apierror.StatusCoder
+		if errors.As(err, &sc) && sc.StatusCode() == http.StatusServiceUnavailable {
+			// The credentials could not be checked (a revocation store
+			// is down): refused, never let through, and not the client's
+			// fault.
+			ctxlog.For(ctx, h.cfg.Logger).Error().Err(err).Msg("graphql: credentials could not be checked")
+			return ctx, fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, apierror.MessageUnavailable)
+		}
 		ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: invalid credentials")
 		return ctx, unauthenticated()
 	}

@@ -31,9 +31,10 @@ type core = sqlstore.Core
 // sqlitestore. Build it with [New] or
 // [Open]; it is safe for concurrent use.
 type Store struct {
-	pool  *pgxpool.Pool
-	own   bool    // Close closes pool
-	sqlDB *sql.DB // database/sql over pool, for idempotency claims
+	pool   *pgxpool.Pool
+	own    bool    // Close closes pool
+	sqlDB  *sql.DB // database/sql over pool, for idempotency claims and tokens
+	tokens *auth.SQLTokenStore
 	// core serves every method of articles.Store and auth.UserStore: the
 	// one set of SQL statements both stores share.
 	core
@@ -50,8 +51,9 @@ func New(pool *pgxpool.Pool) *Store {
 	db := poolDB{pool}
 	sqlDB := stdlib.OpenDBFromPool(pool)
 	return &Store{
-		pool:  pool,
-		sqlDB: sqlDB,
+		pool:   pool,
+		sqlDB:  sqlDB,
+		tokens: auth.NewSQLTokenStore(sqlDB, sqlDB),
 		core: sqlstore.Core{
 			Reader:    db,
 			Writer:    db,
@@ -72,6 +74,10 @@ func New(pool *pgxpool.Pool) *Store {
 // join its transaction, so that they commit together with the recorded
 // answer.
 func (s *Store) Idempotency() *idempotency.SQLStore { return s.Keys }
+
+// Tokens returns the store of revoked access tokens and refresh tokens in
+// the same database, for auth.Config.Tokens and auth.RefreshConfig.Store.
+func (s *Store) Tokens() *auth.SQLTokenStore { return s.tokens }
 
 // Open connects to the database at url (a postgres:// URL or a key=value
 // connection string, as pgxpool.ParseConfig reads it, pool_* settings

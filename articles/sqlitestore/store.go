@@ -38,9 +38,10 @@ type core = sqlstore.Core
 // pgstore. Build it with
 // [Open] or [New]; it is safe for concurrent use.
 type Store struct {
-	owned []*sql.DB // closed by Close
-	write *sql.DB   // runs migrations
-	stmts []*stmtCache
+	owned  []*sql.DB // closed by Close
+	write  *sql.DB   // runs migrations
+	stmts  []*stmtCache
+	tokens *auth.SQLTokenStore
 	// core serves every method of articles.Store and auth.UserStore: the
 	// one set of SQL statements both stores share.
 	core
@@ -88,6 +89,7 @@ func Open(path string) (*Store, error) {
 	s := newStore(newSQLDB(read), newSQLDB(write))
 	s.owned = []*sql.DB{write, read}
 	s.write = write
+	s.tokens = auth.NewSQLTokenStore(read, write)
 	return s, nil
 }
 
@@ -145,6 +147,7 @@ func New(db *sql.DB) *Store {
 	d := newSQLDB(db)
 	s := newStore(d, d)
 	s.write = db
+	s.tokens = auth.NewSQLTokenStore(db, db)
 	return s
 }
 
@@ -171,6 +174,12 @@ func newStore(read, write sqlDB) *Store {
 // Store's writes in a request that holds a claim join its transaction, so
 // that they commit together with the recorded answer.
 func (s *Store) Idempotency() *idempotency.SQLStore { return s.Keys }
+
+// Tokens returns the store of revoked access tokens and refresh tokens in
+// the same database, for auth.Config.Tokens and auth.RefreshConfig.Store.
+// Revocation checks read through the read-only pool; revocations and
+// refresh tokens are written through the single writer.
+func (s *Store) Tokens() *auth.SQLTokenStore { return s.tokens }
 
 // Close closes the statements the store prepared and the pools [Open]
 // opened; a database given to [New] stays open. The store is not usable

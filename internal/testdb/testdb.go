@@ -50,6 +50,14 @@ func (c *Counter) Prepared() int64 { return c.prepared.Load() }
 // [sqlitestore.Open]).
 func SQLite(t *testing.T) (*sqlitestore.Store, *Counter) {
 	t.Helper()
+	s, _, c := SQLiteDB(t)
+	return s, c
+}
+
+// SQLiteDB is [SQLite], returning the store's *sql.DB too, for tests that
+// close it to see how a failing database is answered.
+func SQLiteDB(t *testing.T) (*sqlitestore.Store, *sql.DB, *Counter) {
+	t.Helper()
 	base, err := sqlite.NewConnector(sqlitestore.DSN(filepath.Join(t.TempDir(), "test.db")))
 	if err != nil {
 		t.Fatalf("sqlite connector: %v", err)
@@ -63,7 +71,7 @@ func SQLite(t *testing.T) (*sqlitestore.Store, *Counter) {
 	}
 	c.n.Store(0)
 	c.prepared.Store(0)
-	return s, c
+	return s, db, c
 }
 
 // Postgres returns a migrated store in a schema of its own, on a pool whose
