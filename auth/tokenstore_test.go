@@ -27,13 +27,13 @@ type tokenStore struct {
 // when TEST_DATABASE_URL is unset, failed when it is set but unreachable).
 var tokenStores = []struct {
 	name string
-	open func(t *testing.T) tokenStore
+	open func(t testing.TB) tokenStore
 }{
-	{name: "sqlite", open: func(t *testing.T) tokenStore {
+	{name: "sqlite", open: func(t testing.TB) tokenStore {
 		s, db, c := testdb.SQLiteDB(t)
 		return tokenStore{users: s, tokens: s.Tokens(), counter: c, close: func() { _ = db.Close() }}
 	}},
-	{name: "postgres", open: func(t *testing.T) tokenStore {
+	{name: "postgres", open: func(t testing.TB) tokenStore {
 		s, c := testdb.Postgres(t)
 		return tokenStore{users: s, tokens: s.Tokens(), counter: c, close: s.Close}
 	}},
@@ -197,5 +197,38 @@ func TestRevocation(t *testing.T) {
 				t.Errorf("store closed: %d %s; want 503 Service unavailable.", got.status, got.body)
 			}
 		})
+	}
+}
+
+// BenchmarkVerify measures what a revocation check adds to verifying a
+// token: none is the signature and claims alone; the stores add their one
+// statement (the SQLite store is testdb's single pool, not Open's read
+// pool).
+func BenchmarkVerify(b *testing.B) {
+	ctx := context.Background()
+	run := func(b *testing.B, tokens auth.TokenStore) {
+		cfg := auth.Config{Secret: testSecret, Tokens: tokens}
+		issuer, err := auth.NewIssuer(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v, err := auth.NewVerifier(cfg)
+		if err != nil {
+			b.Fatal(err)
+		}
+		token, err := issuer.Issue(7)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := v.Verify(ctx, token); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("none", func(b *testing.B) { run(b, nil) })
+	for _, st := range tokenStores {
+		b.Run(st.name, func(b *testing.B) { run(b, st.open(b).tokens) })
 	}
 }

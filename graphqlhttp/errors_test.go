@@ -129,6 +129,34 @@ func TestPanicOutsideResolvers(t *testing.T) {
 	}
 }
 
+// unavailableAuth is an Authenticator whose credential store is down: its
+// error has StatusCode 503, as auth.ErrUnavailable does.
+type unavailableAuth struct{}
+
+type storeDown struct{}
+
+func (storeDown) Error() string   { return "token store: connection refused" }
+func (storeDown) StatusCode() int { return http.StatusServiceUnavailable }
+
+func (unavailableAuth) AuthenticateContext(*http.Request) (context.Context, error) {
+	return nil, fmt.Errorf("checking revocation: %w", storeDown{})
+}
+
+func (unavailableAuth) UserID(context.Context) (int64, bool) { return 0, false }
+
+// TestCredentialsUnavailable checks that credentials that cannot be
+// checked refuse the request (fail closed) with a masked 503, the cause in
+// the log only.
+func TestCredentialsUnavailable(t *testing.T) {
+	ts := newTestServer(t, graphqlhttp.Config{Auth: unavailableAuth{}})
+	req := request{contentType: "application/json", body: jsonBody("{ hello }", "", ""), requestID: "store-down"}
+	check(t, req, ts.send(t, req), want{status: 503, body: errorsBody("Service unavailable.", "SERVICE_UNAVAILABLE")})
+	lines := logLines(t, ts.logs, "credentials could not be checked")
+	if len(lines) != 1 || lines[0]["level"] != "error" || !strings.Contains(fmt.Sprint(lines[0]["error"]), "connection refused") {
+		t.Errorf("log lines = %v; want one error line with the cause", lines)
+	}
+}
+
 // TestLiteralAndVariableErrors checks that a fault in the document is
 // GRAPHQL_VALIDATION_FAILED while the same fault in variables is
 // BAD_USER_INPUT, both 400 without data and before any resolver.

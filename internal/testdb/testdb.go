@@ -48,7 +48,7 @@ func (c *Counter) Prepared() int64 { return c.prepared.Load() }
 // through a connector that counts statements. It uses one *sql.DB with
 // the pragmas of [sqlitestore.DSN] (not the two pools of
 // [sqlitestore.Open]).
-func SQLite(t *testing.T) (*sqlitestore.Store, *Counter) {
+func SQLite(t testing.TB) (*sqlitestore.Store, *Counter) {
 	t.Helper()
 	s, _, c := SQLiteDB(t)
 	return s, c
@@ -56,7 +56,7 @@ func SQLite(t *testing.T) (*sqlitestore.Store, *Counter) {
 
 // SQLiteDB is [SQLite], returning the store's *sql.DB too, for tests that
 // close it to see how a failing database is answered.
-func SQLiteDB(t *testing.T) (*sqlitestore.Store, *sql.DB, *Counter) {
+func SQLiteDB(t testing.TB) (*sqlitestore.Store, *sql.DB, *Counter) {
 	t.Helper()
 	base, err := sqlite.NewConnector(sqlitestore.DSN(filepath.Join(t.TempDir(), "test.db")))
 	if err != nil {
@@ -77,7 +77,7 @@ func SQLiteDB(t *testing.T) (*sqlitestore.Store, *sql.DB, *Counter) {
 // Postgres returns a migrated store in a schema of its own, on a pool whose
 // tracer counts statements. It skips the test when TEST_DATABASE_URL is
 // unset.
-func Postgres(t *testing.T) (*pgstore.Store, *Counter) {
+func Postgres(t testing.TB) (*pgstore.Store, *Counter) {
 	t.Helper()
 	pool, c := PostgresPool(t)
 	s := pgstore.New(pool)
@@ -90,7 +90,7 @@ func Postgres(t *testing.T) (*pgstore.Store, *Counter) {
 
 // PostgresPool returns a pool on a fresh, empty schema, with a statement
 // counter. It skips the test when TEST_DATABASE_URL is unset.
-func PostgresPool(t *testing.T) (*pgxpool.Pool, *Counter) {
+func PostgresPool(t testing.TB) (*pgxpool.Pool, *Counter) {
 	t.Helper()
 	url := os.Getenv(EnvDatabaseURL)
 	if url == "" {
