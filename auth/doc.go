@@ -104,6 +104,21 @@
 // address costs the same bcrypt work as a wrong password and gets the same
 // 401 {"message":"Invalid credentials."}. See [Login] for every answer.
 //
+// Guessing is throttled as Laravel's ThrottlesLogins does it: after five
+// failed logins of one e-mail address (any case) from one client address
+// within a minute of the first, the login answers 429 "Too many login
+// attempts. Please try again in N seconds." with Retry-After: N, without
+// checking the password, until the minute is over; a success starts the
+// count again. The client address is the connection's, or, behind the
+// proxies named in [LoginConfig.TrustedProxies], the rightmost untrusted
+// one of X-Forwarded-For. The counts live in the process
+// ([MemoryThrottle]); a [LoginThrottle] on a shared store makes several
+// processes count together, and a throttle that fails closes the login
+// (503). [LoginConfig.MaxConcurrentChecks] bounds the bcrypt comparisons
+// that run at once (by default to half the CPUs), so that a flood of
+// logins cannot starve the rest of the service; the logins beyond it wait
+// their turn.
+//
 // # Concurrency
 //
 // A [Verifier], an [Issuer] and a [Login] are immutable after construction

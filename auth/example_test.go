@@ -209,3 +209,44 @@ func ExampleIssuer_Issue() {
 	// Output:
 	// 2 15m0s 42 <nil>
 }
+
+// Throttle logins more strictly than the default: after two failures
+// within a minute, an e-mail address must wait before it may try again
+// from the same client address, even with the right password.
+func ExampleNewMemoryThrottle() {
+	hash, err := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
+	if err != nil {
+		log.Fatal(err)
+	}
+	users := exampleUsers{"ada@example.com": {id: 7, hash: hash}}
+	issuer, err := auth.NewIssuer(auth.Config{Secret: exampleSecret})
+	if err != nil {
+		log.Fatal(err)
+	}
+	login, err := auth.NewLogin(users, issuer, auth.LoginConfig{
+		Cost:     bcrypt.MinCost,
+		Throttle: auth.NewMemoryThrottle(2, time.Minute),
+		// A stopped clock, so that the output is the same on every run.
+		Now: func() time.Time { return time.Date(2025, time.March, 4, 12, 0, 0, 0, time.UTC) },
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := httptest.NewServer(login)
+	defer srv.Close()
+
+	for _, password := range []string{"wrong", "guess", "correct horse"} {
+		body := `{"email":"ada@example.com","password":"` + password + `"}`
+		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
+		if err != nil {
+			log.Fatal(err)
+		}
+		answer, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Printf("%d %q %s\n", resp.StatusCode, resp.Header.Get("Retry-After"), answer)
+	}
+	// Output:
+	// 401 "" {"message":"Invalid credentials."}
+	// 401 "" {"message":"Invalid credentials."}
+	// 429 "60" {"message":"Too many login attempts. Please try again in 60 seconds."}
+}

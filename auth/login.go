@@ -7,12 +7,17 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/netip"
+	"runtime"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
@@ -61,6 +66,36 @@ type LoginConfig struct {
 	// logger (reqlog puts one in the context), else a JSON logger on
 	// standard error; use a pointer to zerolog.Nop() to log nothing.
 	Logger *zerolog.Logger
+
+	// Throttle counts failed logins per e-mail address (lower-cased) and
+	// client address, and makes a pair that failed too often wait (429).
+	// nil means a [MemoryThrottle] of this Login's own, allowing
+	// [DefaultLoginAttempts] (5) failures per [DefaultLoginWindow] (one
+	// minute); [NoThrottle]{} turns throttling off.
+	Throttle LoginThrottle
+
+	// TrustedProxies are the addresses of the reverse proxies in front of
+	// the service. A request whose connection comes from one of them is
+	// counted against the client address the proxies put in
+	// X-Forwarded-For: the rightmost one outside these prefixes. Empty
+	// means X-Forwarded-For is ignored and the client is the connection's
+	// peer.
+	TrustedProxies []netip.Prefix
+
+	// MaxConcurrentChecks bounds the bcrypt comparisons that run at once,
+	// so that a flood of logins leaves CPU to the rest of the service;
+	// further logins wait their turn. Zero means half of GOMAXPROCS (at
+	// least one); a negative value is an error.
+	MaxConcurrentChecks int
+
+	// Now is the clock of the throttle; nil means time.Now. Tests set it.
+	Now func() time.Time
+
+	// Refresh, when set, makes a successful login also start a refresh
+	// token family and set its first token in the refresh_token cookie
+	// ([Refresher.SetCookie]); the body stays the same. When the store
+	// cannot record the token, the login answers 503 and issues nothing.
+	Refresh *Refresher
 }
 
 // Login is the login endpoint, an [http.Handler] for POST requests with a
@@ -70,24 +105,48 @@ type LoginConfig struct {
 // Answers, all JSON and all with Cache-Control: no-store:
 //
 //   - 200 {"access_token": "…", "token_type": "bearer", "expires_in": 3600}
-//     (expires_in in seconds) for good credentials;
+//     (expires_in in seconds) for good credentials, and with
+//     [LoginConfig.Refresh] the refresh_token cookie;
 //   - 401 {"message": "Invalid credentials."}, with WWW-Authenticate: Bearer,
 //     for an unknown e-mail address or a wrong password alike;
 //   - 422 {"message": "…", "errors": {"email": […], "password": […]}} when a
 //     field is missing, empty or not a string (Laravel's shape and wording),
 //     when the e-mail address holds a control character or the password a
 //     NUL; the e-mail address is trimmed, the password is taken as sent;
+//   - 429 {"message": "Too many login attempts. Please try again in N
+//     seconds."}, with Retry-After: N, when the e-mail address failed to
+//     log in too often from the client's address (see [LoginConfig.Throttle]);
+//     the password is then not checked at all;
 //   - 400 for malformed JSON or a body that is not a JSON object, 413 for a
 //     body over the cap, 415 when the Content-Type is not JSON, 405 with
 //     Allow: POST for other methods, and 500 {"message":
-//     "Internal server error."} when the lookup fails (the error is logged).
+//     "Internal server error."} when the lookup fails (the error is logged);
+//   - 503 {"message": "Service unavailable."} when the throttle fails (the
+//     error is logged): the login fails closed, checking no password and
+//     issuing no token that the throttle has not checked and recorded;
+//   - 499 {"message": "The request was canceled."} (nginx's status, for
+//     the access log) when the client goes away while the login waits for
+//     its turn to check the password (see [LoginConfig.MaxConcurrentChecks]),
+//     and 503 as above when the request's deadline passes then; both are
+//     logged at info level.
+//
+// Every 401 counts as a failure of the pair (e-mail address, client
+// address); a token resets its count; the other answers leave it alone. A
+// pair's count is checked before the user is looked up, and again once its
+// turn to check the password has come, so that concurrent guesses of one
+// pair get no more checks than sequential ones.
 type Login struct {
-	users   Users
-	issuer  *Issuer
-	maxBody int64
-	logger  *zerolog.Logger                   // nil: the request's
-	dummy   []byte                            // stand-in hash for unknown users
-	compare func(hash, password []byte) error // bcrypt.CompareHashAndPassword; replaced in tests
+	users    Users
+	issuer   *Issuer
+	maxBody  int64
+	logger   *zerolog.Logger                   // nil: the request's
+	dummy    []byte                            // stand-in hash for unknown users
+	compare  func(hash, password []byte) error // bcrypt.CompareHashAndPassword; replaced in tests
+	throttle LoginThrottle
+	proxies  []netip.Prefix
+	slots    chan struct{} // one element per password check under way
+	now      func() time.Time
+	refresh  *Refresher // nil: no refresh token
 }
 
 // NewLogin returns the login endpoint checking credentials against users and
@@ -115,20 +174,41 @@ func NewLogin(users Users, issuer *Issuer, cfg LoginConfig) (*Login, error) {
 	case maxBody < 0:
 		errs = append(errs, fmt.Errorf("auth: LoginConfig.MaxBodyBytes is %d; it must not be negative", maxBody))
 	}
-	if err := errors.Join(errs...); err != nil {
+	if cfg.MaxConcurrentChecks < 0 {
+		errs = append(errs, fmt.Errorf("auth: LoginConfig.MaxConcurrentChecks is %d; it must not be negative", cfg.MaxConcurrentChecks))
+	}
+	proxies, err := trustedPrefixes(cfg.TrustedProxies)
+	if err := errors.Join(append(errs, err)...); err != nil {
 		return nil, err
+	}
+	slots := cfg.MaxConcurrentChecks
+	if slots == 0 {
+		slots = max(1, runtime.GOMAXPROCS(0)/2)
+	}
+	throttle := cfg.Throttle
+	if throttle == nil {
+		throttle = NewMemoryThrottle(DefaultLoginAttempts, DefaultLoginWindow)
+	}
+	now := cfg.Now
+	if now == nil {
+		now = time.Now
 	}
 	dummy, err := bcrypt.GenerateFromPassword([]byte(rand.Text()), cost)
 	if err != nil {
 		return nil, fmt.Errorf("auth: computing the stand-in hash: %w", err)
 	}
 	return &Login{
-		users:   users,
-		issuer:  issuer,
-		maxBody: maxBody,
-		logger:  cfg.Logger,
-		dummy:   dummy,
-		compare: bcrypt.CompareHashAndPassword,
+		users:    users,
+		issuer:   issuer,
+		maxBody:  maxBody,
+		logger:   cfg.Logger,
+		dummy:    dummy,
+		compare:  bcrypt.CompareHashAndPassword,
+		throttle: throttle,
+		proxies:  proxies,
+		refresh:  cfg.Refresh,
+		slots:    make(chan struct{}, slots),
+		now:      now,
 	}, nil
 }
 
@@ -157,36 +237,35 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	logger := ctxlog.For(r.Context(), l.logger)
-	id, hash, err := l.users.PasswordHash(r.Context(), email)
-	switch {
-	case errors.Is(err, ErrUserNotFound):
-		_ = l.compare(l.dummy, []byte(password)) // take as long as for a known user
-		logger.Info().Msg("auth: login refused: unknown e-mail address")
-		writeInvalidCredentials(w)
+	key := strings.ToLower(email) + "|" + clientAddress(r, l.proxies)
+	if l.throttled(w, r, key, logger) {
 		return
-	case err != nil:
+	}
+	id, hash, err := l.users.PasswordHash(r.Context(), email)
+	known := !errors.Is(err, ErrUserNotFound)
+	if err != nil && known {
 		logger.Error().Err(err).Msg("auth: login: looking up the user")
 		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
 		return
-	case len(hash) == 0:
-		_ = l.compare(l.dummy, []byte(password))
-		logger.Info().Int64("user_id", id).Msg("auth: login refused: the user has no password")
-		writeInvalidCredentials(w)
-		return
 	}
-	err = l.compare(hash, []byte(password))
-	if err == nil && len(password) > MaxPasswordBytes {
-		// bcrypt compared the first 72 bytes only: the rest must not be
-		// free to choose. (The comparison ran all the same, so that the
-		// answer takes as long as any other.)
-		err = bcrypt.ErrMismatchedHashAndPassword
+	if !known {
+		hash = nil
+	}
+	answered, err := l.checkPassword(w, r, key, hash, password, logger)
+	if answered {
+		return // throttled meanwhile, the throttle failed, or the client left
+	}
+	switch {
+	case !known:
+		logger.Info().Msg("auth: login refused: unknown e-mail address")
+	case len(hash) == 0:
+		logger.Info().Int64("user_id", id).Msg("auth: login refused: the user has no password")
+	case errors.Is(err, bcrypt.ErrMismatchedHashAndPassword):
+		logger.Info().Int64("user_id", id).Msg("auth: login refused: wrong password")
+	case err != nil:
+		logger.Error().Err(err).Int64("user_id", id).Msg("auth: login refused: the stored password hash is unusable")
 	}
 	if err != nil {
-		if errors.Is(err, bcrypt.ErrMismatchedHashAndPassword) {
-			logger.Info().Int64("user_id", id).Msg("auth: login refused: wrong password")
-		} else {
-			logger.Error().Err(err).Int64("user_id", id).Msg("auth: login refused: the stored password hash is unusable")
-		}
 		writeInvalidCredentials(w)
 		return
 	}
@@ -196,11 +275,94 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
 		return
 	}
+	if l.refresh != nil {
+		refresh, err := l.refresh.Start(r.Context(), id)
+		if err != nil {
+			logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: storing the refresh token")
+			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+			return
+		}
+		l.refresh.SetCookie(w, refresh)
+	}
 	httpjson.WriteValue(w, http.StatusOK, tokenResponse{
 		AccessToken: token,
 		TokenType:   "bearer",
 		ExpiresIn:   int64(l.issuer.TTL().Seconds()),
 	})
+}
+
+// throttled reports whether key must wait before it may log in, after
+// answering 429 (or 503 when the throttle fails).
+func (l *Login) throttled(w http.ResponseWriter, r *http.Request, key string, logger *zerolog.Logger) bool {
+	wait, err := l.throttle.Check(r.Context(), key, l.now())
+	switch {
+	case err != nil:
+		logger.Error().Err(err).Msg("auth: login: checking the throttle")
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+		return true
+	case wait <= 0:
+		return false
+	}
+	seconds := int64((wait + time.Second - 1) / time.Second) // rounded up, at least 1
+	logger.Info().Int64("retry_after", seconds).Msg("auth: login refused: too many failed attempts")
+	w.Header().Set("Retry-After", strconv.FormatInt(seconds, 10))
+	httpjson.WriteMessage(w, http.StatusTooManyRequests,
+		"Too many login attempts. Please try again in "+strconv.FormatInt(seconds, 10)+" seconds.")
+	return true
+}
+
+// checkPassword compares password with hash, or with the stand-in hash
+// when hash is empty (then err is never nil), and records the outcome with
+// the throttle. It does so holding one of the slots of
+// [LoginConfig.MaxConcurrentChecks], after checking the throttle again
+// (another check of key may have failed meanwhile), and records before it
+// lets the slot go. When answered is true it has answered instead: the
+// request's context ended before a slot was free, or the throttle refused
+// or failed.
+func (l *Login) checkPassword(w http.ResponseWriter, r *http.Request, key string, hash []byte, password string, logger *zerolog.Logger) (answered bool, err error) {
+	select {
+	case l.slots <- struct{}{}:
+		defer func() { <-l.slots }()
+	case <-r.Context().Done():
+		logger.Info().Err(context.Cause(r.Context())).Msg("auth: login: gave up waiting to check the password")
+		if errors.Is(r.Context().Err(), context.Canceled) { // the client went away: nobody reads this
+			httpjson.WriteMessage(w, apierror.StatusClientClosedRequest, "The request was canceled.")
+		} else {
+			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+		}
+		return true, nil
+	}
+	if l.throttled(w, r, key, logger) {
+		return true, nil
+	}
+	if len(hash) == 0 {
+		err = l.compare(l.dummy, []byte(password)) // take as long as for a known user
+		if err == nil {
+			err = bcrypt.ErrMismatchedHashAndPassword
+		}
+	} else {
+		err = l.compare(hash, []byte(password))
+	}
+	if err == nil && len(password) > MaxPasswordBytes {
+		// bcrypt compared the first 72 bytes only: the rest must not be
+		// free to choose. (The comparison ran all the same, so that the
+		// answer takes as long as any other.)
+		err = bcrypt.ErrMismatchedHashAndPassword
+	}
+	// Recorded even when the client has gone: the check was made.
+	ctx := context.WithoutCancel(r.Context())
+	var recErr error
+	if err != nil {
+		recErr = l.throttle.Fail(ctx, key, l.now())
+	} else {
+		recErr = l.throttle.Reset(ctx, key)
+	}
+	if recErr != nil {
+		logger.Error().Err(recErr).Msg("auth: login: recording the attempt with the throttle")
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+		return true, nil
+	}
+	return false, err
 }
 
 // readCredentials decodes and validates the body. When it returns false it

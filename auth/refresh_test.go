@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"github.com/gqlkit/gqlkit/auth"
 )
 
@@ -19,6 +21,7 @@ type refreshEnv struct {
 	store    tokenStore
 	clk      *clock
 	user     int64
+	email    string
 	issuer   *auth.Issuer
 	verifier *auth.Verifier
 	refresh  *auth.Refresher
@@ -28,7 +31,8 @@ type refreshEnv struct {
 func newRefreshEnv(t *testing.T, s tokenStore, cfg auth.RefreshConfig) *refreshEnv {
 	t.Helper()
 	e := &refreshEnv{store: s, clk: newClock()}
-	e.user = addUser(t, s.users, fmt.Sprintf("user%d@example.com", time.Now().UnixNano()))
+	e.email = fmt.Sprintf("user%d@example.com", time.Now().UnixNano())
+	e.user = addUser(t, s.users, e.email)
 	acfg := auth.Config{Secret: testSecret, Tokens: s.tokens, Now: e.clk.Now}
 	var err error
 	if e.issuer, err = auth.NewIssuer(acfg); err != nil {
@@ -45,7 +49,12 @@ func newRefreshEnv(t *testing.T, s tokenStore, cfg auth.RefreshConfig) *refreshE
 	if err != nil {
 		t.Fatal(err)
 	}
+	login, err := auth.NewLogin(s.users, e.issuer, auth.LoginConfig{Cost: bcrypt.MinCost, Refresh: e.refresh})
+	if err != nil {
+		t.Fatal(err)
+	}
 	mux := http.NewServeMux()
+	mux.Handle("/api/auth/login", login)
 	mux.Handle("/api/auth/refresh", e.refresh)
 	mux.Handle("/api/auth/logout", logout)
 	e.url = startServer(t, mux).URL
@@ -113,6 +122,28 @@ func TestRefresh(t *testing.T) {
 			s := st.open(t)
 			ctx := context.Background()
 			e := newRefreshEnv(t, s, auth.RefreshConfig{SecureCookie: true})
+
+			t.Run("login sets the cookie", func(t *testing.T) {
+				got := do(t, newRequest(t, http.MethodPost, e.url+"/api/auth/login", `{"email":"`+e.email+`","password":"correct horse"}`,
+					http.Header{"Content-Type": {"application/json"}}), "Set-Cookie")
+				var body map[string]any
+				_ = json.Unmarshal([]byte(got.body), &body)
+				if got.status != 200 || len(body) != 3 || body["token_type"] != "bearer" {
+					t.Fatalf("login: %d %s; want 200 with exactly access_token, token_type, expires_in", got.status, got.body)
+				}
+				token := refreshed{setCookie: got.headers["Set-Cookie"]}.cookieToken()
+				if want := "refresh_token=" + token + "; Path=/api/auth; Max-Age=1209600; HttpOnly; Secure; SameSite=Strict"; got.headers["Set-Cookie"] != want || len(token) != 43 {
+					t.Errorf("Set-Cookie = %q; want %q", got.headers["Set-Cookie"], want)
+				}
+				if r := e.post(t, token, false); r.status != 200 {
+					t.Errorf("refresh with the login's token: %d %s", r.status, r.body)
+				}
+				bad := do(t, newRequest(t, http.MethodPost, e.url+"/api/auth/login", `{"email":"`+e.email+`","password":"wrong"}`,
+					http.Header{"Content-Type": {"application/json"}}), "Set-Cookie")
+				if bad.status != 401 || bad.headers["Set-Cookie"] != "" {
+					t.Errorf("failed login: %d, Set-Cookie %q; want 401 and no cookie", bad.status, bad.headers["Set-Cookie"])
+				}
+			})
 
 			t.Run("rotation by cookie", func(t *testing.T) {
 				first := e.start(t)
