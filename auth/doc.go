@@ -30,6 +30,12 @@
 //   - TTL: lifetime of issued tokens, [DefaultTTL] (60 minutes).
 //   - Leeway: clock skew tolerated on exp, nbf and iat, [DefaultLeeway]
 //     (30 seconds); negative for none.
+//   - PreviousSecrets: keys that only verify, from earlier rotations; each
+//     at least 32 bytes (see Key rotation below).
+//   - Issuer, Audience: when set, the iss and aud of issued tokens, and
+//     required of every token verified.
+//   - Tokens: a [TokenStore] of revoked and refresh tokens; when set, the
+//     verifier refuses revoked tokens (see Revocation below).
 //   - Now: the clock, time.Now; tests replace it.
 //
 // The algorithm follows from the key. Today the key is an HMAC secret and
@@ -45,17 +51,42 @@
 //   - its alg is HS256: "none", HS384, HS512, RS256 and every other
 //     algorithm are refused, whatever the signature, so there is no key
 //     confusion;
-//   - its signature verifies with the configured secret; header fields such
-//     as kid, jku, x5u or jwk are ignored and never select a key; typ, when
-//     present, is "JWT" (any case), and crit is refused;
+//   - its signature verifies with the key its kid names, among the current
+//     and the previous secrets, or with the current secret when it has no
+//     kid; a kid naming no configured key is refused; jku, x5u, jwk and the
+//     like are ignored and never supply a key; typ, when present, is "JWT"
+//     (any case), and crit is refused;
 //   - exp is present and not past; nbf and iat, when present, are not in the
 //     future; each with the leeway;
 //   - sub is a positive integer that fits in an int64, given as a JSON
 //     string ("42", as this package and jwt-auth 2.x issue it) or a JSON
 //     number (42, as jwt-auth 1.x issues it), in plain decimal: no sign,
-//     leading zero, fraction or exponent.
+//     leading zero, fraction or exponent;
+//   - iss and aud are the configured ones, when [Config.Issuer] and
+//     [Config.Audience] are set;
+//   - with [Config.Tokens], it is not revoked.
 //
-// Other claims (iss, aud, jti, jwt-auth's prv) are not checked.
+// Other claims (jwt-auth's prv, for one) are not checked.
+//
+// # Key rotation
+//
+// [Issuer.Issue] writes the kid of the current secret, [KeyID]: a
+// fingerprint from which the key cannot be learned. To rotate, make the new
+// key the Secret and move the old one to PreviousSecrets; tokens signed
+// with it keep working until they expire, one TTL later, when it can be
+// dropped. The verifier looks the kid up instead of trying every key.
+//
+// # Revocation
+//
+// With [Config.Tokens] (pgstore's and sqlitestore's Tokens method return a
+// [SQLTokenStore]) every token the verifier accepts costs one lookup,
+// [TokenStore.Revoked]: its id (jti) may have been logged out ([Logout],
+// [TokenStore.RevokeToken]; the entry goes when the token expires), or
+// its user logged out everywhere before it was issued
+// ([TokenStore.RevokeUser]). When the store cannot answer, the token is
+// refused with an error wrapping [ErrUnavailable], which the middlewares
+// answer with 503 {"message":"Service unavailable."}: revocation fails
+// closed.
 //
 // # Requests
 //
@@ -95,8 +126,8 @@
 // # Issuing tokens and logging in
 //
 // [Issuer.Issue] signs a token with sub (the user id as a decimal string),
-// iat and nbf (now), exp (now + TTL) and a random jti, under the header
-// {"alg":"HS256","typ":"JWT"}. There is no refresh and no revocation list.
+// iat and nbf (now), exp (now + TTL), a random jti, and iss and aud when
+// configured, under the header {"alg":"HS256","kid":…,"typ":"JWT"}.
 //
 // [Login] checks {"email", "password"} against a [Users] store holding bcrypt
 // hashes ([HashPassword] makes them) and answers jwt-auth's
@@ -119,8 +150,22 @@
 // logins cannot starve the rest of the service; the logins beyond it wait
 // their turn.
 //
+// # Refresh tokens
+//
+// A [Refresher] ([NewRefresher]) hands out refresh tokens: opaque random
+// strings, stored hashed, one family per login ([LoginConfig.Refresh] sets
+// the first in the refresh_token cookie). The Refresher is also the
+// refresh endpoint, which trades a refresh token (cookie, or JSON body for
+// clients that are not browsers) for a new access token and the token's
+// successor. A token is good once: presenting it again revokes its whole
+// family, unless within [RefreshConfig.ReuseGrace] of its rotation, when
+// it gets the same successor again. Families expire [RefreshConfig.TTL]
+// after the login whatever the rotations, and a token unused for
+// [RefreshConfig.IdleTTL] expires. [Logout] revokes the access token and
+// the refresh token's family; [TokenStore.RevokeUser] ends them all.
+//
 // # Concurrency
 //
-// A [Verifier], an [Issuer] and a [Login] are immutable after construction
-// and safe for concurrent use.
+// A [Verifier], an [Issuer], a [Login], a [Refresher] and a [Logout] are
+// immutable after construction and safe for concurrent use.
 package auth
