@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -29,6 +30,48 @@ var testNow = time.Date(2025, time.March, 4, 12, 0, 0, 0, time.UTC)
 
 func testConfig() auth.Config {
 	return auth.Config{Secret: testSecret, Now: func() time.Time { return testNow }}
+}
+
+// pair returns the issuer and verifier of cfg.
+func pair(t testing.TB, cfg auth.Config) (*auth.Issuer, *auth.Verifier) {
+	t.Helper()
+	iss, err := auth.NewIssuer(cfg)
+	if err != nil {
+		t.Fatalf("NewIssuer: %v", err)
+	}
+	v, err := auth.NewVerifier(cfg)
+	if err != nil {
+		t.Fatalf("NewVerifier: %v", err)
+	}
+	return iss, v
+}
+
+// fakeClock is a clock that tests move by hand, from testNow.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newClock() *fakeClock { return &fakeClock{now: testNow} }
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+// at sets the clock to testNow + d.
+func (c *fakeClock) at(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = testNow.Add(d)
+}
+
+// Add moves the clock by d.
+func (c *fakeClock) Add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
 }
 
 func newVerifier(t testing.TB) *auth.Verifier {

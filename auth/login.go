@@ -221,10 +221,7 @@ type tokenResponse struct {
 
 // ServeHTTP implements [http.Handler].
 func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		httpjson.WriteMessage(w, http.StatusMethodNotAllowed, httpjson.MessageMethod)
+	if !postOnly(w, r) {
 		return
 	}
 	if !httpjson.IsJSON(r.Header.Get("Content-Type")) {
@@ -442,6 +439,19 @@ func passwordProblem(password string) string {
 		return msgPasswordNUL
 	}
 	return ""
+}
+
+// postOnly starts the answer of the auth endpoints: Cache-Control: no-store
+// always, and 405 with Allow: POST for any other method, when it returns
+// false.
+func postOnly(w http.ResponseWriter, r *http.Request) bool {
+	w.Header().Set("Cache-Control", "no-store")
+	if r.Method == http.MethodPost {
+		return true
+	}
+	w.Header().Set("Allow", http.MethodPost)
+	httpjson.WriteMessage(w, http.StatusMethodNotAllowed, httpjson.MessageMethod)
+	return false
 }
 
 // writeInvalidCredentials writes the one 401 of a failed login.

@@ -76,10 +76,7 @@ func NewLogout(verifier *Verifier, cfg LogoutConfig) (*Logout, error) {
 
 // ServeHTTP implements [http.Handler].
 func (l *Logout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		httpjson.WriteMessage(w, http.StatusMethodNotAllowed, httpjson.MessageMethod)
+	if !postOnly(w, r) {
 		return
 	}
 	t, err := l.verifier.Authenticate(r)

@@ -249,10 +249,7 @@ type refreshResponse struct {
 
 // ServeHTTP implements [http.Handler]: the refresh endpoint.
 func (f *Refresher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Cache-Control", "no-store")
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		httpjson.WriteMessage(w, http.StatusMethodNotAllowed, httpjson.MessageMethod)
+	if !postOnly(w, r) {
 		return
 	}
 	token, fromBody, ok := f.presented(w, r)

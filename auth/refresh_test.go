@@ -19,7 +19,7 @@ import (
 // refreshEnv is a refresh and a logout endpoint on one real store.
 type refreshEnv struct {
 	store    tokenStore
-	clk      *clock
+	clk      *fakeClock
 	user     int64
 	email    string
 	issuer   *auth.Issuer
@@ -33,14 +33,8 @@ func newRefreshEnv(t *testing.T, s tokenStore, cfg auth.RefreshConfig) *refreshE
 	e := &refreshEnv{store: s, clk: newClock()}
 	e.email = fmt.Sprintf("user%d@example.com", time.Now().UnixNano())
 	e.user = addUser(t, s.users, e.email)
-	acfg := auth.Config{Secret: testSecret, Tokens: s.tokens, Now: e.clk.Now}
+	e.issuer, e.verifier = pair(t, auth.Config{Secret: testSecret, Tokens: s.tokens, Now: e.clk.Now})
 	var err error
-	if e.issuer, err = auth.NewIssuer(acfg); err != nil {
-		t.Fatal(err)
-	}
-	if e.verifier, err = auth.NewVerifier(acfg); err != nil {
-		t.Fatal(err)
-	}
 	cfg.Store, cfg.Now = s.tokens, e.clk.Now
 	if e.refresh, err = auth.NewRefresher(e.issuer, cfg); err != nil {
 		t.Fatal(err)

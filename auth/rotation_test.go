@@ -35,15 +35,8 @@ func TestKeyRotation(t *testing.T) {
 	}
 
 	after := auth.Config{Secret: testSecret, PreviousSecrets: [][]byte{olderSecret, oldSecret}, Now: testConfig().Now}
-	newIssuer, err := auth.NewIssuer(after)
-	if err != nil {
-		t.Fatal(err)
-	}
+	newIssuer, v := pair(t, after)
 	newToken, err := newIssuer.Issue(43)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := auth.NewVerifier(after)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,14 +149,7 @@ func TestIssuerAudience(t *testing.T) {
 	ctx := context.Background()
 	cfg := testConfig()
 	cfg.Issuer, cfg.Audience = "https://api.example.com", "articles"
-	issuer, err := auth.NewIssuer(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := auth.NewVerifier(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	issuer, v := pair(t, cfg)
 	token, err := issuer.Issue(42)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,25 +17,6 @@ import (
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
-
-// fakeClock is a clock that tests move by hand.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-// at sets the clock to testNow + d.
-func (c *fakeClock) at(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = testNow.Add(d)
-}
 
 // throttled is a Login on loopback with a fake clock.
 type throttled struct {

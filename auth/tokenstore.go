@@ -12,8 +12,9 @@ import (
 // migrations of pgstore and sqlitestore); a shared cache such as Redis
 // can implement it too. Implementations are safe for concurrent use.
 //
-// Times are compared to the microsecond; the methods get the current time
-// from the caller, never from their own clock.
+// Times are compared to the microsecond; the times that decide an answer
+// come from the caller (a store may use its own clock to delete expired
+// entries).
 type TokenStore interface {
 	// Revoked reports whether the access token t is revoked: its ID was
 	// denied ([TokenStore.RevokeToken]), or it was issued (t.IssuedAt,

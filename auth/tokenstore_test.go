@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -39,26 +38,6 @@ var tokenStores = []struct {
 	}},
 }
 
-// clock is a settable clock for the issuer, verifier and refresher.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func newClock() *clock { return &clock{now: testNow} }
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) Add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // addUser creates a user who can log in with "correct horse".
 func addUser(t *testing.T, users auth.UserStore, email string) int64 {
 	t.Helper()
@@ -82,15 +61,7 @@ func TestRevocation(t *testing.T) {
 			ctx := context.Background()
 			s := st.open(t)
 			clk := newClock()
-			cfg := auth.Config{Secret: testSecret, Tokens: s.tokens, Now: clk.Now}
-			issuer, err := auth.NewIssuer(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v, err := auth.NewVerifier(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			issuer, v := pair(t, auth.Config{Secret: testSecret, Tokens: s.tokens, Now: clk.Now})
 			issue := func(user int64) (string, auth.Token) {
 				t.Helper()
 				raw, err := issuer.Issue(user)
@@ -207,15 +178,7 @@ func TestRevocation(t *testing.T) {
 func BenchmarkVerify(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, tokens auth.TokenStore) {
-		cfg := auth.Config{Secret: testSecret, Tokens: tokens}
-		issuer, err := auth.NewIssuer(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		v, err := auth.NewVerifier(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
+		issuer, v := pair(b, auth.Config{Secret: testSecret, Tokens: tokens})
 		token, err := issuer.Issue(7)
 		if err != nil {
 			b.Fatal(err)
