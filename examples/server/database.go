@@ -37,12 +37,14 @@ var (
 )
 
 // store is what the server keeps in its database: users and articles (the
-// kit's stores) and the posts of the sample GraphQL schema.
+// kit's stores), idempotency keys, and the revoked and refresh tokens of
+// the auth package.
 type store interface {
 	articles.Store
 	auth.UserStore
 	Migrate(ctx context.Context, more ...string) error
 	Idempotency() *idempotency.SQLStore
+	Tokens() *auth.SQLTokenStore
 }
 
 // database is an open database of either kind.
@@ -146,8 +148,8 @@ func openPostgres(ctx context.Context, rawURL string) (*database, error) {
 	}, nil
 }
 
-// migrate creates the tables: users, articles and idempotency keys (the
-// kit's), then posts and, on PostgreSQL, the shared secrets (the server's),
+// migrate creates the tables: users, articles, idempotency keys and the
+// revoked and refresh tokens (the kit's), then posts and, on PostgreSQL, the shared secrets (the server's),
 // all in one transaction under the store's lock, so that any number of
 // processes may start at once on an empty database.
 func (db *database) migrate(ctx context.Context) error {

@@ -49,12 +49,15 @@ func serverBinary(t *testing.T) string {
 // commandTimeout bounds every child process a test waits for.
 const commandTimeout = 20 * time.Second
 
-// env is the whole environment of a child process: DATABASE_URL and extra,
-// and of the test's own environment only HOME and the PG* variables (a
-// password in PGPASSWORD or ~/.pgpass), so that a JWT_SECRET or APP_DEBUG
-// of the developer's shell cannot change the outcome.
+// env is the whole environment of a child process: DATABASE_URL,
+// BCRYPT_ROUNDS=4 (the least cost: users add and the login's stand-in hash
+// then take well under a millisecond) and extra, which may override them
+// (the last value of a variable wins), and of the test's own environment
+// only HOME and the PG* variables (a password in PGPASSWORD or ~/.pgpass),
+// so that a JWT_SECRET or APP_DEBUG of the developer's shell cannot change
+// the outcome.
 func (db testDatabase) env(extra ...string) []string {
-	env := []string{"DATABASE_URL=" + db.url}
+	env := []string{"DATABASE_URL=" + db.url, "BCRYPT_ROUNDS=4"}
 	for _, kv := range os.Environ() {
 		if strings.HasPrefix(kv, "HOME=") || strings.HasPrefix(kv, "PG") {
 			env = append(env, kv)
@@ -458,7 +461,7 @@ func (s *service) testCommands(t *testing.T) {
 	}{
 		{name: "help", args: []string{"help"}, wantCode: 0, wantStderr: "server users add --name N --email E --password P"},
 		{name: "unknown command", args: []string{"frobnicate"}, wantCode: 2, wantStderr: `unknown command "frobnicate"`},
-		{name: "users without add or delete", args: []string{"users"}, wantCode: 2, wantStderr: "users needs add or delete"},
+		{name: "users without add, delete or logout", args: []string{"users"}, wantCode: 2, wantStderr: "users needs add, delete or logout"},
 		{name: "users add without password", args: []string{"users", "add", "--name", "Cy", "--email", "cy@example.com"}, wantCode: 2, wantStderr: "users add needs --name, --email and --password"},
 		{name: "users add with a taken e-mail", args: []string{"users", "add", "--name", "Ada", "--email", "ADA@example.com", "--password", "x"}, wantCode: 1, wantStderr: "the e-mail address is taken"},
 		{name: "users add with an unknown flag", args: []string{"users", "add", "--nick", "x"}, wantCode: 2, wantStderr: "flag provided but not defined: -nick"},

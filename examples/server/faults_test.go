@@ -34,6 +34,13 @@ import (
 // maskedBody is the answer to any failure the client may not see.
 const maskedBody = `{"message":"Internal server error."}`
 
+// The answers of a request with a token when the database cannot say
+// whether the token is revoked: the verifier fails closed, with a 503.
+const (
+	unavailableBody    = `{"message":"Service unavailable."}`
+	gqlUnavailableBody = `{"errors":[{"message":"Service unavailable.","extensions":{"code":"SERVICE_UNAVAILABLE"}}]}`
+)
+
 // faultTimeout bounds every request of these tests: a request that takes
 // longer hangs.
 const faultTimeout = 10 * time.Second
@@ -178,25 +185,31 @@ func probeNamed(name string) probe {
 	panic("no probe " + name)
 }
 
-// restVerdict judges a REST answer: the wanted status, or a 500 or 503 with
-// the masked body.
+// restVerdict judges a REST answer: the wanted status, a 500 or 503 with
+// the masked body, or the 503 of a token whose revocation could not be
+// checked.
 func restVerdict(r response, err error, want int) (verdict, string) {
 	switch {
 	case err != nil:
 		return wrong, err.Error()
 	case r.status == want:
 		return answered, ""
-	case (r.status == http.StatusInternalServerError || r.status == http.StatusServiceUnavailable) && r.body == maskedBody:
+	case (r.status == http.StatusInternalServerError || r.status == http.StatusServiceUnavailable) && r.body == maskedBody,
+		r.status == http.StatusServiceUnavailable && r.body == unavailableBody:
 		return masked, ""
 	}
 	return wrong, fmt.Sprintf("%d %s", r.status, r.body)
 }
 
-// graphQLVerdict judges a GraphQL answer: 200 without errors, or 200 whose
-// every error is a masked INTERNAL_SERVER_ERROR.
+// graphQLVerdict judges a GraphQL answer: 200 without errors, 200 whose
+// every error is a masked INTERNAL_SERVER_ERROR, or the 503 of a token whose
+// revocation could not be checked.
 func graphQLVerdict(r response, err error) (verdict, string) {
 	if err != nil {
 		return wrong, err.Error()
+	}
+	if r.status == http.StatusServiceUnavailable && r.body == gqlUnavailableBody {
+		return masked, ""
 	}
 	var got struct {
 		Errors []struct {

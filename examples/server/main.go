@@ -1,7 +1,7 @@
 // Command server is the whole specified service in one binary: the GraphQL
-// endpoint with the sample posts schema, the articles REST API, login and a
-// health check, on a stock http.ServeMux, over SQLite (the default) or
-// PostgreSQL.
+// endpoint with the sample posts schema, the articles REST API, login,
+// refresh and logout, and a health check, on a stock http.ServeMux, over
+// SQLite (the default) or PostgreSQL.
 //
 // Usage:
 //
@@ -10,18 +10,25 @@
 //	server users add --name N --email E --password P
 //	                                     add a user and print its id
 //	server users delete --id N           delete a user with their articles and posts
+//	server users logout --id N           log a user out everywhere
 //	server token --user ID [--ttl D]     print an access token for a user
 //
 // Settings come from the environment: ADDR (:8080), DATABASE_URL
 // (sqlite:data/app.db, or a postgres:// URL), JWT_SECRET (when unset, a
 // random secret generated once and shared: a file beside the SQLite file, or
-// a row of the PostgreSQL database), JWT_TTL (60m), APP_URL (the base of
-// links; when unset, the request's Host), APP_DEBUG, GRAPHQL_INTROSPECTION,
-// GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES, GRAPHQL_MAX_QUERY_LENGTH,
-// HTTP_READ_TIMEOUT (15s), HTTP_WRITE_TIMEOUT (30s), HTTP_IDLE_TIMEOUT
-// (120s), SHUTDOWN_TIMEOUT (30s), MEMORY_LIMIT (512MiB, the runtime's soft
-// limit; GOMEMLIMIT wins when set) and MEMORY_IDLE_RELEASE (30s: memory is
-// given back to the system after that long without a request).
+// a row of the PostgreSQL database), JWT_SECRET_PREVIOUS (earlier secrets,
+// comma-separated, that only verify), JWT_ISSUER and JWT_AUDIENCE (unset:
+// no iss and aud), JWT_TTL (60m), JWT_REFRESH_TTL (336h), JWT_REFRESH_IDLE_TTL
+// (168h), JWT_REFRESH_REUSE_GRACE (10s; 0s for none), TRUSTED_PROXIES (the
+// reverse proxies whose X-Forwarded-For the login throttle believes; unset:
+// none), BCRYPT_ROUNDS (10), APP_URL (the base of links and, when https,
+// what makes the refresh cookie Secure; when unset, the request's Host),
+// APP_DEBUG, GRAPHQL_INTROSPECTION, GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES,
+// GRAPHQL_MAX_QUERY_LENGTH, HTTP_READ_TIMEOUT (15s), HTTP_WRITE_TIMEOUT
+// (30s), HTTP_IDLE_TIMEOUT (120s), SHUTDOWN_TIMEOUT (30s), MEMORY_LIMIT
+// (512MiB, the runtime's soft limit; GOMEMLIMIT wins when set) and
+// MEMORY_IDLE_RELEASE (30s: memory is given back to the system after that
+// long without a request).
 //
 // Tracing with OpenTelemetry is off unless asked for: OTEL_TRACES_EXPORTER
 // console writes every span as a line of JSON to standard output (the logs
@@ -36,11 +43,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net/netip"
 	"os"
 	"os/signal"
 	"strings"
@@ -63,6 +72,7 @@ const usage = `usage:
   server migrate                        create or update the tables
   server users add --name N --email E --password P
   server users delete --id N
+  server users logout --id N
   server token --user ID [--ttl D]
 `
 
@@ -90,10 +100,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 
 // command is a parsed command line: what to do once the database is open.
 type command struct {
-	name     string // serve, migrate, users add, users delete, token
+	name     string // serve, migrate, users add, users delete, users logout, token
 	serve    bool   // needs the JWT secret and starts the server
 	needsJWT bool
-	run      func(ctx context.Context, db *database, cfg auth.Config) error
+	run      func(ctx context.Context, db *database, s settings, cfg auth.Config) error
 }
 
 // parseCommand reads the command line. It touches nothing, so that a
@@ -115,7 +125,7 @@ func parseCommand(args []string, stdout io.Writer) (command, error) {
 		if err := parseFlags(newFlags("migrate"), args); err != nil {
 			return command{}, err
 		}
-		return command{name: name, run: func(ctx context.Context, db *database, _ auth.Config) error {
+		return command{name: name, run: func(ctx context.Context, db *database, _ settings, _ auth.Config) error {
 			return db.migrate(ctx)
 		}}, nil
 	case "users":
@@ -125,7 +135,10 @@ func parseCommand(args []string, stdout io.Writer) (command, error) {
 		if len(args) > 0 && args[0] == "delete" {
 			return parseDeleteUser(args[1:], stdout)
 		}
-		return command{}, fmt.Errorf("%w: users needs add or delete", errUsage)
+		if len(args) > 0 && args[0] == "logout" {
+			return parseLogoutUser(args[1:], stdout)
+		}
+		return command{}, fmt.Errorf("%w: users needs add, delete or logout", errUsage)
 	case "token":
 		return parseToken(args, stdout)
 	}
@@ -158,10 +171,12 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		if err != nil {
 			return err
 		}
-		cfg = auth.Config{Secret: secret, TTL: s.jwtTTL}
+		if cfg, err = jwtConfig(secret, s, db); err != nil {
+			return err
+		}
 	}
 	if !cmd.serve {
-		if err := cmd.run(ctx, db, cfg); err != nil {
+		if err := cmd.run(ctx, db, s, cfg); err != nil {
 			return err
 		}
 		if cmd.name == "migrate" {
@@ -190,9 +205,65 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	logger.Info().Str("database", db.kind).Str("where", db.where).Msgf("database: %s %s", db.kind, db.where)
+	logKeys(logger, cfg)
+	logProxies(logger, s.proxies)
 	logger.Info().Bool("introspection", s.graphql.Introspection).Msgf("introspection: %s", onOff(s.graphql.Introspection))
 	logger.Info().Str("service", s.telemetry.serviceName).Bool("tracing", s.telemetry.on()).Msgf("tracing: %s", s.telemetry.describe())
 	return serve(ctx, s, handler, logger)
+}
+
+// jwtConfig is the configuration of the verifier and the issuer: the
+// current secret signs and verifies, JWT_SECRET_PREVIOUS only verify, and
+// the database keeps the revoked tokens.
+func jwtConfig(secret []byte, s settings, db *database) (auth.Config, error) {
+	for i, key := range s.jwtPrevious {
+		if bytes.Equal(key, secret) {
+			return auth.Config{}, fmt.Errorf("JWT_SECRET_PREVIOUS: secret %d of the list is the current JWT secret; list only the secrets it replaced", i+1)
+		}
+	}
+	return auth.Config{
+		Secret:          secret,
+		PreviousSecrets: s.jwtPrevious,
+		Issuer:          s.jwtIssuer,
+		Audience:        s.jwtAudience,
+		TTL:             s.jwtTTL,
+		Tokens:          db.store.Tokens(),
+	}, nil
+}
+
+// logKeys logs which keys the server signs and verifies with, by their key
+// ids (the kid of the tokens' header), never the keys.
+func logKeys(logger *zerolog.Logger, cfg auth.Config) {
+	kid := auth.KeyID(cfg.Secret)
+	previous := make([]string, len(cfg.PreviousSecrets))
+	for i, key := range cfg.PreviousSecrets {
+		previous[i] = auth.KeyID(key)
+	}
+	also := "no previous keys"
+	if len(previous) > 0 {
+		also = "previous keys, verifying only: " + strings.Join(previous, ", ")
+	}
+	ev := logger.Info().Str("kid", kid).Strs("previous_kids", previous)
+	if cfg.Issuer != "" {
+		ev = ev.Str("issuer", cfg.Issuer)
+	}
+	if cfg.Audience != "" {
+		ev = ev.Str("audience", cfg.Audience)
+	}
+	ev.Msgf("signing key: kid %s; %s", kid, also)
+}
+
+// logProxies logs whose X-Forwarded-For the login throttle believes.
+func logProxies(logger *zerolog.Logger, proxies []netip.Prefix) {
+	if len(proxies) == 0 {
+		logger.Info().Msg("trusted proxies: none (X-Forwarded-For is ignored)")
+		return
+	}
+	names := make([]string, len(proxies))
+	for i, p := range proxies {
+		names[i] = p.String()
+	}
+	logger.Info().Strs("trusted_proxies", names).Msgf("trusted proxies: %s", strings.Join(names, ", "))
 }
 
 func onOff(b bool) string {
@@ -269,11 +340,11 @@ func parseAddUser(args []string, stdout io.Writer) (command, error) {
 		return command{}, fmt.Errorf("%w: --password is %d bytes long; bcrypt uses at most %d, so a longer one is refused",
 			errUsage, len(*password), auth.MaxPasswordBytes)
 	}
-	return command{name: "users add", run: func(ctx context.Context, db *database, _ auth.Config) error {
+	return command{name: "users add", run: func(ctx context.Context, db *database, s settings, _ auth.Config) error {
 		if err := db.migrate(ctx); err != nil {
 			return err
 		}
-		hash, err := auth.HashPassword(*password, auth.DefaultCost)
+		hash, err := auth.HashPassword(*password, s.bcryptCost)
 		if err != nil {
 			return err
 		}
@@ -295,11 +366,44 @@ func parseDeleteUser(args []string, stdout io.Writer) (command, error) {
 	if *id <= 0 {
 		return command{}, fmt.Errorf("%w: users delete needs --id, a positive integer", errUsage)
 	}
-	return command{name: "users delete", run: func(ctx context.Context, db *database, _ auth.Config) error {
+	return command{name: "users delete", run: func(ctx context.Context, db *database, _ settings, _ auth.Config) error {
 		if err := db.store.DeleteUser(ctx, *id); err != nil {
 			return fmt.Errorf("deleting user %d: %w", *id, err)
 		}
 		fmt.Fprintf(stdout, "deleted user %d\n", *id)
+		return nil
+	}}, nil
+}
+
+// parseLogoutUser reads "users logout --id N": log user N out everywhere.
+// Their access tokens issued until now (to the second) are refused from
+// then on, and their refresh tokens are revoked; they may log in again
+// from the next second on.
+func parseLogoutUser(args []string, stdout io.Writer) (command, error) {
+	fs := newFlags("users logout")
+	id := fs.Int64("id", 0, "the user's id")
+	if err := parseFlags(fs, args); err != nil {
+		return command{}, err
+	}
+	if *id <= 0 {
+		return command{}, fmt.Errorf("%w: users logout needs --id, a positive integer", errUsage)
+	}
+	return command{name: "users logout", run: func(ctx context.Context, db *database, _ settings, _ auth.Config) error {
+		// The revocation tables come with the migrations: a database the
+		// server has not yet updated gets them now.
+		if err := db.migrate(ctx); err != nil {
+			return err
+		}
+		switch ok, err := db.posts.userExists(ctx, *id); {
+		case err != nil:
+			return fmt.Errorf("users logout: looking up user %d: %w", *id, err)
+		case !ok:
+			return fmt.Errorf("users logout: there is no user %d", *id)
+		}
+		if err := db.store.Tokens().RevokeUser(ctx, *id, time.Now()); err != nil {
+			return fmt.Errorf("users logout: %w", err)
+		}
+		fmt.Fprintf(stdout, "logged out user %d everywhere\n", *id)
 		return nil
 	}}, nil
 }
@@ -317,7 +421,7 @@ func parseToken(args []string, stdout io.Writer) (command, error) {
 	if *ttl < 0 || (*ttl > 0 && *ttl < time.Second) {
 		return command{}, fmt.Errorf("%w: token: --ttl must be at least 1s", errUsage)
 	}
-	return command{name: "token", needsJWT: true, run: func(ctx context.Context, db *database, cfg auth.Config) error {
+	return command{name: "token", needsJWT: true, run: func(ctx context.Context, db *database, _ settings, cfg auth.Config) error {
 		// A token for a user who does not exist would only be refused
 		// later, at its first use: refuse it now.
 		switch ok, err := db.posts.userExists(ctx, *user); {

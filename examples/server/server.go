@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -42,7 +43,30 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	if err != nil {
 		return nil, err
 	}
-	login, err := auth.NewLogin(emailCase{db.store}, issuer, auth.LoginConfig{Logger: logger})
+	// Refresh tokens live in the database beside the revoked tokens; the
+	// login hands out the first one in a cookie that only goes to
+	// /api/auth, and Secure whenever the service is reached over HTTPS.
+	refresher, err := auth.NewRefresher(issuer, auth.RefreshConfig{
+		Store:        db.store.Tokens(),
+		TTL:          s.refresh.ttl,
+		IdleTTL:      s.refresh.idle,
+		ReuseGrace:   reuseGrace(s.refresh.grace),
+		SecureCookie: strings.HasPrefix(s.appURL, "https://"),
+		Logger:       logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	login, err := auth.NewLogin(emailCase{db.store}, issuer, auth.LoginConfig{
+		Cost:           s.bcryptCost,
+		Refresh:        refresher,
+		TrustedProxies: s.proxies,
+		Logger:         logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	logout, err := auth.NewLogout(verifier, auth.LogoutConfig{Refresh: refresher, Logger: logger})
 	if err != nil {
 		return nil, err
 	}
@@ -74,13 +98,26 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	mux.Handle("GET /api/articles/", arts)
 	mux.Handle("/api/articles", verifier.Optional(restKeys(arts)))
 	mux.Handle("/api/articles/", verifier.Optional(restKeys(arts)))
+	// No method in these patterns: the handlers answer 405 with Allow:
+	// POST themselves, in the API's JSON shape.
 	mux.Handle("/api/auth/login", login)
+	mux.Handle("/api/auth/refresh", refresher)
+	mux.Handle("/api/auth/logout", logout)
 	mux.Handle("/healthz", health(db))
 	mux.Handle("/", http.HandlerFunc(notFound))
 	// Request ids and access lines outermost; then, when tracing is on,
 	// the HTTP server span of the request; then a panic anywhere below is
 	// a masked 500 for that request only.
 	return reqlog.Handler(*logger)(tel.handler(mux, presenter.Recover)), nil
+}
+
+// reuseGrace is JWT_REFRESH_REUSE_GRACE as auth.RefreshConfig takes it:
+// there zero means the default and a negative value none.
+func reuseGrace(d time.Duration) time.Duration {
+	if d == 0 {
+		return -1
+	}
+	return d
 }
 
 // graphQLSubject names the user of a GraphQL request for its idempotency

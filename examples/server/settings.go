@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
 
@@ -25,13 +28,31 @@ type settings struct {
 	graphql     graphqlhttp.Config
 	telemetry   telemetrySettings // OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_*, OTEL_SERVICE_NAME
 
+	jwtPrevious [][]byte        // JWT_SECRET_PREVIOUS: keys that only verify
+	jwtIssuer   string          // JWT_ISSUER; "" means no iss claim
+	jwtAudience string          // JWT_AUDIENCE; "" means no aud claim
+	refresh     refreshSettings // JWT_REFRESH_*
+	proxies     []netip.Prefix  // TRUSTED_PROXIES; nil: X-Forwarded-For is ignored
+	bcryptCost  int             // BCRYPT_ROUNDS
+
 	readTimeout     time.Duration // HTTP_READ_TIMEOUT
 	writeTimeout    time.Duration // HTTP_WRITE_TIMEOUT
 	idleTimeout     time.Duration // HTTP_IDLE_TIMEOUT
 	shutdownTimeout time.Duration // SHUTDOWN_TIMEOUT
 }
 
+// refreshSettings are the lifetimes of refresh tokens.
+type refreshSettings struct {
+	ttl   time.Duration // JWT_REFRESH_TTL: absolute, from the login
+	idle  time.Duration // JWT_REFRESH_IDLE_TTL
+	grace time.Duration // JWT_REFRESH_REUSE_GRACE; 0: off
+}
+
 const defaultDatabaseURL = "sqlite:data/app.db"
+
+// defaultBcryptRounds is the bcrypt cost when BCRYPT_ROUNDS is unset
+// (Laravel's default too).
+const defaultBcryptRounds = 10
 
 // defaultMemoryLimit is the soft memory limit of the Go runtime when
 // neither MEMORY_LIMIT nor GOMEMLIMIT is set: the garbage collector works
@@ -51,12 +72,18 @@ func loadSettings(getenv func(string) string) (settings, error) {
 		addr:            ":8080",
 		databaseURL:     defaultDatabaseURL,
 		jwtTTL:          60 * time.Minute,
+		bcryptCost:      defaultBcryptRounds,
 		readTimeout:     15 * time.Second,
 		writeTimeout:    30 * time.Second,
 		idleTimeout:     120 * time.Second,
 		shutdownTimeout: 30 * time.Second,
 		memoryLimit:     defaultMemoryLimit,
 		idleRelease:     30 * time.Second,
+	}
+	s.refresh = refreshSettings{
+		ttl:   auth.DefaultRefreshTTL,
+		idle:  auth.DefaultRefreshIdleTTL,
+		grace: auth.DefaultReuseGrace,
 	}
 	var problems []string
 	str := func(name string, into *string) {
@@ -87,6 +114,38 @@ func loadSettings(getenv func(string) string) (settings, error) {
 	duration("JWT_TTL", &s.jwtTTL)
 	if s.jwtTTL < time.Second {
 		problems = append(problems, fmt.Sprintf("JWT_TTL=%q is shorter than the least token lifetime, 1s", getenv("JWT_TTL")))
+	}
+	s.jwtPrevious, problems = parsePreviousSecrets(getenv("JWT_SECRET_PREVIOUS"), problems)
+	str("JWT_ISSUER", &s.jwtIssuer)
+	str("JWT_AUDIENCE", &s.jwtAudience)
+	atLeastSecond := func(name string, into *time.Duration) {
+		duration(name, into)
+		if *into < time.Second {
+			problems = append(problems, fmt.Sprintf("%s=%q is shorter than 1s", name, getenv(name)))
+		}
+	}
+	atLeastSecond("JWT_REFRESH_TTL", &s.refresh.ttl)
+	atLeastSecond("JWT_REFRESH_IDLE_TTL", &s.refresh.idle)
+	if v := strings.TrimSpace(getenv("JWT_REFRESH_REUSE_GRACE")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			problems = append(problems, fmt.Sprintf("JWT_REFRESH_REUSE_GRACE=%q is not a duration such as 10s (0s turns the grace off)", v))
+		}
+		s.refresh.grace = d
+	}
+	if v := strings.TrimSpace(getenv("TRUSTED_PROXIES")); v != "" {
+		p, err := parsePrefixes(v)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("TRUSTED_PROXIES=%q: %v", v, err))
+		}
+		s.proxies = p
+	}
+	if v := strings.TrimSpace(getenv("BCRYPT_ROUNDS")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < minBcryptRounds || n > maxBcryptRounds {
+			problems = append(problems, fmt.Sprintf("BCRYPT_ROUNDS=%q is not a bcrypt cost, an integer from %d to %d", v, minBcryptRounds, maxBcryptRounds))
+		}
+		s.bcryptCost = n
 	}
 	if v := strings.TrimSpace(getenv("APP_URL")); v != "" {
 		u, err := parseAppURL(v)
@@ -128,6 +187,72 @@ func loadSettings(getenv func(string) string) (settings, error) {
 		return settings{}, fmt.Errorf("invalid settings: %s", strings.Join(problems, "; "))
 	}
 	return s, nil
+}
+
+// The bcrypt costs BCRYPT_ROUNDS may name (bcrypt's MinCost and MaxCost).
+// Each step doubles the time of a hash: 10 takes tens of milliseconds, 4
+// (for tests) well under one.
+const (
+	minBcryptRounds = 4
+	maxBcryptRounds = 31
+)
+
+// parsePreviousSecrets reads JWT_SECRET_PREVIOUS: secrets separated by
+// commas, spaces around each ignored. Each must be at least
+// auth.MinSecretBytes long and differ from the others. The problems it
+// appends name the entry by its position, never by its value.
+func parsePreviousSecrets(v string, problems []string) ([][]byte, []string) {
+	if strings.TrimSpace(v) == "" {
+		return nil, problems
+	}
+	var keys [][]byte
+	for i, entry := range strings.Split(v, ",") {
+		key := []byte(strings.TrimSpace(entry))
+		switch {
+		case len(key) < auth.MinSecretBytes:
+			problems = append(problems, fmt.Sprintf("JWT_SECRET_PREVIOUS: secret %d of the list is %d bytes long; each must be at least %d",
+				i+1, len(key), auth.MinSecretBytes))
+			continue
+		case containsKey(keys, key):
+			problems = append(problems, fmt.Sprintf("JWT_SECRET_PREVIOUS: secret %d of the list repeats an earlier one", i+1))
+			continue
+		}
+		keys = append(keys, key)
+	}
+	return keys, problems
+}
+
+func containsKey(keys [][]byte, key []byte) bool {
+	for _, k := range keys {
+		if bytes.Equal(k, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// parsePrefixes reads TRUSTED_PROXIES: IP addresses (each a prefix of its
+// own, /32 or /128) and CIDR prefixes such as 10.0.0.0/8, separated by
+// commas.
+func parsePrefixes(v string) ([]netip.Prefix, error) {
+	var prefixes []netip.Prefix
+	for _, entry := range strings.Split(v, ",") {
+		entry = strings.TrimSpace(entry)
+		if strings.Contains(entry, "/") {
+			p, err := netip.ParsePrefix(entry)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not a CIDR prefix such as 10.0.0.0/8", entry)
+			}
+			prefixes = append(prefixes, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(entry)
+		if err != nil || a.Zone() != "" {
+			return nil, fmt.Errorf("%q is not an IP address or a CIDR prefix such as 10.0.0.0/8", entry)
+		}
+		prefixes = append(prefixes, netip.PrefixFrom(a, a.BitLen()))
+	}
+	return prefixes, nil
 }
 
 // parseAppURL checks APP_URL: an absolute http or https URL with a host and

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,91 @@ func envOf(kv ...string) func(string) string {
 			}
 		}
 		return ""
+	}
+}
+
+func TestSettingsSessions(t *testing.T) {
+	secretA := strings.Repeat("a", 32)
+	secretB := strings.Repeat("b", 40)
+	type want struct {
+		previous [][]byte
+		issuer   string
+		audience string
+		refresh  refreshSettings
+		proxies  string // the prefixes, comma-separated
+		cost     int
+	}
+	defaults := want{
+		refresh: refreshSettings{ttl: 336 * time.Hour, idle: 168 * time.Hour, grace: 10 * time.Second},
+		cost:    10,
+	}
+	with := func(change func(*want)) want {
+		w := defaults
+		change(&w)
+		return w
+	}
+	for _, tc := range []struct {
+		env       []string
+		want      want
+		wantError string
+	}{
+		{want: defaults},
+		{env: []string{"JWT_SECRET_PREVIOUS", secretA}, want: with(func(w *want) { w.previous = [][]byte{[]byte(secretA)} })},
+		{env: []string{"JWT_SECRET_PREVIOUS", secretA + " , " + secretB},
+			want: with(func(w *want) { w.previous = [][]byte{[]byte(secretA), []byte(secretB)} })},
+		{env: []string{"JWT_SECRET_PREVIOUS", secretA + ",too-short-secret"},
+			wantError: "JWT_SECRET_PREVIOUS: secret 2 of the list is 16 bytes long; each must be at least 32"},
+		{env: []string{"JWT_SECRET_PREVIOUS", secretA + ","},
+			wantError: "JWT_SECRET_PREVIOUS: secret 2 of the list is 0 bytes long; each must be at least 32"},
+		{env: []string{"JWT_SECRET_PREVIOUS", secretB + "," + secretB},
+			wantError: "JWT_SECRET_PREVIOUS: secret 2 of the list repeats an earlier one"},
+		{env: []string{"JWT_ISSUER", " https://auth.example.com ", "JWT_AUDIENCE", "api"},
+			want: with(func(w *want) { w.issuer, w.audience = "https://auth.example.com", "api" })},
+		{env: []string{"JWT_REFRESH_TTL", "720h", "JWT_REFRESH_IDLE_TTL", "24h", "JWT_REFRESH_REUSE_GRACE", "2s"},
+			want: with(func(w *want) {
+				w.refresh = refreshSettings{ttl: 720 * time.Hour, idle: 24 * time.Hour, grace: 2 * time.Second}
+			})},
+		{env: []string{"JWT_REFRESH_REUSE_GRACE", "0s"}, want: with(func(w *want) { w.refresh.grace = 0 })},
+		{env: []string{"JWT_REFRESH_REUSE_GRACE", "0"}, want: with(func(w *want) { w.refresh.grace = 0 })},
+		{env: []string{"JWT_REFRESH_REUSE_GRACE", "-1s"}, wantError: `JWT_REFRESH_REUSE_GRACE="-1s" is not a duration such as 10s (0s turns the grace off)`},
+		{env: []string{"JWT_REFRESH_TTL", "forever"}, wantError: `JWT_REFRESH_TTL="forever" is not a positive duration`},
+		{env: []string{"JWT_REFRESH_TTL", "0s"}, wantError: `JWT_REFRESH_TTL="0s" is not a positive duration`},
+		{env: []string{"JWT_REFRESH_IDLE_TTL", "500ms"}, wantError: `JWT_REFRESH_IDLE_TTL="500ms" is shorter than 1s`},
+		{env: []string{"TRUSTED_PROXIES", "127.0.0.1, 10.1.2.3/8,::1, fd00::/8"},
+			want: with(func(w *want) { w.proxies = "127.0.0.1/32,10.0.0.0/8,::1/128,fd00::/8" })},
+		{env: []string{"TRUSTED_PROXIES", "10.0.0.0/33"}, wantError: `TRUSTED_PROXIES="10.0.0.0/33": "10.0.0.0/33" is not a CIDR prefix such as 10.0.0.0/8`},
+		{env: []string{"TRUSTED_PROXIES", "10.0.0.1,proxy.local"}, wantError: `TRUSTED_PROXIES="10.0.0.1,proxy.local": "proxy.local" is not an IP address or a CIDR prefix`},
+		{env: []string{"TRUSTED_PROXIES", "10.0.0.1,"}, wantError: `TRUSTED_PROXIES="10.0.0.1,": "" is not an IP address or a CIDR prefix`},
+		{env: []string{"BCRYPT_ROUNDS", "4"}, want: with(func(w *want) { w.cost = 4 })},
+		{env: []string{"BCRYPT_ROUNDS", "31"}, want: with(func(w *want) { w.cost = 31 })},
+		{env: []string{"BCRYPT_ROUNDS", "3"}, wantError: `BCRYPT_ROUNDS="3" is not a bcrypt cost, an integer from 4 to 31`},
+		{env: []string{"BCRYPT_ROUNDS", "32"}, wantError: `BCRYPT_ROUNDS="32" is not a bcrypt cost, an integer from 4 to 31`},
+		{env: []string{"BCRYPT_ROUNDS", "ten"}, wantError: `BCRYPT_ROUNDS="ten" is not a bcrypt cost, an integer from 4 to 31`},
+	} {
+		s, err := loadSettings(envOf(tc.env...))
+		if tc.wantError != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
+				t.Errorf("%q: error %v, want one containing %q", tc.env, err, tc.wantError)
+			}
+			// A secret is never repeated in a message.
+			if err != nil && (strings.Contains(err.Error(), secretA) || strings.Contains(err.Error(), secretB) ||
+				strings.Contains(err.Error(), "too-short-secret")) {
+				t.Errorf("%q: the error shows a secret: %v", tc.env, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.env, err)
+			continue
+		}
+		var proxies []string
+		for _, p := range s.proxies {
+			proxies = append(proxies, p.String())
+		}
+		got := want{previous: s.jwtPrevious, issuer: s.jwtIssuer, audience: s.jwtAudience, refresh: s.refresh,
+			proxies: strings.Join(proxies, ","), cost: s.bcryptCost}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q:\n got %+v\nwant %+v", tc.env, got, tc.want)
+		}
 	}
 }
