@@ -32,7 +32,8 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	}
 	gqlConfig := s.graphql // limits, introspection and debug, from the environment
 	gqlConfig.Logger = logger
-	gqlConfig.Auth = verifier
+	gqlAuth := authOnce{verifier}
+	gqlConfig.Auth = gqlAuth
 	gqlConfig.Tracer = tel.tracer // nil when tracing is off
 	gql, err := graphqlhttp.New(schema, gqlConfig)
 	if err != nil {
@@ -80,7 +81,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	}
 	gqlKeys, err := idempotency.Middleware(idempotency.Config{
 		Store:      db.store.Idempotency(),
-		Subject:    graphQLSubject(verifier),
+		Subject:    graphQLSubject(gqlAuth),
 		WriteError: gql.WriteError,
 		Logger:     logger,
 	})
@@ -89,7 +90,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/api/graphql", gqlKeys(gql))
+	mux.Handle("/api/graphql", gqlAuth.Middleware(gqlKeys(gql)))
 	// Reads are public: no token is looked at, so a stale one does not
 	// stop a client from reading. For the other methods Optional sets the
 	// user and refuses bad tokens; the handler answers 401 itself for a
@@ -121,21 +122,68 @@ func reuseGrace(d time.Duration) time.Duration {
 }
 
 // graphQLSubject names the user of a GraphQL request for its idempotency
-// key. The endpoint authenticates requests itself; a request whose
-// credentials fail here passes through and gets the endpoint's own 401.
-func graphQLSubject(verifier *auth.Verifier) func(*http.Request) (string, bool) {
+// key. A request whose credentials failed passes through and gets the
+// endpoint's own 401 (or 503).
+func graphQLSubject(a authOnce) func(*http.Request) (string, bool) {
 	return func(r *http.Request) (string, bool) {
-		ctx, err := verifier.AuthenticateContext(r)
+		ctx, err := a.AuthenticateContext(r)
 		if err != nil {
 			return "", false
 		}
-		id, ok := verifier.UserID(ctx)
+		id, ok := auth.UserID(ctx)
 		if !ok {
 			return "", false
 		}
 		return strconv.FormatInt(id, 10), true
 	}
 }
+
+// authOnce authenticates a GraphQL request once, for the idempotency key's
+// subject and for the endpoint's mutation gate alike: with revocation on,
+// every check is a database lookup, and a request should cost one.
+// Middleware does the check and keeps its outcome in the request's
+// context; AuthenticateContext (the graphqlhttp.Authenticator) answers from
+// it, on whatever context the request has by then (the idempotency layer
+// adds its claim).
+type authOnce struct{ verifier *auth.Verifier }
+
+// authOutcome is what Middleware found: a token, none, or an error.
+type authOutcome struct {
+	token    auth.Token
+	hasToken bool
+	err      error
+}
+
+type authOutcomeKey struct{}
+
+func (a authOnce) Middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var o authOutcome
+		o.token, o.err = a.verifier.Authenticate(r)
+		switch {
+		case o.err == nil:
+			o.hasToken = true
+		case errors.Is(o.err, auth.ErrNoToken):
+			o.err = nil
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authOutcomeKey{}, &o)))
+	})
+}
+
+func (a authOnce) AuthenticateContext(r *http.Request) (context.Context, error) {
+	o, ok := r.Context().Value(authOutcomeKey{}).(*authOutcome)
+	switch {
+	case !ok: // mounted without Middleware: check now
+		return a.verifier.AuthenticateContext(r)
+	case o.err != nil:
+		return nil, o.err
+	case o.hasToken:
+		return auth.WithToken(r.Context(), o.token), nil
+	}
+	return r.Context(), nil
+}
+
+func (a authOnce) UserID(ctx context.Context) (int64, bool) { return auth.UserID(ctx) }
 
 // emailCase looks users up by their normalised e-mail address, the form
 // "users add" stores.
