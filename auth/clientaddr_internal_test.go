@@ -103,3 +103,49 @@ func fmtPrefixes(ps []netip.Prefix) string {
 	}
 	return "[" + strings.Join(s, " ") + "]"
 }
+
+// FuzzClientAddress checks clientAddress on any X-Forwarded-For behind a
+// trusted proxy: it never panics, answers an IP address, and that address
+// is the peer's or one the header holds; behind an untrusted peer it is
+// always the peer's.
+func FuzzClientAddress(f *testing.F) {
+	for _, seed := range []string{
+		"", "198.51.100.9", "198.51.100.9, 10.0.0.2", "unknown, 10.0.0.3", "[2001:db8::1]:80,10.1.1.1",
+		"::ffff:10.0.0.1", "fe80::1%eth0", ",,,", "1.2.3.4:99999", strings.Repeat("10.0.0.1,", 50),
+	} {
+		f.Add(seed, true)
+	}
+	proxies, err := trustedPrefixes([]netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), netip.MustParsePrefix("2001:db8::/32")})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, xff string, trustedPeer bool) {
+		r := httptest.NewRequest("POST", "/", nil)
+		r.RemoteAddr = "203.0.113.5:4711"
+		if trustedPeer {
+			r.RemoteAddr = "10.9.9.9:4711"
+		}
+		r.Header.Set("X-Forwarded-For", xff)
+		got := clientAddress(r, proxies)
+		a, err := netip.ParseAddr(got)
+		if err != nil {
+			t.Fatalf("clientAddress = %q, not an IP address", got)
+		}
+		peer := strings.TrimSuffix(r.RemoteAddr, ":4711")
+		if !trustedPeer {
+			if got != peer {
+				t.Fatalf("untrusted peer: clientAddress = %q; want %q", got, peer)
+			}
+			return
+		}
+		if got == peer {
+			return
+		}
+		for entry := range strings.SplitSeq(xff, ",") {
+			if e, ok := forwardedAddr(strings.TrimSpace(entry)); ok && e == a {
+				return
+			}
+		}
+		t.Fatalf("clientAddress = %q: neither the peer nor an entry of %q", got, xff)
+	})
+}
