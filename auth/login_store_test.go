@@ -2,6 +2,7 @@ package auth_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"testing"
@@ -74,6 +75,42 @@ func TestLoginControlCharacters(t *testing.T) {
 			}
 			if log := logs.String(); strings.Contains(log, `"level":"error"`) {
 				t.Errorf("a login failed: %s", log)
+			}
+		})
+	}
+}
+
+// TestLoginPasswordOver72BytesStores checks the 72-byte rule on the real
+// stores: a user whose password is 72 bytes long logs in with it, never
+// with it plus anything, and a longer password cannot be set.
+func TestLoginPasswordOver72BytesStores(t *testing.T) {
+	long := strings.Repeat("p", auth.MaxPasswordBytes)
+	for _, st := range loginStores {
+		t.Run(st.name, func(t *testing.T) {
+			users := st.open(t)
+			if _, err := auth.HashPassword(long+"x", bcrypt.MinCost); !errors.Is(err, bcrypt.ErrPasswordTooLong) {
+				t.Errorf("HashPassword(73 bytes) = %v; want ErrPasswordTooLong", err)
+			}
+			hash, err := auth.HashPassword(long, bcrypt.MinCost)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := users.CreateUser(context.Background(), "Long", "long@example.com", hash); err != nil {
+				t.Fatalf("CreateUser: %v", err)
+			}
+			login, err := auth.NewLogin(users, newIssuer(t), auth.LoginConfig{Cost: bcrypt.MinCost})
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := startServer(t, login)
+			for _, tc := range []struct {
+				password string
+				status   int
+			}{{long + "anything", 401}, {long + "p", 401}, {long, 200}} {
+				body := `{"email":"long@example.com","password":"` + tc.password + `"}`
+				if got := do(t, newRequest(t, http.MethodPost, srv.URL, body, http.Header{"Content-Type": {"application/json"}})); got.status != tc.status {
+					t.Errorf("password of %d bytes: %d %s; want %d", len(tc.password), got.status, got.body, tc.status)
+				}
 			}
 		})
 	}
