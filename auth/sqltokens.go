@@ -144,7 +144,7 @@ func (s *SQLTokenStore) RevokeUser(ctx context.Context, user int64, cutoff time.
 	if _, err := tx.ExecContext(ctx, upsertRevocation, userRowKey(user), at, int64(math.MaxInt64)); err != nil {
 		return fmt.Errorf("logging user %d out everywhere: %w", user, err)
 	}
-	if _, err := tx.ExecContext(ctx, revokeUserRefresh, user, at); err != nil {
+	if err := revokeSettled(ctx, tx, revokeUserRefresh, user, at); err != nil {
 		return fmt.Errorf("logging user %d out everywhere: revoking refresh tokens: %w", user, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -249,13 +249,42 @@ func (s *SQLTokenStore) RevokeRefresh(ctx context.Context, hash []byte, user int
 	case user != 0 && owner != user:
 		return false, nil
 	}
-	if _, err := tx.ExecContext(ctx, revokeFamily, family, now.UnixMicro()); err != nil {
+	if err := revokeSettled(ctx, tx, revokeFamily, family, now.UnixMicro()); err != nil {
 		return false, fmt.Errorf("revoking a refresh token family: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return false, fmt.Errorf("revoking a refresh token family: %w", err)
 	}
 	return true, nil
+}
+
+// revokeRounds bounds the statements of revokeSettled. Each round after
+// the first can only find tokens that rotations in flight during the
+// previous one inserted, and a revoked token cannot be rotated, so two or
+// three rounds settle even a family rotated back to back.
+const revokeRounds = 16
+
+// revokeSettled runs a revoking UPDATE until it revokes nothing more. On
+// PostgreSQL (READ COMMITTED) an UPDATE that waits for a row a rotation
+// holds sees that rotation's old row when it resumes, but not the
+// successor the rotation inserted: only a new statement does. Once a round
+// revokes nothing, every token of the family (or user) is revoked, and the
+// rows this transaction holds keep new rotations out until it commits.
+func revokeSettled(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
+	for range revokeRounds {
+		res, err := tx.ExecContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+	}
+	return fmt.Errorf("tokens were still being rotated after %d rounds of revocation", revokeRounds)
 }
 
 // purge calls Purge at most once per purgeEvery.

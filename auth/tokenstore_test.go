@@ -3,7 +3,9 @@ package auth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -193,5 +195,62 @@ func BenchmarkVerify(b *testing.B) {
 	b.Run("none", func(b *testing.B) { run(b, nil) })
 	for _, st := range tokenStores {
 		b.Run(st.name, func(b *testing.B) { run(b, st.open(b).tokens) })
+	}
+}
+
+// TestRevokeWhileRotating revokes a family, or all of a user's tokens,
+// while its current token is being rotated: the successor the rotation
+// inserts must be revoked too (on PostgreSQL, an UPDATE that waited for
+// the rotation's row does not see the row it inserted).
+func TestRevokeWhileRotating(t *testing.T) {
+	for _, st := range tokenStores {
+		t.Run(st.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := st.open(t)
+			user := addUser(t, s.users, "racer@example.com")
+			now := testNow
+			hash := func(i, j int) []byte { return []byte(fmt.Sprintf("%016d%016d", i, j)) }
+			for i := range 60 {
+				everywhere := i%2 == 1
+				first := auth.RefreshToken{Hash: hash(i, 0), Family: fmt.Sprint("family-", i), UserID: user,
+					CreatedAt: now, ExpiresAt: now.Add(time.Hour), FamilyExpiresAt: now.Add(time.Hour)}
+				if err := s.tokens.CreateRefresh(ctx, first); err != nil {
+					t.Fatal(err)
+				}
+				next := func(j int) auth.RefreshToken {
+					return auth.RefreshToken{Hash: hash(i, j), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+				}
+				if _, rotated, _, err := s.tokens.RotateRefresh(ctx, hash(i, 0), next(1), []byte("sealed"), now); err != nil || !rotated {
+					t.Fatalf("first rotation: %v, %v", rotated, err)
+				}
+				var wg sync.WaitGroup
+				wg.Go(func() {
+					if _, _, _, err := s.tokens.RotateRefresh(ctx, hash(i, 1), next(2), []byte("sealed"), now); err != nil {
+						t.Error(err)
+					}
+				})
+				wg.Go(func() {
+					var err error
+					if everywhere {
+						err = s.tokens.RevokeUser(ctx, user, now)
+					} else {
+						_, err = s.tokens.RevokeRefresh(ctx, hash(i, 0), 0, now) // a reuse of the first token
+					}
+					if err != nil {
+						t.Error(err)
+					}
+				})
+				wg.Wait()
+				for j := 1; j <= 2; j++ {
+					rec, rotated, found, err := s.tokens.RotateRefresh(ctx, hash(i, j), next(3), []byte("sealed"), now)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if rotated || (found && rec.RevokedAt.IsZero()) {
+						t.Fatalf("round %d (everywhere %v): token %d survived the revocation: rotated %v, %+v", i, everywhere, j, rotated, rec)
+					}
+				}
+			}
+		})
 	}
 }
