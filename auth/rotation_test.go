@@ -188,3 +188,26 @@ func TestIssuerAudience(t *testing.T) {
 		t.Errorf("a verifier without Issuer/Audience: %+v, %v; want user 42", got, err)
 	}
 }
+
+// TestRevokedTokenRespelled checks that a logged-out token cannot come
+// back in another spelling: base64url's spare bits in the signature's last
+// character are refused, and a token without jti is denied by its signed
+// part, not by its text.
+func TestRevokedTokenRespelled(t *testing.T) {
+	v := newVerifier(t)
+	ctx := context.Background()
+	token := hs256(t, with(map[string]any{"jti": nil}))
+	got, err := v.Verify(ctx, token)
+	if err != nil || !strings.HasPrefix(got.ID, "sha256:") {
+		t.Fatalf("Verify = %+v, %v; want an id from the digest", got, err)
+	}
+	last := token[len(token)-1]
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	i := strings.IndexByte(alphabet, last)
+	for k := 1; k < 4; k++ { // the 2 spare bits of a 32-byte signature
+		respelled := token[:len(token)-1] + string(alphabet[i^k])
+		if _, err := v.Verify(ctx, respelled); !errors.Is(err, auth.ErrInvalidToken) {
+			t.Errorf("respelled token %q…: %v; want ErrInvalidToken", respelled[len(respelled)-8:], err)
+		}
+	}
+}

@@ -60,7 +60,8 @@ type Token struct {
 	// UserID is the user, from sub.
 	UserID int64
 	// ID identifies the token for revocation: its jti, or, for a token
-	// without one, "sha256:" and the hex SHA-256 of the whole token.
+	// without one, "sha256:" and the hex SHA-256 of its signed part (the
+	// header and the claims, as sent).
 	ID string
 	// KeyID is the kid of the key that verified it ([KeyID]).
 	KeyID string
