@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
@@ -130,11 +131,12 @@ type LoginConfig struct {
 //     and 503 as above when the request's deadline passes then; both are
 //     logged at info level.
 //
-// Every 401 counts as a failure of the pair (e-mail address, client
-// address); a token resets its count; the other answers leave it alone. A
-// pair's count is checked before the user is looked up, and again once its
-// turn to check the password has come, so that concurrent guesses of one
-// pair get no more checks than sequential ones.
+// Every attempt of the pair (e-mail address, client address) that passes
+// the body's validation is counted, before the user is looked up, in one
+// step with the decision ([LoginThrottle.Attempt]), so that concurrent
+// guesses of one pair get no more password checks than sequential ones;
+// a token resets the count. An attempt whose client leaves while it waits
+// for its turn counts too.
 type Login struct {
 	users    Users
 	issuer   *Issuer
@@ -288,10 +290,11 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// throttled reports whether key must wait before it may log in, after
-// answering 429 (or 503 when the throttle fails).
+// throttled counts an attempt of key, and reports whether key must wait
+// before it may log in instead, after answering 429 (or 503 when the
+// throttle fails).
 func (l *Login) throttled(w http.ResponseWriter, r *http.Request, key string, logger *zerolog.Logger) bool {
-	wait, err := l.throttle.Check(r.Context(), key, l.now())
+	wait, err := l.throttle.Attempt(r.Context(), key, l.now())
 	switch {
 	case err != nil:
 		logger.Error().Err(err).Msg("auth: login: checking the throttle")
@@ -309,13 +312,11 @@ func (l *Login) throttled(w http.ResponseWriter, r *http.Request, key string, lo
 }
 
 // checkPassword compares password with hash, or with the stand-in hash
-// when hash is empty (then err is never nil), and records the outcome with
-// the throttle. It does so holding one of the slots of
-// [LoginConfig.MaxConcurrentChecks], after checking the throttle again
-// (another check of key may have failed meanwhile), and records before it
-// lets the slot go. When answered is true it has answered instead: the
-// request's context ended before a slot was free, or the throttle refused
-// or failed.
+// when hash is empty (then err is never nil), holding one of the slots of
+// [LoginConfig.MaxConcurrentChecks], and after a match resets the
+// throttle's count of key before it lets the slot go. When answered is
+// true it has answered instead: the request's context ended before a slot
+// was free, or the throttle failed.
 func (l *Login) checkPassword(w http.ResponseWriter, r *http.Request, key string, hash []byte, password string, logger *zerolog.Logger) (answered bool, err error) {
 	select {
 	case l.slots <- struct{}{}:
@@ -327,9 +328,6 @@ func (l *Login) checkPassword(w http.ResponseWriter, r *http.Request, key string
 		} else {
 			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
 		}
-		return true, nil
-	}
-	if l.throttled(w, r, key, logger) {
 		return true, nil
 	}
 	if len(hash) == 0 {
@@ -346,15 +344,11 @@ func (l *Login) checkPassword(w http.ResponseWriter, r *http.Request, key string
 		// answer takes as long as any other.)
 		err = bcrypt.ErrMismatchedHashAndPassword
 	}
-	// Recorded even when the client has gone: the check was made.
-	ctx := context.WithoutCancel(r.Context())
-	var recErr error
 	if err != nil {
-		recErr = l.throttle.Fail(ctx, key, l.now())
-	} else {
-		recErr = l.throttle.Reset(ctx, key)
+		return false, err // the attempt is counted already
 	}
-	if recErr != nil {
+	// Recorded even when the client has gone: the check was made.
+	if recErr := l.throttle.Reset(context.WithoutCancel(r.Context()), key); recErr != nil {
 		logger.Error().Err(recErr).Msg("auth: login: recording the attempt with the throttle")
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
 		return true, nil
@@ -419,14 +413,23 @@ func stringField(raw json.RawMessage, name string, trim bool) (string, string) {
 const (
 	msgEmailControl = "The email field must not contain control characters."
 	msgPasswordNUL  = "The password field must not contain NUL characters."
+	msgEmailTooLong = "The email field must not be greater than 255 characters."
 )
+
+// maxEmailChars is the longest e-mail address looked up (Laravel's
+// max:255, the users table's VARCHAR(255)): no user has a longer one, and
+// the throttle keeps one entry per address tried.
+const maxEmailChars = 255
 
 // emailProblem refuses an e-mail address holding a control character
 // (C0, DEL or C1): no address has one, and a database may not even take
 // it (PostgreSQL refuses NUL in text), so it is a 422, never a lookup.
 func emailProblem(email string) string {
-	if strings.IndexFunc(email, unicode.IsControl) >= 0 {
+	switch {
+	case strings.IndexFunc(email, unicode.IsControl) >= 0:
 		return msgEmailControl
+	case utf8.RuneCountInString(email) > maxEmailChars:
+		return msgEmailTooLong
 	}
 	return ""
 }

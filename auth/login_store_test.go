@@ -33,6 +33,7 @@ func TestLoginControlCharacters(t *testing.T) {
 		passwordNUL  = `{"message":"The password field must not contain NUL characters.","errors":{"password":["The password field must not contain NUL characters."]}}`
 		both         = `{"message":"The email field must not contain control characters. (and 1 more error)","errors":{"email":["The email field must not contain control characters."],"password":["The password field must not contain NUL characters."]}}`
 		invalid      = `{"message":"Invalid credentials."}`
+		emailTooLong = `{"message":"The email field must not be greater than 255 characters.","errors":{"email":["The email field must not be greater than 255 characters."]}}`
 	)
 	for _, st := range loginStores {
 		t.Run(st.name, func(t *testing.T) {
@@ -57,6 +58,8 @@ func TestLoginControlCharacters(t *testing.T) {
 				{"SOH in the e-mail address", `{"email":"ada\u0001@example.com","password":"correct horse"}`, 422, emailControl},
 				{"DEL in the e-mail address", `{"email":"ada\u007f@example.com","password":"correct horse"}`, 422, emailControl},
 				{"C1 control in the e-mail address", `{"email":"ada\u0085x@example.com","password":"correct horse"}`, 422, emailControl},
+				{"e-mail address over 255 characters", `{"email":"` + strings.Repeat("é", 256) + `","password":"correct horse"}`, 422, emailTooLong},
+				{"e-mail address of 255 characters", `{"email":"` + strings.Repeat("é", 255) + `","password":"correct horse"}`, 401, invalid},
 				{"tab inside the e-mail address", `{"email":"ada\t@example.com","password":"correct horse"}`, 422, emailControl},
 				{"NUL in the password", `{"email":"ada@example.com","password":"correct\u0000horse"}`, 422, passwordNUL},
 				{"NUL in both", `{"email":"\u0000","password":"\u0000"}`, 422, both},

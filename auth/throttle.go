@@ -23,26 +23,26 @@ const (
 	DefaultLoginWindow = time.Minute
 )
 
-// LoginThrottle counts the failed logins of a key (an e-mail address and a
-// client address, as [Login] forms it) and says how long a key that failed
-// too often must wait. [MemoryThrottle] keeps the counts in the process; a
-// store shared by several processes (Redis, SQL) can implement it so that
-// they throttle together. Implementations are safe for concurrent use.
+// LoginThrottle counts the login attempts of a key (an e-mail address and
+// a client address, as [Login] forms it) and says how long a key that has
+// used up its attempts must wait. [MemoryThrottle] keeps the counts in the
+// process; a store shared by several processes (Redis, SQL) can implement
+// it so that they throttle together. Implementations are safe for
+// concurrent use.
 //
-// [Login] calls Check before it looks the user up, and again when its turn
-// to check the password has come; after the check it calls Fail or Reset,
-// before the next login takes its turn. It treats an error from any method
-// as the throttle being unable to answer: it answers 503 and logs the
-// error (see [Login]).
+// [Login] calls Attempt before it looks the user up and checks the
+// password, and Reset after a success, so that the attempts left are the
+// failures left. Attempt must count and decide at once (atomically):
+// of many concurrent attempts of one key, only as many as it has left get
+// through. [Login] treats an error from either method as the throttle
+// being unable to answer: it answers 503 and logs the error (see [Login]).
 type LoginThrottle interface {
-	// Check returns how long key must wait, at now, before it may try to
-	// log in again: zero when it may try now.
-	Check(ctx context.Context, key string, now time.Time) (time.Duration, error)
+	// Attempt asks whether key may try to log in at now. When it may, it
+	// counts the attempt and returns zero; when it has used up its
+	// attempts, it counts nothing and returns how long key must wait.
+	Attempt(ctx context.Context, key string, now time.Time) (time.Duration, error)
 
-	// Fail records a failed login of key at now.
-	Fail(ctx context.Context, key string, now time.Time) error
-
-	// Reset forgets the failures of key, after it logged in.
+	// Reset forgets the attempts of key, after it logged in.
 	Reset(ctx context.Context, key string) error
 }
 
@@ -51,45 +51,42 @@ type LoginThrottle interface {
 // instance when a proxy in front of the service throttles logins already.
 type NoThrottle struct{}
 
-// Check implements [LoginThrottle]; it always returns zero.
-func (NoThrottle) Check(context.Context, string, time.Time) (time.Duration, error) { return 0, nil }
-
-// Fail implements [LoginThrottle]; it records nothing.
-func (NoThrottle) Fail(context.Context, string, time.Time) error { return nil }
+// Attempt implements [LoginThrottle]; it always returns zero.
+func (NoThrottle) Attempt(context.Context, string, time.Time) (time.Duration, error) { return 0, nil }
 
 // Reset implements [LoginThrottle]; it does nothing.
 func (NoThrottle) Reset(context.Context, string) error { return nil }
 
 // MemoryThrottle is a [LoginThrottle] that keeps its counts in memory, in
 // the manner of Laravel's RateLimiter: the window of a key opens at its
-// first failure and lasts the window's length; once the key has failed
-// maxAttempts times within it, Check returns the time left until it closes;
-// after that the key starts afresh. Build it with [NewMemoryThrottle]; it is
-// safe for concurrent use. Its counts are the process's own: several
-// processes behind a load balancer each allow maxAttempts.
+// first attempt and lasts the window's length; once the key has made
+// maxAttempts attempts within it (a success resets the count), Attempt
+// returns the time left until it closes; after that the key starts afresh.
+// Build it with [NewMemoryThrottle]; it is safe for concurrent use. Its
+// counts are the process's own: several processes behind a load balancer
+// each allow maxAttempts.
 //
-// It holds one entry per key that failed lately: Fail sweeps out the
+// It holds one entry per key that tried lately: Attempt sweeps out the
 // expired entries, at most once per window, so an entry lasts at most two
-// windows. Its memory thus follows the rate of failures, not their total;
-// behind a [Login], each failure costs a bcrypt comparison, whose rate the
-// login bounds ([LoginConfig.MaxConcurrentChecks]).
+// windows. Its memory thus follows the rate of attempts, not their total
+// ([Login] bounds the length of an e-mail address, and so of a key).
 type MemoryThrottle struct {
 	max    int
 	window time.Duration
 
 	mu      sync.Mutex
 	entries map[string]throttleEntry
-	swept   time.Time // when Fail last swept out the expired entries
+	swept   time.Time // when Attempt last swept out the expired entries
 }
 
 // throttleEntry is the count of one key.
 type throttleEntry struct {
-	failures int
+	attempts int
 	until    time.Time // the end of the key's window
 }
 
-// NewMemoryThrottle returns a MemoryThrottle letting a key fail maxAttempts
-// times within window. Zero or less means the defaults,
+// NewMemoryThrottle returns a MemoryThrottle allowing a key maxAttempts
+// attempts within window. Zero or less means the defaults,
 // [DefaultLoginAttempts] and [DefaultLoginWindow].
 func NewMemoryThrottle(maxAttempts int, window time.Duration) *MemoryThrottle {
 	if maxAttempts <= 0 {
@@ -101,19 +98,8 @@ func NewMemoryThrottle(maxAttempts int, window time.Duration) *MemoryThrottle {
 	return &MemoryThrottle{max: maxAttempts, window: window, entries: make(map[string]throttleEntry)}
 }
 
-// Check implements [LoginThrottle]. It never fails.
-func (t *MemoryThrottle) Check(_ context.Context, key string, now time.Time) (time.Duration, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	e, ok := t.entries[key]
-	if !ok || e.failures < t.max || !now.Before(e.until) {
-		return 0, nil
-	}
-	return e.until.Sub(now), nil
-}
-
-// Fail implements [LoginThrottle]. It never fails.
-func (t *MemoryThrottle) Fail(_ context.Context, key string, now time.Time) error {
+// Attempt implements [LoginThrottle]. It never fails.
+func (t *MemoryThrottle) Attempt(_ context.Context, key string, now time.Time) (time.Duration, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if now.Sub(t.swept) >= t.window {
@@ -128,9 +114,12 @@ func (t *MemoryThrottle) Fail(_ context.Context, key string, now time.Time) erro
 	if !ok || !now.Before(e.until) {
 		e = throttleEntry{until: now.Add(t.window)}
 	}
-	e.failures++
+	if e.attempts >= t.max {
+		return e.until.Sub(now), nil
+	}
+	e.attempts++
 	t.entries[key] = e
-	return nil
+	return 0, nil
 }
 
 // Reset implements [LoginThrottle]. It never fails.

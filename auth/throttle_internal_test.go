@@ -25,40 +25,30 @@ func TestMemoryThrottle(t *testing.T) {
 	ctx := context.Background()
 	at := func(d time.Duration) time.Time { return throttleNow.Add(d) }
 	mt := NewMemoryThrottle(3, time.Minute)
-	check := func(key string, d, want time.Duration) {
+	attempt := func(key string, d, want time.Duration) {
 		t.Helper()
-		if got, err := mt.Check(ctx, key, at(d)); got != want || err != nil {
-			t.Errorf("Check(%q) at %v = %v, %v; want %v, nil", key, d, got, err, want)
+		if got, err := mt.Attempt(ctx, key, at(d)); got != want || err != nil {
+			t.Errorf("Attempt(%q) at %v = %v, %v; want %v, nil", key, d, got, err, want)
 		}
 	}
-	fail := func(key string, d time.Duration) {
-		t.Helper()
-		if err := mt.Fail(ctx, key, at(d)); err != nil {
-			t.Fatalf("Fail: %v", err)
-		}
-	}
-	check("a", 0, 0)
-	fail("a", 0)
-	fail("a", 10*time.Second)
-	check("a", 10*time.Second, 0)
-	fail("a", 20*time.Second)
-	check("a", 20*time.Second, 40*time.Second)
-	check("a", time.Minute-time.Millisecond, time.Millisecond)
-	check("b", 20*time.Second, 0)
-	check("a", time.Minute, 0)
-	// A new window opens at the next failure.
-	fail("a", 70*time.Second)
-	fail("a", 71*time.Second)
-	check("a", 71*time.Second, 0)
-	fail("a", 72*time.Second)
-	check("a", 72*time.Second, 58*time.Second)
+	attempt("a", 0, 0)
+	attempt("a", 10*time.Second, 0)
+	attempt("a", 20*time.Second, 0)
+	attempt("a", 20*time.Second, 40*time.Second) // the fourth: refused, not counted
+	attempt("a", time.Minute-time.Millisecond, time.Millisecond)
+	attempt("b", 20*time.Second, 0)
+	// A new window opens at the next attempt after the window.
+	attempt("a", time.Minute, 0)
+	attempt("a", 71*time.Second, 0)
+	attempt("a", 72*time.Second, 0)
+	attempt("a", 72*time.Second, 48*time.Second)
 	if err := mt.Reset(ctx, "a"); err != nil {
 		t.Fatalf("Reset: %v", err)
 	}
-	check("a", 72*time.Second, 0)
-	fail("a", 73*time.Second)
-	fail("a", 73*time.Second)
-	check("a", 73*time.Second, 0)
+	attempt("a", 73*time.Second, 0)
+	attempt("a", 73*time.Second, 0)
+	attempt("a", 73*time.Second, 0)
+	attempt("a", 73*time.Second, time.Minute)
 
 	for _, args := range [][2]int64{{0, 0}, {-1, -1}} {
 		if d := NewMemoryThrottle(int(args[0]), time.Duration(args[1])); d.max != DefaultLoginAttempts || d.window != DefaultLoginWindow {
@@ -76,16 +66,16 @@ func TestMemoryThrottleSweeps(t *testing.T) {
 	for w := range 10 {
 		for i := range perWindow {
 			now := throttleNow.Add(time.Duration(w)*time.Minute + time.Duration(i)*50*time.Millisecond)
-			if err := mt.Fail(ctx, fmt.Sprintf("flood-%d-%d@example.com|203.0.113.7", w, i), now); err != nil {
-				t.Fatalf("Fail: %v", err)
+			if _, err := mt.Attempt(ctx, fmt.Sprintf("flood-%d-%d@example.com|203.0.113.7", w, i), now); err != nil {
+				t.Fatalf("Attempt: %v", err)
 			}
 		}
 		if n := len(mt.entries); n > 2*perWindow {
 			t.Fatalf("after window %d: %d entries; want at most %d", w, n, 2*perWindow)
 		}
 	}
-	if err := mt.Fail(ctx, "last", throttleNow.Add(time.Hour)); err != nil {
-		t.Fatalf("Fail: %v", err)
+	if _, err := mt.Attempt(ctx, "last", throttleNow.Add(time.Hour)); err != nil {
+		t.Fatalf("Attempt: %v", err)
 	}
 	if n := len(mt.entries); n != 1 {
 		t.Errorf("after an hour: %d entries; want 1", n)
@@ -346,13 +336,11 @@ func TestLoginWaiterLeaves(t *testing.T) {
 	}
 	mt := l.throttle.(*MemoryThrottle)
 	for _, who := range []string{"a", "b", "c", "d"} {
+		// b and d gave up before their check: their attempts count all
+		// the same (they were counted when they were let in).
 		key := who + "@example.com|127.0.0.1"
-		want := 0 // b and d gave up before their check
-		if who == "a" || who == "c" {
-			want = 1
-		}
-		if got := mt.entries[key].failures; got != want {
-			t.Errorf("%s: %d failures; want %d", key, got, want)
+		if got := mt.entries[key].attempts; got != 1 {
+			t.Errorf("%s: %d attempts; want 1", key, got)
 		}
 	}
 }
@@ -373,7 +361,7 @@ func TestLoginThrottledTakesNoSlot(t *testing.T) {
 	free := releaser(release)
 	defer free() // before srv.Close, which waits for the handlers
 	for range DefaultLoginAttempts {
-		if err := l.throttle.Fail(context.Background(), "eve@example.com|127.0.0.1", throttleNow); err != nil {
+		if _, err := l.throttle.Attempt(context.Background(), "eve@example.com|127.0.0.1", throttleNow); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -396,8 +384,8 @@ func TestLoginThrottledTakesNoSlot(t *testing.T) {
 }
 
 // TestLoginConcurrentGuesses: guesses of one pair sent at once get no more
-// password checks than sent one after the other, since the count is
-// checked again once a guess's turn has come.
+// password checks than sent one after the other, even with a slot for
+// every guess: an attempt is counted in the step that lets it in.
 func TestLoginConcurrentGuesses(t *testing.T) {
 	const guesses = 10
 	hash, err := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
@@ -407,16 +395,16 @@ func TestLoginConcurrentGuesses(t *testing.T) {
 	var lookups atomic.Int32
 	allLookedUp := make(chan struct{})
 	users := funcUsers(func(context.Context, string) (int64, []byte, error) {
-		if lookups.Add(1) == guesses {
+		if lookups.Add(1) == DefaultLoginAttempts {
 			close(allLookedUp)
 		}
 		return 7, hash, nil
 	})
-	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: 1})
+	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: guesses})
 	var compared atomic.Int32
 	l.compare = func(hash, password []byte) error {
 		compared.Add(1)
-		<-allLookedUp // every guess has passed the first check
+		<-allLookedUp // every guess let in is checked at once
 		return bcrypt.CompareHashAndPassword(hash, password)
 	}
 	srv := httptest.NewServer(l)

@@ -269,14 +269,13 @@ func TestLoginThrottleBehindProxy(t *testing.T) {
 
 // failingThrottle is a LoginThrottle whose methods fail when told to.
 type failingThrottle struct {
-	check, fail, reset error
+	attempt, reset error
 }
 
-func (f failingThrottle) Check(context.Context, string, time.Time) (time.Duration, error) {
-	return 0, f.check
+func (f failingThrottle) Attempt(context.Context, string, time.Time) (time.Duration, error) {
+	return 0, f.attempt
 }
-func (f failingThrottle) Fail(context.Context, string, time.Time) error { return f.fail }
-func (f failingThrottle) Reset(context.Context, string) error           { return f.reset }
+func (f failingThrottle) Reset(context.Context, string) error { return f.reset }
 
 // TestLoginThrottleFails: a throttle that cannot answer or record closes
 // the login, with a masked 503 and the cause logged.
@@ -289,10 +288,8 @@ func TestLoginThrottleFails(t *testing.T) {
 		lookup   bool
 		wantLog  string
 	}{
-		{"Check fails", failingThrottle{check: down}, "correct horse", false,
+		{"Attempt fails", failingThrottle{attempt: down}, "correct horse", false,
 			`"level":"error","error":"redis: connection refused","message":"auth: login: checking the throttle"`},
-		{"Fail fails", failingThrottle{fail: down}, "wrong", true,
-			`"level":"error","error":"redis: connection refused","message":"auth: login: recording the attempt with the throttle"`},
 		{"Reset fails", failingThrottle{reset: down}, "correct horse", true,
 			`"level":"error","error":"redis: connection refused","message":"auth: login: recording the attempt with the throttle"`},
 	} {
