@@ -268,19 +268,21 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeInvalidCredentials(w)
 		return
 	}
-	token, err := l.issuer.Issue(id)
+	var refresh, session string
+	if l.refresh != nil {
+		if refresh, session, err = l.refresh.Start(r.Context(), id); err != nil {
+			logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: storing the refresh token")
+			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+			return
+		}
+	}
+	token, err := l.issuer.issue(id, session)
 	if err != nil {
 		logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: issuing the token")
 		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
 		return
 	}
-	if l.refresh != nil {
-		refresh, err := l.refresh.Start(r.Context(), id)
-		if err != nil {
-			logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: storing the refresh token")
-			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
-			return
-		}
+	if refresh != "" {
 		l.refresh.SetCookie(w, refresh)
 	}
 	httpjson.WriteValue(w, http.StatusOK, tokenResponse{

@@ -14,8 +14,9 @@ import (
 // LogoutConfig configures a [Logout]. Its zero value means the defaults.
 type LogoutConfig struct {
 	// Refresh, when set, is the Refresher whose tokens a logout revokes
-	// too: the family of the refresh token in the request's cookie or
-	// JSON body, whose cookie is then cleared.
+	// too: the family the access token was issued with (its sid claim),
+	// and the family of the refresh token in the request's cookie or JSON
+	// body, whose cookie is then cleared.
 	Refresh *Refresher
 
 	// MaxBodyBytes caps the request body; zero means DefaultMaxBodyBytes.
@@ -33,10 +34,11 @@ type LogoutConfig struct {
 //
 //   - 204 and no body: the bearer token is revoked (refused by the
 //     Verifier from then on, until it expires), and with
-//     [LogoutConfig.Refresh] the family of the refresh token sent in the
-//     refresh_token cookie or in a JSON body {"refresh_token": "…"} is
-//     revoked and the cookie cleared. A refresh token of another user is
-//     left alone.
+//     [LogoutConfig.Refresh] the refresh token family the access token was
+//     issued with (by a login or a refresh: its sid claim) and the family
+//     of a refresh token sent in the refresh_token cookie or in a JSON body
+//     {"refresh_token": "…"} are revoked and the cookie cleared. A refresh
+//     token of another user is left alone.
 //   - 401 {"message": "Unauthenticated."} with WWW-Authenticate: Bearer
 //     when the bearer token is missing or not valid (already logged out
 //     included), as [Verifier.Required] answers;
@@ -105,8 +107,21 @@ func (l *Logout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
 		return
 	}
+	// The family the access token was issued with, and the one of the
+	// refresh token sent, when they differ.
+	type family struct {
+		hash []byte // of a refresh token of the family, or
+		id   string // the family's id
+	}
+	var families []family
+	if l.refresh != nil && t.Session != "" {
+		families = append(families, family{id: t.Session})
+	}
 	if refresh != "" && isRefreshToken(refresh) {
-		if _, err := l.refresh.store.RevokeRefresh(ctx, refreshHash(refresh), t.UserID, l.refresh.now()); err != nil {
+		families = append(families, family{hash: refreshHash(refresh)})
+	}
+	for _, f := range families {
+		if _, err := l.refresh.store.RevokeRefresh(ctx, f.hash, f.id, t.UserID, l.refresh.now()); err != nil {
 			logger.Error().Err(err).Int64("user_id", t.UserID).Msg("auth: logout: revoking the refresh token")
 			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
 			return

@@ -186,24 +186,25 @@ func NewRefresher(issuer *Issuer, cfg RefreshConfig) (*Refresher, error) {
 }
 
 // Start begins a refresh token family for user, as a login does, and
-// returns its first token. The error wraps [ErrUnavailable] when the store
-// fails.
-func (f *Refresher) Start(ctx context.Context, user int64) (string, error) {
-	token := newRefreshToken()
+// returns its first token and the family's id (the sid claim of the
+// access tokens issued with it, through which [Logout] ends the family).
+// The error wraps [ErrUnavailable] when the store fails.
+func (f *Refresher) Start(ctx context.Context, user int64) (token, family string, err error) {
+	token, family = newRefreshToken(), rand.Text()
 	now := f.now()
-	family := now.Add(f.ttl)
-	err := f.store.CreateRefresh(ctx, RefreshToken{
+	expires := now.Add(f.ttl)
+	err = f.store.CreateRefresh(ctx, RefreshToken{
 		Hash:            refreshHash(token),
-		Family:          rand.Text(),
+		Family:          family,
 		UserID:          user,
 		CreatedAt:       now,
-		ExpiresAt:       f.idleExpiry(now, family),
-		FamilyExpiresAt: family,
+		ExpiresAt:       f.idleExpiry(now, expires),
+		FamilyExpiresAt: expires,
 	})
 	if err != nil {
-		return "", fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return "", "", fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	return token, nil
+	return token, family, nil
 }
 
 // idleExpiry is when a token issued at now expires unused.
@@ -282,7 +283,7 @@ func (f *Refresher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
 		return
 	}
-	access, err := f.issuer.Issue(rec.UserID)
+	access, err := f.issuer.issue(rec.UserID, rec.Family)
 	if err != nil {
 		logger.Error().Err(err).Int64("user_id", rec.UserID).Msg("auth: refresh: issuing the token")
 		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
@@ -339,7 +340,7 @@ func (f *Refresher) rotate(ctx context.Context, token string) (string, RefreshTo
 			return successor, rec, nil
 		}
 	}
-	if _, err := f.store.RevokeRefresh(ctx, hash, 0, now); err != nil {
+	if _, err := f.store.RevokeRefresh(ctx, nil, rec.Family, 0, now); err != nil {
 		return "", RefreshToken{}, fmt.Errorf("%w: revoking a reused refresh token's family: %w", ErrUnavailable, err)
 	}
 	return "", RefreshToken{}, fmt.Errorf("%w: the refresh token was used before, %v ago; its family is revoked (user %d)",

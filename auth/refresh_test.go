@@ -58,7 +58,7 @@ func newRefreshEnv(t *testing.T, s tokenStore, cfg auth.RefreshConfig) *refreshE
 // start begins a family, as a login does.
 func (e *refreshEnv) start(t *testing.T) string {
 	t.Helper()
-	token, err := e.refresh.Start(context.Background(), e.user)
+	token, _, err := e.refresh.Start(context.Background(), e.user)
 	if err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -299,6 +299,37 @@ func TestRefresh(t *testing.T) {
 				}
 			})
 
+			t.Run("logout with the access token alone ends its session", func(t *testing.T) {
+				login := do(t, newRequest(t, http.MethodPost, e.url+"/api/auth/login", `{"email":"`+e.email+`","password":"correct horse"}`,
+					http.Header{"Content-Type": {"application/json"}}), "Set-Cookie")
+				var body struct {
+					AccessToken string `json:"access_token"`
+				}
+				_ = json.Unmarshal([]byte(login.body), &body)
+				first := refreshed{setCookie: login.headers["Set-Cookie"]}.cookieToken()
+				// A refresh's access token carries the session too.
+				got := e.post(t, first, false)
+				if got.status != 200 {
+					t.Fatalf("refresh: %d %s", got.status, got.body)
+				}
+				for name, access := range map[string]string{"login's": body.AccessToken, "refresh's": got.access} {
+					if tok, err := e.verifier.Verify(ctx, access); err != nil || tok.Session == "" {
+						t.Errorf("the %s access token: %+v, %v; want a session", name, tok, err)
+					}
+				}
+				other := e.start(t) // another session of the user stays
+				out := do(t, newRequest(t, http.MethodPost, e.url+"/api/auth/logout", "", http.Header{"Authorization": {"Bearer " + got.access}}))
+				if out.status != 204 {
+					t.Fatalf("logout: %d %s", out.status, out.body)
+				}
+				if again := e.post(t, got.cookieToken(), false); again.status != 401 {
+					t.Errorf("the session's refresh token after a bearer-only logout: %d %s; want 401", again.status, again.body)
+				}
+				if still := e.post(t, other, false); still.status != 200 {
+					t.Errorf("another session after the logout: %d %s; want 200", still.status, still.body)
+				}
+			})
+
 			t.Run("logout with the refresh token in the body", func(t *testing.T) {
 				access, _ := e.issuer.Issue(e.user)
 				refresh := e.start(t)
@@ -314,7 +345,7 @@ func TestRefresh(t *testing.T) {
 
 			t.Run("logout leaves another user's refresh token", func(t *testing.T) {
 				other := addUser(t, s.users, "other@example.com")
-				theirs, err := e.refresh.Start(ctx, other)
+				theirs, _, err := e.refresh.Start(ctx, other)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -344,7 +375,7 @@ func TestRefresh(t *testing.T) {
 
 			t.Run("deleted user", func(t *testing.T) {
 				gone := addUser(t, s.users, "gone@example.com")
-				tok, err := e.refresh.Start(ctx, gone)
+				tok, _, err := e.refresh.Start(ctx, gone)
 				if err != nil {
 					t.Fatal(err)
 				}

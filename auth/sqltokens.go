@@ -65,6 +65,7 @@ RETURNING family, user_id, family_expires_at`
 	selectRefresh = `SELECT family, user_id, created_at, expires_at, family_expires_at, used_at, revoked_at, successor
 FROM auth_refresh_tokens WHERE hash = $1`
 	selectFamily      = `SELECT family, user_id FROM auth_refresh_tokens WHERE hash = $1`
+	selectFamilyOwner = `SELECT family, user_id FROM auth_refresh_tokens WHERE family = $1 LIMIT 1`
 	revokeFamily      = `UPDATE auth_refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL`
 	revokeUserRefresh = `UPDATE auth_refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`
 )
@@ -231,17 +232,18 @@ func readRefresh(ctx context.Context, tx *sql.Tx, hash []byte) (RefreshToken, bo
 }
 
 // RevokeRefresh implements [TokenStore].
-func (s *SQLTokenStore) RevokeRefresh(ctx context.Context, hash []byte, user int64, now time.Time) (bool, error) {
+func (s *SQLTokenStore) RevokeRefresh(ctx context.Context, hash []byte, family string, user int64, now time.Time) (bool, error) {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return false, fmt.Errorf("revoking a refresh token family: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	var (
-		family string
-		owner  int64
-	)
-	switch err := tx.QueryRowContext(ctx, selectFamily, hash).Scan(&family, &owner); {
+	query, key := selectFamily, any(hash)
+	if family != "" {
+		query, key = selectFamilyOwner, family
+	}
+	var owner int64
+	switch err := tx.QueryRowContext(ctx, query, key).Scan(&family, &owner); {
 	case errors.Is(err, sql.ErrNoRows):
 		return false, nil
 	case err != nil:

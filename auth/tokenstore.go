@@ -49,10 +49,12 @@ type TokenStore interface {
 	// call rotated it; found is false when no refresh token has the hash.
 	RotateRefresh(ctx context.Context, old []byte, next RefreshToken, successor []byte, now time.Time) (rec RefreshToken, rotated, found bool, err error)
 
-	// RevokeRefresh revokes, at now, the whole family of the refresh token
+	// RevokeRefresh revokes, at now, the refresh token family named
+	// family or, when family is empty, the family of the refresh token
 	// whose hash is hash, and reports whether there was one. When user is
-	// not zero, only a token of that user counts.
-	RevokeRefresh(ctx context.Context, hash []byte, user int64, now time.Time) (bool, error)
+	// not zero, only a family of that user counts. Tokens that rotations
+	// in flight insert into the family are revoked too.
+	RevokeRefresh(ctx context.Context, hash []byte, family string, user int64, now time.Time) (bool, error)
 }
 
 // Token is what a verified access token says.
@@ -65,6 +67,9 @@ type Token struct {
 	ID string
 	// KeyID is the kid of the key that verified it ([KeyID]).
 	KeyID string
+	// Session is the refresh token family it was issued with (its sid
+	// claim), when a [Login] or [Refresher] with refresh tokens issued it.
+	Session string
 	// IssuedAt is iat, zero when the token has none; ExpiresAt is exp.
 	IssuedAt, ExpiresAt time.Time
 }

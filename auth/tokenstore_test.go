@@ -234,7 +234,7 @@ func TestRevokeWhileRotating(t *testing.T) {
 					if everywhere {
 						err = s.tokens.RevokeUser(ctx, user, now)
 					} else {
-						_, err = s.tokens.RevokeRefresh(ctx, hash(i, 0), 0, now) // a reuse of the first token
+						_, err = s.tokens.RevokeRefresh(ctx, hash(i, 0), "", 0, now) // a reuse of the first token
 					}
 					if err != nil {
 						t.Error(err)

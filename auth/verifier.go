@@ -94,7 +94,7 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Token, error) {
 	if err != nil {
 		return Token{}, err
 	}
-	t := Token{UserID: id, ID: c.ID, KeyID: v.current, ExpiresAt: c.ExpiresAt.Time}
+	t := Token{UserID: id, ID: c.ID, KeyID: v.current, Session: c.Sid, ExpiresAt: c.ExpiresAt.Time}
 	if kid, ok := parsed.Header["kid"].(string); ok {
 		t.KeyID = kid
 	}
@@ -167,6 +167,7 @@ func truncate(s string, n int) string {
 type claims struct {
 	jwt.RegisteredClaims
 	Sub json.RawMessage `json:"sub"`
+	Sid string          `json:"sid"`
 }
 
 // parseSubject returns the user id in a raw sub claim: a JSON string or
