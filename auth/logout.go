@@ -90,15 +90,12 @@ func (l *Logout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	logger := ctxlog.For(ctx, l.logger)
 	var refresh string
 	if l.refresh != nil {
-		if r.ContentLength != 0 && httpjson.IsJSON(r.Header.Get("Content-Type")) {
-			token, _, ok := readRefreshField(w, r, l.maxBody, l.logger)
-			if !ok {
-				return
-			}
-			refresh = token
+		var ok bool
+		if refresh, _, ok = presentedRefresh(w, r, l.maxBody, l.logger); !ok {
+			return
 		}
 		if c, err := r.Cookie(RefreshCookie); refresh == "" && err == nil {
-			refresh = c.Value
+			refresh = c.Value // the body named an empty one
 		}
 	}
 	// Denied until the last moment the Verifier would still take it.

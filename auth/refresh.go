@@ -217,28 +217,26 @@ func (f *Refresher) idleExpiry(now, family time.Time) time.Time {
 
 // SetCookie writes the cookie that carries token.
 func (f *Refresher) SetCookie(w http.ResponseWriter, token string) {
-	http.SetCookie(w, &http.Cookie{
-		Name:     RefreshCookie,
-		Value:    token,
-		Path:     f.path,
-		MaxAge:   int(f.ttl / time.Second),
-		HttpOnly: true,
-		Secure:   f.secure,
-		SameSite: http.SameSiteStrictMode,
-	})
+	http.SetCookie(w, f.cookie(token, int(f.ttl/time.Second)))
 }
 
 // ClearCookie writes a cookie that deletes the refresh token cookie.
 func (f *Refresher) ClearCookie(w http.ResponseWriter) {
-	http.SetCookie(w, &http.Cookie{
+	http.SetCookie(w, f.cookie("", -1))
+}
+
+// cookie is the refresh token cookie with value and maxAge (negative:
+// delete it now).
+func (f *Refresher) cookie(value string, maxAge int) *http.Cookie {
+	return &http.Cookie{
 		Name:     RefreshCookie,
-		Value:    "",
+		Value:    value,
 		Path:     f.path,
-		MaxAge:   -1,
+		MaxAge:   maxAge,
 		HttpOnly: true,
 		Secure:   f.secure,
 		SameSite: http.SameSiteStrictMode,
-	})
+	}
 }
 
 // refreshResponse is the body of a refresh: the login's, plus the refresh
@@ -253,7 +251,7 @@ func (f *Refresher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !postOnly(w, r) {
 		return
 	}
-	token, fromBody, ok := f.presented(w, r)
+	token, fromBody, ok := presentedRefresh(w, r, f.maxBody, f.logger)
 	if !ok {
 		return
 	}
@@ -347,12 +345,12 @@ func (f *Refresher) rotate(ctx context.Context, token string) (string, RefreshTo
 		errRefreshRefused, now.Sub(rec.UsedAt).Round(time.Millisecond), rec.UserID)
 }
 
-// presented returns the refresh token of r: from a JSON body's
-// refresh_token when r has a JSON body, else from the cookie ("" when
-// there is none). When ok is false it has answered.
-func (f *Refresher) presented(w http.ResponseWriter, r *http.Request) (token string, fromBody, ok bool) {
+// presentedRefresh returns the refresh token of r: from a JSON body's
+// refresh_token when r has a JSON body that holds one, else from the
+// cookie ("" when there is none). When ok is false it has answered.
+func presentedRefresh(w http.ResponseWriter, r *http.Request, maxBody int64, logger *zerolog.Logger) (token string, fromBody, ok bool) {
 	if r.ContentLength != 0 && httpjson.IsJSON(r.Header.Get("Content-Type")) {
-		token, present, ok := readRefreshField(w, r, f.maxBody, f.logger)
+		token, present, ok := readRefreshField(w, r, maxBody, logger)
 		if !ok || present {
 			return token, true, ok
 		}

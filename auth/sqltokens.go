@@ -136,20 +136,31 @@ func (s *SQLTokenStore) RevokeToken(ctx context.Context, id string, expires time
 // is at most one per user, and a token issued before it stays refused
 // however long its lifetime. Both writes are one transaction.
 func (s *SQLTokenStore) RevokeUser(ctx context.Context, user int64, cutoff time.Time) error {
+	return s.inTx(ctx, fmt.Sprintf("logging user %d out everywhere", user), func(tx *sql.Tx) error {
+		at := cutoff.UnixMicro()
+		if _, err := tx.ExecContext(ctx, upsertRevocation, userRowKey(user), at, int64(math.MaxInt64)); err != nil {
+			return err
+		}
+		if err := revokeSettled(ctx, tx, revokeUserRefresh, user, at); err != nil {
+			return fmt.Errorf("revoking refresh tokens: %w", err)
+		}
+		return nil
+	})
+}
+
+// inTx runs fn in a transaction on the writer and commits it unless fn
+// fails; errors are wrapped with what.
+func (s *SQLTokenStore) inTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
 	tx, err := s.write.BeginTx(ctx, nil)
+	if err == nil {
+		if err = fn(tx); err == nil {
+			err = tx.Commit()
+		} else {
+			_ = tx.Rollback()
+		}
+	}
 	if err != nil {
-		return fmt.Errorf("logging user %d out everywhere: %w", user, err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	at := cutoff.UnixMicro()
-	if _, err := tx.ExecContext(ctx, upsertRevocation, userRowKey(user), at, int64(math.MaxInt64)); err != nil {
-		return fmt.Errorf("logging user %d out everywhere: %w", user, err)
-	}
-	if err := revokeSettled(ctx, tx, revokeUserRefresh, user, at); err != nil {
-		return fmt.Errorf("logging user %d out everywhere: revoking refresh tokens: %w", user, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("logging user %d out everywhere: %w", user, err)
+		return fmt.Errorf("%s: %w", what, err)
 	}
 	return nil
 }
@@ -170,36 +181,30 @@ func (s *SQLTokenStore) CreateRefresh(ctx context.Context, t RefreshToken) error
 // RotateRefresh implements [TokenStore] in one transaction: the update that
 // marks old used only matches a current token, and it locks the row, so a
 // concurrent rotation of the same token waits and then matches nothing.
-func (s *SQLTokenStore) RotateRefresh(ctx context.Context, old []byte, next RefreshToken, successor []byte, now time.Time) (RefreshToken, bool, bool, error) {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return RefreshToken{}, false, false, fmt.Errorf("rotating a refresh token: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }()
-	at := now.UnixMicro()
-	var (
-		family     string
-		user       int64
-		famExpires int64
-	)
-	err = tx.QueryRowContext(ctx, useRefresh, old, at, successor).Scan(&family, &user, &famExpires)
-	rotated := err == nil
-	switch {
-	case rotated:
-		_, err := tx.ExecContext(ctx, insertRefresh, next.Hash, family, user,
-			next.CreatedAt.UnixMicro(), min(next.ExpiresAt.UnixMicro(), famExpires), famExpires)
-		if err != nil {
-			return RefreshToken{}, false, false, fmt.Errorf("storing the rotated refresh token: %w", err)
+func (s *SQLTokenStore) RotateRefresh(ctx context.Context, old []byte, next RefreshToken, successor []byte, now time.Time) (rec RefreshToken, rotated, found bool, err error) {
+	err = s.inTx(ctx, "rotating a refresh token", func(tx *sql.Tx) error {
+		var (
+			family     string
+			user       int64
+			famExpires int64
+		)
+		err := tx.QueryRowContext(ctx, useRefresh, old, now.UnixMicro(), successor).Scan(&family, &user, &famExpires)
+		rotated = err == nil
+		switch {
+		case rotated:
+			_, err := tx.ExecContext(ctx, insertRefresh, next.Hash, family, user,
+				next.CreatedAt.UnixMicro(), min(next.ExpiresAt.UnixMicro(), famExpires), famExpires)
+			if err != nil {
+				return fmt.Errorf("storing its successor: %w", err)
+			}
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
 		}
-	case !errors.Is(err, sql.ErrNoRows):
-		return RefreshToken{}, false, false, fmt.Errorf("rotating a refresh token: %w", err)
-	}
-	rec, found, err := readRefresh(ctx, tx, old)
+		rec, found, err = readRefresh(ctx, tx, old)
+		return err
+	})
 	if err != nil {
 		return RefreshToken{}, false, false, err
-	}
-	if err := tx.Commit(); err != nil {
-		return RefreshToken{}, false, false, fmt.Errorf("rotating a refresh token: %w", err)
 	}
 	return rec, rotated, found, nil
 }
@@ -232,32 +237,25 @@ func readRefresh(ctx context.Context, tx *sql.Tx, hash []byte) (RefreshToken, bo
 }
 
 // RevokeRefresh implements [TokenStore].
-func (s *SQLTokenStore) RevokeRefresh(ctx context.Context, hash []byte, family string, user int64, now time.Time) (bool, error) {
-	tx, err := s.write.BeginTx(ctx, nil)
-	if err != nil {
-		return false, fmt.Errorf("revoking a refresh token family: %w", err)
-	}
-	defer func() { _ = tx.Rollback() }()
+func (s *SQLTokenStore) RevokeRefresh(ctx context.Context, hash []byte, family string, user int64, now time.Time) (revoked bool, err error) {
 	query, key := selectFamily, any(hash)
 	if family != "" {
 		query, key = selectFamilyOwner, family
 	}
-	var owner int64
-	switch err := tx.QueryRowContext(ctx, query, key).Scan(&family, &owner); {
-	case errors.Is(err, sql.ErrNoRows):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("revoking a refresh token family: %w", err)
-	case user != 0 && owner != user:
-		return false, nil
-	}
-	if err := revokeSettled(ctx, tx, revokeFamily, family, now.UnixMicro()); err != nil {
-		return false, fmt.Errorf("revoking a refresh token family: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("revoking a refresh token family: %w", err)
-	}
-	return true, nil
+	err = s.inTx(ctx, "revoking a refresh token family", func(tx *sql.Tx) error {
+		var owner int64
+		switch err := tx.QueryRowContext(ctx, query, key).Scan(&family, &owner); {
+		case errors.Is(err, sql.ErrNoRows):
+			return nil
+		case err != nil:
+			return err
+		case user != 0 && owner != user:
+			return nil
+		}
+		revoked = true
+		return revokeSettled(ctx, tx, revokeFamily, family, now.UnixMicro())
+	})
+	return revoked && err == nil, err
 }
 
 // revokeRounds bounds the statements of revokeSettled. Each round after
