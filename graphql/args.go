@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 )
 
@@ -43,25 +44,105 @@ func (a Args) Names() []string { return sortedKeys(a.m) }
 // or a slice is copied, so that the caller may change it.
 func (a Args) Value(name string) any { return cloneValue(a.m[name]) }
 
-// Int returns an Int value, or 0 when it is absent or null.
-func (a Args) Int(name string) int { n, _ := a.m[name].(int); return n }
+// Int returns an Int value, or 0 when it is absent or null. A value of
+// another integer type (an enum's internal value of a type defined on int,
+// say) is converted when it fits; anything else is an error, never a
+// silent 0.
+func (a Args) Int(name string) (int, error) {
+	switch x := a.m[name].(type) {
+	case int:
+		return x, nil
+	case nil:
+		return 0, nil
+	}
+	rv := reflect.ValueOf(a.m[name])
+	if rv.CanInt() && rv.Int() == int64(int(rv.Int())) {
+		return int(rv.Int()), nil
+	}
+	return 0, a.typeError("Int", name)
+}
 
-// Float returns a Float value, or 0 when it is absent or null.
-func (a Args) Float(name string) float64 { f, _ := a.m[name].(float64); return f }
+// Float returns a Float value, or 0 when it is absent or null; an Int
+// value is converted. Anything else is an error.
+func (a Args) Float(name string) (float64, error) {
+	switch x := a.m[name].(type) {
+	case float64:
+		return x, nil
+	case int:
+		return float64(x), nil
+	case nil:
+		return 0, nil
+	}
+	rv := reflect.ValueOf(a.m[name])
+	if rv.CanFloat() {
+		return rv.Float(), nil
+	}
+	return 0, a.typeError("Float", name)
+}
 
-// String returns a String or ID value, or "" when it is absent or null.
-func (a Args) String(name string) string { s, _ := a.m[name].(string); return s }
+// String returns a String or ID value, or "" when it is absent or null. A
+// value of a type defined on string (an enum's internal value, such as
+// Genre("sf")) is converted; anything else is an error.
+func (a Args) String(name string) (string, error) {
+	switch x := a.m[name].(type) {
+	case string:
+		return x, nil
+	case nil:
+		return "", nil
+	}
+	rv := reflect.ValueOf(a.m[name])
+	if rv.Kind() == reflect.String {
+		return rv.String(), nil
+	}
+	return "", a.typeError("String", name)
+}
 
-// Bool returns a Boolean value, or false when it is absent or null.
-func (a Args) Bool(name string) bool { b, _ := a.m[name].(bool); return b }
+// Bool returns a Boolean value, or false when it is absent or null; any
+// other value is an error.
+func (a Args) Bool(name string) (bool, error) {
+	switch x := a.m[name].(type) {
+	case bool:
+		return x, nil
+	case nil:
+		return false, nil
+	}
+	rv := reflect.ValueOf(a.m[name])
+	if rv.Kind() == reflect.Bool {
+		return rv.Bool(), nil
+	}
+	return false, a.typeError("Bool", name)
+}
 
-// Input returns the fields of an input-object value, read-only like a;
-// it is empty when name is absent, null or not an input object.
-func (a Args) Input(name string) Args { m, _ := a.m[name].(map[string]any); return Args{m: m} }
+// Input returns the fields of an input-object value, read-only like a; it
+// is empty when name is absent or null, and an error when the value is
+// not an input object.
+func (a Args) Input(name string) (Args, error) {
+	switch x := a.m[name].(type) {
+	case map[string]any:
+		return Args{m: x}, nil
+	case nil:
+		return Args{}, nil
+	}
+	return Args{}, a.typeError("Input", name)
+}
 
-// List returns a copy of a list value, or nil when it is absent, null or
-// not a list.
-func (a Args) List(name string) []any { l, _ := a.m[name].([]any); return cloneList(l) }
+// List returns a copy of a list value, or nil when it is absent or null;
+// a value that is not a list is an error.
+func (a Args) List(name string) ([]any, error) {
+	switch x := a.m[name].(type) {
+	case []any:
+		return cloneList(x), nil
+	case nil:
+		return nil, nil
+	}
+	return nil, a.typeError("List", name)
+}
+
+// typeError is the error of an accessor that cannot read name's value: a
+// mistake in the resolver, which the client sees as an internal error.
+func (a Args) typeError(accessor, name string) error {
+	return fmt.Errorf("graphql: Args.%s(%q): the value is a %T", accessor, name, a.m[name])
+}
 
 // Map returns a copy of every value, keyed by name (nil when a is empty).
 func (a Args) Map() map[string]any {

@@ -64,12 +64,13 @@ func benchSchema(tb testing.TB) *graphql.Schema {
 		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Args: []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
 			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				n := min(max(args.Int("first"), 0), 50)
-				return posts[:n], nil
+				n, err := args.Int("first")
+				return posts[:min(max(n, 0), 50)], err
 			}},
 		{Name: "post", Type: post, Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
 			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				if p, ok := byID[args.String("id")]; ok {
+				id, err := args.String("id")
+				if p, ok := byID[id]; ok || err != nil {
 					return p, nil
 				}
 				return nil, nil

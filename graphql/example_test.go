@@ -14,6 +14,10 @@ func ExampleNewSchema() {
 		Name string `json:"name"`
 	}
 	users := map[string]*user{"1": {ID: "1", Name: "Ada"}, "2": {ID: "2", Name: "Alan"}}
+	// The arguments of the user field, decoded by their json names.
+	type userArgs struct {
+		ID string `json:"id"`
+	}
 
 	userType := &graphql.Object{Name: "User", Fields: graphql.Fields{
 		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
@@ -24,12 +28,11 @@ func ExampleNewSchema() {
 			Name: "user",
 			Type: userType,
 			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				if u, ok := users[args.String("id")]; ok {
-					return u, nil
-				}
-				return nil, nil // not found: the field is null
-			},
+			// A typed resolver: NewSchema checks userArgs against the
+			// arguments and *user against User's fields.
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args userArgs) (*user, error) {
+				return users[args.ID], nil // not found: a nil *user, and the field is null
+			}),
 		},
 	}}
 	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
@@ -113,8 +116,14 @@ func ExampleSchema_SDL() {
 // and the arguments stay as they were.
 func ExampleNewArgs() {
 	args := graphql.NewArgs(map[string]any{"first": 10, "tags": []any{"go", "graphql"}})
-	tags := args.List("tags")
+	tags, _ := args.List("tags")
 	tags[0] = "changed"
-	fmt.Println(args.Int("first"), args.List("tags"), args.Has("after"))
-	// Output: 10 [go graphql] false
+	first, _ := args.Int("first")
+	again, _ := args.List("tags")
+	_, err := args.String("first") // an Int read as a String: an error, not ""
+	fmt.Println(first, again, args.Has("after"))
+	fmt.Println(err)
+	// Output:
+	// 10 [go graphql] false
+	// graphql: Args.String("first"): the value is a int
 }

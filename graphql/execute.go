@@ -193,7 +193,8 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		}
 		if err == nil {
 			if fp.kind == kindType {
-				if nt := e.s.named[args.String("name")]; nt != nil {
+				if name, _ := args.String("name"); e.s.named[name] != nil {
+					nt := e.s.named[name]
 					v = reflect.ValueOf(typeRef{nt})
 				}
 			} else if fp.info.resolve != nil {

@@ -545,7 +545,11 @@ func TestMutationsRunInOrder(t *testing.T) {
 				if fail {
 					return nil, errors.New(name + " failed")
 				}
-				counter += args.Int("by")
+				by, err := args.Int("by")
+				if err != nil {
+					return nil, err
+				}
+				counter += by
 				return counter, nil
 			}}
 	}

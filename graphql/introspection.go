@@ -52,7 +52,7 @@ func nullIfEmpty(s string) any {
 	return s
 }
 
-func includeDeprecated(args Args) bool { return args.Bool("includeDeprecated") }
+func includeDeprecated(args Args) bool { b, _ := args.Bool("includeDeprecated"); return b }
 
 // includeDeprecatedArgs returns the arguments of a list field that leaves
 // deprecated items out unless asked.

@@ -28,7 +28,7 @@ func TestIsolationArgs(t *testing.T) {
 		// Everything a resolver can get its hands on, changed.
 		m := args.Map()
 		m["n"] = 99
-		if l := args.List("tags"); len(l) > 0 {
+		if l, _ := args.List("tags"); len(l) > 0 {
 			l[0] = "changed"
 		}
 		if in, ok := args.Value("in").(map[string]any); ok {
@@ -37,7 +37,8 @@ func TestIsolationArgs(t *testing.T) {
 				l[0] = "changed"
 			}
 		}
-		if in := args.Input("in").Map(); in != nil {
+		if in, _ := args.Input("in"); in.Map() != nil {
+			in := in.Map()
 			in["k"] = "changed"
 		}
 		return "ok", nil
@@ -88,7 +89,9 @@ func TestIsolationArgs(t *testing.T) {
 
 func TestIsolationArgsAccessors(t *testing.T) {
 	var zero graphql.Args
-	if zero.Len() != 0 || zero.Has("x") || zero.Value("x") != nil || zero.Map() != nil || zero.List("x") != nil || zero.Input("x").Len() != 0 {
+	zl, _ := zero.List("x")
+	zi, _ := zero.Input("x")
+	if zero.Len() != 0 || zero.Has("x") || zero.Value("x") != nil || zero.Map() != nil || zl != nil || zi.Len() != 0 {
 		t.Error("the zero Args is not empty")
 	}
 	if b, _ := json.Marshal(zero); string(b) != "{}" {
@@ -104,8 +107,15 @@ func TestIsolationArgsAccessors(t *testing.T) {
 	if got := strings.Join(a.Names(), ","); got != "l,m,s" {
 		t.Errorf("Names = %s", got)
 	}
-	if a.Input("m").Int("x") != 1 || a.Input("s").Len() != 0 || a.List("m") != nil {
-		t.Error("Input or List of the wrong kind")
+	m, _ := a.Input("m")
+	if x, err := m.Int("x"); x != 1 || err != nil {
+		t.Errorf("Input(m).Int(x) = %d, %v; want 1, nil", x, err)
+	}
+	if _, err := a.Input("s"); err == nil {
+		t.Error("Input of a string: no error")
+	}
+	if _, err := a.List("m"); err == nil {
+		t.Error("List of an input object: no error")
 	}
 	loop := map[string]any{}
 	loop["me"] = loop
@@ -277,7 +287,7 @@ func TestCustomScalarContract(t *testing.T) {
 			Resolve: constant("ran")},
 		graphql.Field{Name: "out", Type: colour, Args: []graphql.Argument{{Name: "v", Type: graphql.String}},
 			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				return args.String("v"), nil
+				return args.String("v")
 			}},
 	)})
 	tests := []struct {

@@ -332,13 +332,70 @@ func keys[V any](m map[string]V) []string {
 	return out
 }
 
+type level int
+
+type genre string
+
 func TestArgsAccessors(t *testing.T) {
-	args := graphql.NewArgs(map[string]any{"i": 3, "f": 1.5, "s": "x", "b": true, "in": map[string]any{"k": 1}, "null": nil})
-	if args.Int("i") != 3 || args.Float("f") != 1.5 || args.String("s") != "x" || !args.Bool("b") || args.Input("in").Value("k") != 1 {
-		t.Errorf("accessors of present values: %d %v %q %v %v", args.Int("i"), args.Float("f"), args.String("s"), args.Bool("b"), args.Input("in"))
+	args := graphql.NewArgs(map[string]any{"i": 3, "f": 1.5, "s": "x", "b": true, "in": map[string]any{"k": 1},
+		"null": nil, "genre": genre("sf"), "level": level(2), "l": []any{1}})
+	check := func(what string, got, want any, err error) {
+		t.Helper()
+		if err != nil || got != want {
+			t.Errorf("%s = %v, %v; want %v, nil", what, got, err, want)
+		}
 	}
-	if args.Int("null") != 0 || args.Float("none") != 0 || args.String("i") != "" || args.Bool("s") || args.Input("s").Len() != 0 {
-		t.Errorf("accessors of absent, null or other values are not zero")
+	i, err := args.Int("i")
+	check("Int(i)", i, 3, err)
+	f, err := args.Float("f")
+	check("Float(f)", f, 1.5, err)
+	f, err = args.Float("i")
+	check("Float(i)", f, 3.0, err)
+	s, err := args.String("s")
+	check("String(s)", s, "x", err)
+	b, err := args.Bool("b")
+	check("Bool(b)", b, true, err)
+	in, err := args.Input("in")
+	check("Input(in).Value(k)", in.Value("k"), 1, err)
+	// Values of types defined on string and int (enum values) convert.
+	s, err = args.String("genre")
+	check("String(genre)", s, "sf", err)
+	i, err = args.Int("level")
+	check("Int(level)", i, 2, err)
+	// Absent and null are the zero value, without an error.
+	for _, name := range []string{"null", "none"} {
+		i, err := args.Int(name)
+		check("Int("+name+")", i, 0, err)
+		s, err := args.String(name)
+		check("String("+name+")", s, "", err)
+		b, err := args.Bool(name)
+		check("Bool("+name+")", b, false, err)
+		f, err := args.Float(name)
+		check("Float("+name+")", f, 0.0, err)
+		in, err := args.Input(name)
+		check("Input("+name+").Len()", in.Len(), 0, err)
+		l, err := args.List(name)
+		check("List("+name+") == nil", l == nil, true, err)
+	}
+	// A value of another type is an error, never a silent zero.
+	wrong := []struct {
+		name string
+		read func() error
+		want string
+	}{
+		{"String(i)", func() error { _, err := args.String("i"); return err }, `graphql: Args.String("i"): the value is a int`},
+		{"Int(s)", func() error { _, err := args.Int("s"); return err }, `graphql: Args.Int("s"): the value is a string`},
+		{"Int(f)", func() error { _, err := args.Int("f"); return err }, `graphql: Args.Int("f"): the value is a float64`},
+		{"Float(s)", func() error { _, err := args.Float("s"); return err }, `graphql: Args.Float("s"): the value is a string`},
+		{"Bool(s)", func() error { _, err := args.Bool("s"); return err }, `graphql: Args.Bool("s"): the value is a string`},
+		{"Input(l)", func() error { _, err := args.Input("l"); return err }, `graphql: Args.Input("l"): the value is a []interface {}`},
+		{"List(in)", func() error { _, err := args.List("in"); return err }, `graphql: Args.List("in"): the value is a map[string]interface {}`},
+		{"String(level)", func() error { _, err := args.String("level"); return err }, `graphql: Args.String("level"): the value is a graphql_test.level`},
+	}
+	for _, w := range wrong {
+		if err := w.read(); err == nil || err.Error() != w.want {
+			t.Errorf("%s: error %v; want %q", w.name, err, w.want)
+		}
 	}
 	if !args.Has("null") || !args.Has("i") || args.Has("none") {
 		t.Errorf("Has: null %v, i %v, none %v; want true, true, false", args.Has("null"), args.Has("i"), args.Has("none"))

@@ -130,6 +130,7 @@ func NewSchema(cfg SchemaConfig) (s *Schema, err error) {
 		pending: map[*argInfo]any{},
 		state:   map[*InputObject]defaultsState{},
 		broken:  map[*Object]bool{},
+		decs:    decoders{},
 	}
 	return b.build(cfg)
 }
@@ -171,6 +172,8 @@ type builder struct {
 	pending map[*argInfo]any   // defaults still to coerce
 	state   map[*InputObject]defaultsState
 	broken  map[*Object]bool // objects whose FieldsFunc panicked
+	decs    decoders         // the decode plans of typed resolvers' args
+	typed   []typedField     // fields with typed resolvers, checked last
 }
 
 // defaultsState is how far the field defaults of an input object are
@@ -259,6 +262,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			b.compileObject(x)
 		}
 	}
+	b.checkTyped()
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
 	}
@@ -659,6 +663,21 @@ func (b *builder) compileObject(o *Object) {
 			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))
 			continue
 		}
+		var typed *typedField
+		if f.Typed != nil {
+			sig := f.Typed.signature()
+			dec := b.decs.of(sig.args)
+			resolve := f.Typed.bind(coord, dec)
+			switch {
+			case f.Resolve != nil:
+				b.errorf("graphql: field %s has both Typed and Resolve; give it one resolver", coord)
+			case resolve == nil:
+				b.errorf("graphql: field %s: the typed resolver's function is nil", coord)
+			default:
+				f.Resolve = resolve
+				typed = &typedField{obj: o, sig: sig, dec: dec}
+			}
+		}
 		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
 			desc: f.Description, depr: f.DeprecationReason, coord: coord}
 		if !info.intro {
@@ -679,6 +698,10 @@ func (b *builder) compileObject(o *Object) {
 			}
 		}
 		b.compileCost(fi, f)
+		if typed != nil {
+			typed.field = fi
+			b.typed = append(b.typed, *typed)
+		}
 		info.fields = append(info.fields, fi)
 		info.byName[f.Name] = fi
 	}

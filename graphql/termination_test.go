@@ -81,7 +81,7 @@ func cyclicSchema(tb testing.TB) *graphql.Schema {
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "user", Type: userT, Args: []graphql.Argument{{Name: "id", Type: graphql.ID}},
 			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				if args.String("id") == "2" {
+				if id, _ := args.String("id"); id == "2" {
 					return alan, nil
 				}
 				return ada, nil

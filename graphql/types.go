@@ -225,12 +225,19 @@ func (f Fields) fieldList() Fields     { return f }
 func (f FieldsFunc) fieldList() Fields { return f() }
 
 // Field is one field of an [Object]. Only Name and Type are required ("a bare
-// type"); a field without Resolve reads the same-named map key, exported
-// struct field (its `json` tag name counts) or method of the parent value.
+// type"); a field without a resolver (Typed or Resolve) reads the
+// same-named map key, exported struct field (its `json` tag name counts) or
+// method of the parent value.
 type Field struct {
-	Name              string
-	Type              Type
-	Args              []Argument
+	Name string
+	Type Type
+	Args []Argument
+	// Typed is the field's resolver with Go types, made with [Resolver]
+	// or [ResolverWithInfo]: the arguments arrive decoded into a struct,
+	// and NewSchema checks the Go types against the field.
+	Typed TypedResolver
+	// Resolve is an untyped resolver, given the arguments as [Args] and
+	// the parent as any. A field has Typed or Resolve, or neither.
 	Resolve           ResolveFunc
 	Description       string
 	DeprecationReason string

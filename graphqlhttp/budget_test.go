@@ -17,6 +17,10 @@ import (
 // everybody is user 1 on every request: mutations pass the gate.
 type everybody struct{}
 
+
+// sizeArgs are the arguments of blob and hold.
+type sizeArgs struct{ Size int }
+
 func (everybody) AuthenticateContext(r *http.Request) (context.Context, error) {
 	return r.Context(), nil
 }
@@ -40,21 +44,21 @@ func (s *budgetSchema) handler(t *testing.T, cfg graphqlhttp.Config) *graphqlhtt
 				return nil, errors.New("disk on fire")
 			}},
 		{Name: "blob", Type: graphql.String, Args: sizeArg,
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args sizeArgs) (string, error) {
 				s.blobs.Add(1)
-				return strings.Repeat("x", args.Int("size")), nil
-			}},
+				return strings.Repeat("x", args.Size), nil
+			})},
 	}}
 	mutation := &graphql.Object{Name: "Mutation", Fields: graphql.Fields{
 		{Name: "hold", Type: graphql.String, Args: sizeArg,
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args sizeArgs) (string, error) {
 				s.holds.Add(1)
 				if s.release != nil {
 					s.holding <- struct{}{}
 					<-s.release
 				}
-				return strings.Repeat("x", args.Int("size")), nil
-			}},
+				return strings.Repeat("x", args.Size), nil
+			})},
 	}}
 	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query, Mutation: mutation})
 	if err != nil {

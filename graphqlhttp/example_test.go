@@ -19,9 +19,9 @@ func Example() {
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "greeting", Type: graphql.NewNonNull(graphql.String),
 			Args: []graphql.Argument{{Name: "name", Type: graphql.String, Default: "world"}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				return "Hello, " + args.String("name") + "!", nil
-			}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args struct{ Name string }) (string, error) {
+				return "Hello, " + args.Name + "!", nil
+			})},
 	}}
 	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
 	if err != nil {

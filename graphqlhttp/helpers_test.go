@@ -69,6 +69,13 @@ type samplePost struct {
 	AuthorID  string   `json:"-"`
 }
 
+// samplePostInput is CreatePostInput.
+type samplePostInput struct {
+	Title string
+	Body  string
+	Tags  []string
+}
+
 // sampleData is the benchmark workload of DESIGN.md: 50 posts with 3 tags
 // each and one of 5 authors.
 type sampleData struct {
@@ -112,9 +119,9 @@ func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationF
 		{Name: "body", Type: graphql.NewNonNull(graphql.String)},
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
 		{Name: "createdAt", Type: graphql.String},
-		{Name: "author", Type: user, Resolve: func(_ context.Context, p any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
-			return d.users[p.(*samplePost).AuthorID], nil
-		}},
+		{Name: "author", Type: user, Typed: graphql.Resolver(func(_ context.Context, p *samplePost, _ graphql.NoArgs) (*sampleUser, error) {
+			return d.users[p.AuthorID], nil
+		})},
 	}}
 	input := &graphql.InputObject{Name: "CreatePostInput", Fields: []graphql.InputField{
 		{Name: "title", Type: graphql.NewNonNull(graphql.String)},
@@ -125,36 +132,27 @@ func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationF
 		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Args: []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
 			Cost: graphql.Cost{SizeArg: "first"},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				return d.posts[:min(max(args.Int("first"), 0), 50)], nil
-			}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args struct{ First int }) ([]*samplePost, error) {
+				return d.posts[:min(max(args.First, 0), 50)], nil
+			})},
 		{Name: "post", Type: post, Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				if p, ok := d.byID[args.String("id")]; ok {
-					return p, nil
-				}
-				return nil, nil
-			}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args struct{ ID string }) (*samplePost, error) {
+				return d.byID[args.ID], nil
+			})},
 	}
 	mutationFields = graphql.Fields{
 		{Name: "createPost", Type: graphql.NewNonNull(post),
 			Args: []graphql.Argument{{Name: "input", Type: graphql.NewNonNull(input)}},
-			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			Typed: graphql.Resolver(func(ctx context.Context, _ any, args struct{ Input samplePostInput }) (*samplePost, error) {
 				mutations.Add(1)
 				id, ok := auth.UserID(ctx)
 				if !ok {
 					return nil, errors.New("createPost ran without a user")
 				}
-				in := args.Input("input").Map()
-				var tags []string
-				if raw, ok := in["tags"].([]any); ok {
-					for _, t := range raw {
-						tags = append(tags, t.(string))
-					}
-				}
-				return &samplePost{ID: "51", Title: in["title"].(string), Body: in["body"].(string), Tags: tags,
+				in := args.Input
+				return &samplePost{ID: "51", Title: in.Title, Body: in.Body, Tags: in.Tags,
 					CreatedAt: "2026-02-01T00:00:00Z", AuthorID: strconv.FormatInt(id, 10)}, nil
-			}},
+			})},
 	}
 	return queryFields, mutationFields
 }
@@ -241,7 +239,11 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 		{Name: "node", Type: node, Resolve: constant(struct{}{})},
 		{Name: "search", Type: graphql.String, Args: []graphql.Argument{{Name: "filter", Type: filter}},
 			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				b, err := json.Marshal(args.Input("filter"))
+				filter, err := args.Input("filter")
+				if err != nil {
+					return nil, err
+				}
+				b, err := json.Marshal(filter)
 				return string(b), err
 			}},
 		{Name: "json", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: jsonScalar}}, Resolve: constant(1)},

@@ -110,14 +110,11 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 		Mutation: &graphql.Object{Name: "Mutation", Fields: graphql.Fields{
 			{Name: "createArticle", Type: graphql.Int,
 				Args: []graphql.Argument{{Name: "title", Type: graphql.NewNonNull(graphql.String)}},
-				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				Typed: graphql.Resolver(func(ctx context.Context, _ any, args struct{ Title string }) (int64, error) {
 					id, _ := auth.UserID(ctx)
-					a, err := store.CreateArticle(ctx, articles.NewArticle{UserID: id, Title: args.String("title"), Body: "Text", Published: true})
-					if err != nil {
-						return nil, err
-					}
-					return a.ID, nil
-				}},
+					a, err := store.CreateArticle(ctx, articles.NewArticle{UserID: id, Title: args.Title, Body: "Text", Published: true})
+					return a.ID, err
+				})},
 		}},
 	})
 	if err != nil {

@@ -54,16 +54,16 @@ func benchSchema(b *testing.B) *graphql.Schema {
 		{Name: "title", Type: graphql.NewNonNull(graphql.String)},
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
 		{Name: "createdAt", Type: graphql.String},
-		{Name: "author", Type: user, Resolve: func(_ context.Context, parent any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
-			return users[parent.(*benchPost).AuthorID], nil
-		}},
+		{Name: "author", Type: user, Typed: graphql.Resolver(func(_ context.Context, p *benchPost, _ graphql.NoArgs) (*benchUser, error) {
+			return users[p.AuthorID], nil
+		})},
 	}}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Args: []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				return posts[:min(max(args.Int("first"), 0), len(posts))], nil
-			}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args struct{ First int }) ([]*benchPost, error) {
+				return posts[:min(max(args.First, 0), len(posts))], nil
+			})},
 	}}
 	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
 	if err != nil {

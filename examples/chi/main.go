@@ -200,8 +200,8 @@ func newSchema(db articles.Store) (*graphql.Schema, error) {
 		{Name: "articles", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(article))),
 			Description: "The newest published articles, at most 50.",
 			Args:        []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
-			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				n := min(args.Int("first"), maxFirst)
+			Typed: graphql.Resolver(func(ctx context.Context, _ any, args struct{ First int }) ([]articles.Article, error) {
+				n := min(args.First, maxFirst)
 				if n <= 0 {
 					return []articles.Article{}, nil
 				}
@@ -211,14 +211,14 @@ func newSchema(db articles.Store) (*graphql.Schema, error) {
 					return nil
 				})
 				return list, err
-			}},
+			})},
 		{Name: "me", Type: graphql.ID, Description: "The id of the authenticated user, or null.",
-			Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
+			Typed: graphql.Resolver(func(ctx context.Context, _ any, _ graphql.NoArgs) (*int64, error) {
 				if id, ok := auth.UserID(ctx); ok {
-					return id, nil
+					return &id, nil
 				}
 				return nil, nil
-			}},
+			})},
 	}}
 	return graphql.NewSchema(graphql.SchemaConfig{Query: query})
 }

@@ -83,7 +83,11 @@ func (r *postResolvers) withAuthors(ctx context.Context, info graphql.ResolveInf
 }
 
 func (r *postResolvers) latest(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
-	n := min(max(args.Int("first"), 0), maxFirst)
+	first, err := args.Int("first")
+	if err != nil {
+		return nil, err
+	}
+	n := min(max(first, 0), maxFirst)
 	if n == 0 {
 		return []*Post{}, nil
 	}
@@ -102,7 +106,8 @@ func postID(raw string) (int64, bool) {
 }
 
 func (r *postResolvers) find(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
-	id, ok := postID(args.String("id"))
+	raw, _ := args.String("id")
+	id, ok := postID(raw)
 	if !ok {
 		return nil, nil
 	}
@@ -121,7 +126,8 @@ func (r *postResolvers) create(ctx context.Context, _ any, args graphql.Args, in
 	if !ok { // the endpoint's mutation gate makes this unreachable
 		return nil, apierror.Unauthenticated("")
 	}
-	in := args.Input("input").Map()
+	input, _ := args.Input("input")
+	in := input.Map()
 	title := strings.TrimSpace(in["title"].(string))
 	body := strings.TrimSpace(in["body"].(string))
 	var tags []string
@@ -184,7 +190,8 @@ func (r *postResolvers) delete(ctx context.Context, _ any, args graphql.Args, in
 	if !ok {
 		return nil, apierror.Unauthenticated("")
 	}
-	id, ok := postID(args.String("id"))
+	raw, _ := args.String("id")
+	id, ok := postID(raw)
 	if !ok {
 		return nil, apierror.NotFound("Post not found.")
 	}

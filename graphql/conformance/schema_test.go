@@ -485,7 +485,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 					{Name: "times", Type: graphql.Int, Default: 1},
 				},
 				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-					times := args.Int("times")
+					times := argInt(args, "times")
 					if times < 0 {
 						return nil, errors.New("times must not be negative")
 					}
@@ -498,7 +498,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 			{Name: "book", Type: bookT,
 				Args: []graphql.Argument{{Name: "id", Type: nonNull(graphql.ID)}},
 				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-					if b := lib.book(ctx, args.String("id")); b != nil {
+					if b := lib.book(ctx, argString(args, "id")); b != nil {
 						return b, nil
 					}
 					return nil, nil
@@ -517,7 +517,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 			{Name: "author", Type: authorT,
 				Args: []graphql.Argument{{Name: "id", Type: nonNull(graphql.ID)}},
 				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-					return lib.author(args.String("id")), nil // a nil *author is null
+					return lib.author(argString(args, "id")), nil // a nil *author is null
 				}},
 			{Name: "echoInt", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: graphql.Int}}, Resolve: argument("v")},
 			{Name: "echoFloat", Type: graphql.Float, Args: []graphql.Argument{{Name: "v", Type: graphql.Float}}, Resolve: argument("v")},
@@ -545,7 +545,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 					{Name: "s", Type: nonNull(graphql.String), Default: "dflt"},
 				},
 				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-					return fmt.Sprintf("%d:%s", args.Int("n"), args.String("s")), nil
+					return fmt.Sprintf("%d:%s", argInt(args, "n"), argString(args, "s")), nil
 				}},
 			{Name: "nest", Type: nestT, Resolve: constant(nest{})},
 			{Name: "nonNullNest", Type: nonNull(nestT), Resolve: constant(nest{})},
@@ -569,7 +569,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 	increment := func(fails bool) graphql.ResolveFunc {
 		return func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 			st := stateOf(ctx)
-			st.counter += args.Int("by")
+			st.counter += argInt(args, "by")
 			if fails {
 				return nil, fmt.Errorf("failed after incrementing to %d", st.counter)
 			}
@@ -592,7 +592,7 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 			{Name: "addBook", Type: nonNull(bookT),
 				Args: []graphql.Argument{{Name: "input", Type: nonNull(bookInput)}},
 				Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-					return lib.addBook(ctx, args.Input("input").Map())
+					return lib.addBook(ctx, argInput(args, "input").Map())
 				}},
 		},
 	}
@@ -606,11 +606,19 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 
 func ptr[T any](v T) *T { return &v }
 
+// argInt, argString and argInput read an argument whose type the schema
+// fixes, so that the accessor's error cannot happen.
+func argInt(args graphql.Args, name string) int { n, _ := args.Int(name); return n }
+
+func argString(args graphql.Args, name string) string { s, _ := args.String(name); return s }
+
+func argInput(args graphql.Args, name string) graphql.Args { in, _ := args.Input(name); return in }
+
 // listBooks mirrors listBooks in node/schema.mjs.
 func (l *library) listBooks(ctx context.Context, args graphql.Args) (any, error) {
 	all := append(slices.Clone(l.Books), stateOf(ctx).added...)
 	genre, _ := args.Value("genre").(string)
-	f := args.Input("filter").Map()
+	f := argInput(args, "filter").Map()
 	out := []*book{}
 	for _, b := range all {
 		if genre != "" && b.Genre != genre {

@@ -28,9 +28,9 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 		{Name: "body", Type: graphql.NewNonNull(graphql.String)},
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
 		{Name: "createdAt", Type: graphql.String},
-		{Name: "author", Type: user, Resolve: func(_ context.Context, parent any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
-			return store.User(parent.(*sample.Post).AuthorID), nil // a nil *User is null
-		}},
+		{Name: "author", Type: user, Typed: graphql.Resolver(func(_ context.Context, p *sample.Post, _ graphql.NoArgs) (*sample.User, error) {
+			return store.User(p.AuthorID), nil // a nil *User is null
+		})},
 	}}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{
@@ -38,21 +38,21 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 			Description: sample.PostsDescription,
 			Type:        graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Args:        []graphql.Argument{{Name: "first", Type: graphql.Int, Default: sample.DefaultFirst}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				n, ok := args.Value("first").(int)
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args struct{ First graphql.Opt[int] }) ([]*sample.Post, error) {
+				n, ok := args.First.Get()
 				if !ok { // an explicit null: the default, as the anchors do
 					n = sample.DefaultFirst
 				}
 				return store.Posts(n), nil
-			},
+			}),
 		},
 		{
 			Name: "post",
 			Type: post,
 			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-				return store.Post(args.String("id")), nil // a nil *Post is null
-			},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args struct{ ID string }) (*sample.Post, error) {
+				return store.Post(args.ID), nil // a nil *Post is null
+			}),
 		},
 	}}
 	// Types lists User and Post first only so that Schema.SDL prints the
