@@ -243,7 +243,7 @@ func (d *decoder) decode(p unsafe.Pointer, v any, coord, path string) error {
 		if m, ok := v.(map[string]any); ok {
 			return d.decodeFields(p, m, coord, path)
 		}
-		return d.mismatch(v, coord, path)
+		// A custom scalar's value (a time.Time) is a struct too.
 	case decPtr:
 		target := reflect.New(d.elem.typ).UnsafePointer()
 		if err := d.elem.decode(target, v, coord, path); err != nil {
@@ -254,7 +254,7 @@ func (d *decoder) decode(p unsafe.Pointer, v any, coord, path string) error {
 	case decSlice:
 		l, ok := v.([]any)
 		if !ok {
-			return d.mismatch(v, coord, path)
+			break // a custom scalar's value may be a slice
 		}
 		s := reflect.MakeSlice(d.typ, len(l), len(l))
 		data, size := s.UnsafePointer(), d.elem.typ.Size()
@@ -273,13 +273,11 @@ func (d *decoder) decode(p unsafe.Pointer, v any, coord, path string) error {
 			*(*map[string]any)(p) = cloneMap(m)
 			return nil
 		}
-		return d.mismatch(v, coord, path)
 	case decArgs:
 		if m, ok := v.(map[string]any); ok {
 			*(*Args)(p) = Args{m: m}
 			return nil
 		}
-		return d.mismatch(v, coord, path)
 	}
 	return d.assign(p, v, coord, path)
 }
