@@ -30,7 +30,11 @@ type benchPost struct {
 	AuthorID  string
 }
 
-func benchSchema(tb testing.TB) *graphql.Schema {
+func benchSchema(tb testing.TB) *graphql.Schema { return benchSchemaOf(tb, false) }
+
+// benchSchemaOf builds the benchmark schema with untyped resolvers
+// (Field.Resolve) or with the same resolvers typed (Field.Typed).
+func benchSchemaOf(tb testing.TB, typed bool) *graphql.Schema {
 	tb.Helper()
 	users := map[string]*benchUser{}
 	for i, n := range []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Edsger Dijkstra", "Barbara Liskov"} {
@@ -76,7 +80,46 @@ func benchSchema(tb testing.TB) *graphql.Schema {
 				return nil, nil
 			}},
 	}}
+	if typed {
+		post.Fields.(graphql.Fields)[5].Resolve = nil
+		post.Fields.(graphql.Fields)[5].Typed = graphql.Resolver(func(_ context.Context, p *benchPost, _ graphql.NoArgs) (*benchUser, error) {
+			return users[p.AuthorID], nil
+		})
+		fs := query.Fields.(graphql.Fields)
+		fs[0].Resolve = nil
+		fs[0].Typed = graphql.Resolver(func(_ context.Context, _ any, args struct{ First int }) ([]*benchPost, error) {
+			return posts[:min(max(args.First, 0), 50)], nil
+		})
+		fs[1].Resolve = nil
+		fs[1].Typed = graphql.Resolver(func(_ context.Context, _ any, args struct{ ID string }) (*benchPost, error) {
+			return byID[args.ID], nil
+		})
+	}
 	return graphql.MustSchema(graphql.SchemaConfig{Query: query})
+}
+
+// BenchmarkResolvers compares Query A's cached execution with untyped and
+// typed resolvers (compare with benchstat -col /resolvers).
+func BenchmarkResolvers(b *testing.B) {
+	ctx := context.Background()
+	for _, typed := range []bool{false, true} {
+		name := "resolvers=untyped"
+		if typed {
+			name = "resolvers=typed"
+		}
+		b.Run(name, func(b *testing.B) {
+			op := prepare(b, benchSchemaOf(b, typed), benchQueryA)
+			vars := benchVars()
+			buf := make([]byte, 0, 8192)
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := op.Execute(ctx, graphql.ExecParams{Dst: buf[:0], Variables: vars})
+				if err != nil || len(res.Errors) > 0 {
+					b.Fatal(err, res.Errors)
+				}
+			}
+		})
+	}
 }
 
 const (
