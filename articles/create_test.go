@@ -124,6 +124,18 @@ func TestCreateValidation(t *testing.T) {
 		{name: "title and published", body: `{"title":"` + strings.Repeat("x", 300) + `","body":"b","published":"on"}`,
 			want: `{"message":"` + titleMax + ` (and 1 more error)","errors":{"title":["` + titleMax + `"],"published":["` + publishedBool + `"]}}`},
 		{name: "user_id ignored", body: `{"title":"t","body":"b","user_id":"not even a number"}`},
+		// Every failing rule of a field reports, as in Laravel (before
+		// the shared rules, only the first did).
+		{name: "title too long with NUL", body: `{"title":"` + strings.Repeat("a", 200) + `\u0000","body":"b"}`,
+			want: `{"message":"` + titleMax + ` (and 1 more error)","errors":{"title":["` + titleMax + `","` + titleNullChars + `"]}}`},
+		// Max measures a value by its kind (validate.Max): a number by
+		// its value, a list by its items. Laravel, without a numeric or
+		// array rule, measures a number by its digits (and reports only
+		// the string rule) and says "characters" for the items of a list.
+		{name: "title number over 200", body: `{"title":201,"body":"b"}`,
+			want: `{"message":"` + titleString + ` (and 1 more error)","errors":{"title":["` + titleString + `","The title field must not be greater than 200."]}}`},
+		{name: "title list of 201", body: `{"title":[` + strings.Repeat("0,", 200) + `0],"body":"b"}`,
+			want: `{"message":"` + titleString + ` (and 1 more error)","errors":{"title":["` + titleString + `","The title field must not have more than 200 items."]}}`},
 	}
 	forEachStore(t, func(t *testing.T, e *env) {
 		_, ada := e.user("Ada")

@@ -75,7 +75,13 @@
 //	'published' => 'boolean',
 //
 // validates it behind Laravel's TrimStrings and ConvertEmptyStringsToNull
-// middlewares:
+// middlewares. The rules are declared once, with package
+// [github.com/gqlkit/gqlkit/validate], and exported as [TitleRules],
+// [BodyRules] and [PublishedRules], so that the GraphQL side (a
+// createArticle resolver, say) validates its arguments with the same
+// rules and messages (see TitleRules for how). The handler decodes each
+// member (numbers as json.Number, a missing key as validate.Missing),
+// trims strings and takes an empty one for null, then runs the rules:
 //
 //   - title and body must be strings: null, a missing key, a string of
 //     white space only, [] and {} are "required" failures; numbers,
@@ -87,6 +93,17 @@
 //   - published is optional (default false) and must be true, false, 1, 0,
 //     "1" or "0"; null, "true" and 1.0 are refused;
 //   - other keys, user_id and id included, are ignored.
+//
+// Every rule a field fails adds its message, in rule order, unless the
+// field is missing or empty (then "required" alone): a title over 200
+// characters that holds a NUL gets both messages, as in Laravel. The max
+// rule measures a value by its kind (see package validate), where Laravel
+// goes by the attribute's rules, and two answers differ from Laravel's: a
+// title that is a number over 200 also gets "The title field must not be
+// greater than 200." (Laravel, without a numeric rule, measures its
+// digits), and an array of over 200 items "… must not have more than 200
+// items." (Laravel counts the items too, but its message says "200
+// characters").
 //
 // A failure is a 422 in Laravel's shape, with its default English
 // messages, fields in rule order:

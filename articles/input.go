@@ -3,17 +3,55 @@ package articles
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
-	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // MaxTitleLength is the longest title, in characters (Unicode code points,
 // as PHP's mb_strlen counts them), after trimming.
 const MaxTitleLength = 200
+
+// TitleRules returns the rules of an article's title (a new slice each
+// call): Laravel's 'required|string|max:200', counting characters as
+// [MaxTitleLength] says, and no NUL character, which PostgreSQL cannot
+// store. [BodyRules] and [PublishedRules] hold the other fields' rules.
+//
+// They are declared once, for every API that writes articles: the REST
+// handler runs them on the members of a create request, and a GraphQL
+// resolver may run them on its arguments, to refuse the same input with
+// the same messages:
+//
+//	var problems validate.Failures
+//	problems.CheckAs("input.title", "title", args["title"], articles.TitleRules()...)
+//	problems.CheckAs("input.body", "body", args["body"], articles.BodyRules()...)
+//	if len(problems) > 0 {
+//		return nil, apierror.ValidationFailed(problems.Summary(), problems.Map())
+//	}
+//
+// The rules do not trim: the REST handler trims strings first (and takes
+// an empty string for null), as Laravel's TrimStrings and
+// ConvertEmptyStringsToNull middlewares do; another API that trims them
+// the same way stores what REST stores.
+func TitleRules() []validate.Rule {
+	return []validate.Rule{validate.Required(), validate.String(), validate.Max(MaxTitleLength), validate.NoNullCharacters()}
+}
+
+// BodyRules returns the rules of an article's body (a new slice each
+// call): Laravel's 'required|string', and no NUL character. See
+// [TitleRules].
+func BodyRules() []validate.Rule {
+	return []validate.Rule{validate.Required(), validate.String(), validate.NoNullCharacters()}
+}
+
+// PublishedRules returns the rules of an article's published flag (a new
+// slice each call): Laravel's 'boolean', which takes true, false, 1, 0,
+// "1" and "0", and refuses null. The field is optional (false when
+// absent). See [TitleRules].
+func PublishedRules() []validate.Rule {
+	return []validate.Rule{validate.Boolean()}
+}
 
 // createInput is a validated create request.
 type createInput struct {
@@ -22,106 +60,63 @@ type createInput struct {
 	published bool
 }
 
-// decodeCreate validates the fields of a create request the way a Laravel
-// controller with the rules
-//
-//	'title'     => 'required|string|max:200',
-//	'body'      => 'required|string',
-//	'published' => 'boolean',
-//
-// does behind the TrimStrings and ConvertEmptyStringsToNull middlewares.
-// Other fields are ignored.
-func decodeCreate(fields map[string]json.RawMessage) (createInput, httpjson.Fields) {
+// decodeCreate validates the fields of a create request with
+// [TitleRules], [BodyRules] and [PublishedRules], as a Laravel controller
+// does behind the TrimStrings and ConvertEmptyStringsToNull middlewares
+// (see member). Other fields are ignored.
+func decodeCreate(fields map[string]json.RawMessage) (createInput, validate.Failures) {
+	title, body, published := member(fields, "title"), member(fields, "body"), member(fields, "published")
+	var problems validate.Failures
+	problems.Check("title", title, TitleRules()...)
+	problems.Check("body", body, BodyRules()...)
+	problems.Check("published", published, PublishedRules()...)
+	if len(problems) > 0 {
+		return createInput{}, problems
+	}
 	var in createInput
-	var problems httpjson.Fields
-
-	title, msg := requiredString(fields, "title")
-	switch {
-	case msg != "":
-		problems.Add("title", msg)
-	case utf8.RuneCountInString(title) > MaxTitleLength:
-		problems.Add("title", "The title field must not be greater than "+strconv.Itoa(MaxTitleLength)+" characters.")
-	default:
-		in.title = title
-	}
-
-	if body, msg := requiredString(fields, "body"); msg != "" {
-		problems.Add("body", msg)
-	} else {
-		in.body = body
-	}
-
-	if raw, ok := fields["published"]; ok {
-		if b, ok := laravelBoolean(raw); ok {
-			in.published = b
-		} else {
-			problems.Add("published", "The published field must be true or false.")
-		}
-	}
-	return in, problems
+	in.title, _ = title.(string)
+	in.body, _ = body.(string)
+	in.published, _ = laravelBoolean(published) // false when absent
+	return in, nil
 }
 
-// requiredString applies "required|string" to a field and returns the
-// trimmed string, or the message of the first rule that fails.
-func requiredString(fields map[string]json.RawMessage, name string) (string, string) {
-	required := "The " + name + " field is required."
+// member returns the value of the member name as a Laravel controller
+// sees it: [validate.Missing] when there is no such member; otherwise the
+// JSON decoded, numbers as json.Number, arrays as []any and objects as
+// map[string]any; a string trimmed (TrimStrings), and nil when that
+// leaves it empty (ConvertEmptyStringsToNull). Strings inside arrays and
+// objects are left as they are: no rule of an article reads them.
+func member(fields map[string]json.RawMessage, name string) any {
 	raw, ok := fields[name]
 	if !ok {
-		return "", required
+		return validate.Missing
 	}
-	switch raw[0] {
-	case 'n': // null
-		return "", required
-	case '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", "The " + name + " field must be a string."
-		}
-		s = trim(s)
-		if s == "" { // ConvertEmptyStringsToNull, then required
-			return "", required
-		}
-		if strings.ContainsRune(s, 0) {
-			return "", "The " + name + " field must not contain null characters."
-		}
-		return s, ""
-	case '[', '{':
-		// PHP decodes both to arrays; required fails on an empty one.
-		if isEmptyContainer(raw) {
-			return "", required
-		}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return nil // cannot happen: httpjson.ReadObject checked the JSON
 	}
-	return "", "The " + name + " field must be a string."
+	if s, ok := v.(string); ok {
+		if s = trim(s); s == "" {
+			return nil
+		}
+		return s
+	}
+	return v
 }
 
-// isEmptyContainer reports whether raw is [] or {} (with any inner space).
-func isEmptyContainer(raw json.RawMessage) bool {
-	inner := bytes.TrimSpace(raw[1 : len(raw)-1])
-	return len(inner) == 0
-}
-
-// laravelBoolean applies Laravel's "boolean" rule: true, false, 1, 0, "1"
-// and "0" pass (strings after trimming); anything else, null included,
-// fails.
-func laravelBoolean(raw json.RawMessage) (value, ok bool) {
-	switch string(raw) {
-	case "true", "1":
-		return true, true
-	case "false", "0":
-		return false, true
-	}
-	if raw[0] != '"' {
-		return false, false
-	}
-	var s string
-	if json.Unmarshal(raw, &s) != nil {
-		return false, false
-	}
-	switch trim(s) {
-	case "1":
-		return true, true
-	case "0":
-		return false, true
+// laravelBoolean turns a value that passed Laravel's "boolean" rule
+// ([PublishedRules]) into a bool: true, 1 and "1" are true; false, 0 and
+// "0" false. Any other value is not a boolean (ok false).
+func laravelBoolean(v any) (value, ok bool) {
+	switch v := v.(type) {
+	case bool:
+		return v, true
+	case json.Number:
+		return v == "1", v == "1" || v == "0"
+	case string:
+		return v == "1", v == "1" || v == "0"
 	}
 	return false, false
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // Pagination defaults and bounds.
@@ -37,9 +38,9 @@ func (p paging) offset() int64 {
 // with one difference: only plain decimal integers count as integers (no
 // sign other than "-", no leading zeros, no surrounding space). A repeated
 // parameter takes its last value, as PHP does.
-func readPaging(q url.Values) (paging, httpjson.Fields) {
+func readPaging(q url.Values) (paging, validate.Failures) {
 	p := paging{page: 1, perPage: DefaultPerPage}
-	var problems httpjson.Fields
+	var problems validate.Failures
 	if vs, ok := q["page"]; ok {
 		n, msg := integerParam(vs[len(vs)-1], "page", 1, math.MaxInt64)
 		if msg != "" {

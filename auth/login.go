@@ -21,6 +21,7 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // Defaults of [LoginConfig].
@@ -369,7 +370,7 @@ func (l *Login) readCredentials(w http.ResponseWriter, r *http.Request) (email, 
 		f.Write(w)
 		return "", "", false
 	}
-	var problems httpjson.Fields
+	var problems validate.Failures
 	field := func(name string, trim bool, refuse func(string) string) string {
 		s, problem := stringField(fields[name], name, trim)
 		if problem == "" {

@@ -18,6 +18,7 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // Defaults of [RefreshConfig].
@@ -379,7 +380,7 @@ func readRefreshField(w http.ResponseWriter, r *http.Request, maxBody int64, log
 		return "", false, true
 	}
 	if json.Unmarshal(raw, &token) != nil {
-		var problems httpjson.Fields
+		var problems validate.Failures
 		problems.Add("refresh_token", "The refresh token field must be a string.")
 		httpjson.WriteValidationFailed(w, problems)
 		return "", true, false

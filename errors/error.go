@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // ErrNotFound is the kit's "no such thing" sentinel. Stores and resolvers
@@ -102,21 +102,21 @@ func ValidationFailed(msg string, fields map[string][]string) *Error {
 // taken in the given order first, then the remaining ones in sorted order.
 // With no message at all it returns "The given data was invalid.".
 func Summarize(fields map[string][]string, order []string) string {
-	ordered := make(httpjson.Fields, 0, len(fields))
+	ordered := make(validate.Failures, 0, len(fields))
 	for _, k := range order {
-		if msgs, ok := fields[k]; ok && !slices.ContainsFunc(ordered, func(f httpjson.Field) bool { return f.Name == k }) {
-			ordered = append(ordered, httpjson.Field{Name: k, Messages: msgs})
+		if msgs, ok := fields[k]; ok && !slices.ContainsFunc(ordered, func(f validate.Failure) bool { return f.Path == k }) {
+			ordered = append(ordered, validate.Failure{Path: k, Messages: msgs})
 		}
 	}
 	rest := make([]string, 0, len(fields))
 	for k := range fields {
-		if !slices.ContainsFunc(ordered, func(f httpjson.Field) bool { return f.Name == k }) {
+		if !slices.ContainsFunc(ordered, func(f validate.Failure) bool { return f.Path == k }) {
 			rest = append(rest, k)
 		}
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		ordered = append(ordered, httpjson.Field{Name: k, Messages: fields[k]})
+		ordered = append(ordered, validate.Failure{Path: k, Messages: fields[k]})
 	}
 	return ordered.Summary()
 }

@@ -12,7 +12,7 @@ import (
 // kitPackages are the packages a service imports; examples and tests are
 // not among them.
 var kitPackages = []string{"./articles/...", "./auth/...", "./errors/...", "./graphql/...", "./graphqlhttp/...", "./idempotency/...",
-	"./limits/...", "./otelgraphql/...", "./reqlog/...", "./internal/..."}
+	"./limits/...", "./otelgraphql/...", "./reqlog/...", "./validate/...", "./internal/..."}
 
 func TestGoModRequiresOnlyWhatTheKitImports(t *testing.T) {
 	root, err := filepath.Abs(filepath.Join("..", ".."))

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // Messages of the answers to a body that cannot be used.
@@ -172,72 +174,12 @@ func WriteMessage(w http.ResponseWriter, status int, msg string) {
 	}{msg})
 }
 
-// Field is the messages of one input field that failed validation.
-type Field struct {
-	Name     string
-	Messages []string
-}
-
-// Fields are the messages of a failed validation, in the order the rules
-// ran; their JSON is an object in that order.
-type Fields []Field
-
-// Add appends one message for field name.
-func (f *Fields) Add(name, msg string) {
-	*f = append(*f, Field{Name: name, Messages: []string{msg}})
-}
-
-// Summary is Laravel's one-line message for the whole failure: the first
-// message, followed by " (and 1 more error)" or " (and N more errors)", N
-// counting every other message of every field; "The given data was
-// invalid." when there is none.
-func (f Fields) Summary() string {
-	first, n := "", 0
-	for _, e := range f {
-		for _, m := range e.Messages {
-			if n == 0 {
-				first = m
-			}
-			n++
-		}
-	}
-	switch n {
-	case 0:
-		return "The given data was invalid."
-	case 1:
-		return first
-	case 2:
-		return first + " (and 1 more error)"
-	default:
-		return first + " (and " + strconv.Itoa(n-1) + " more errors)"
-	}
-}
-
-// MarshalJSON writes {"name": ["message", …], …} in order.
-func (f Fields) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for i, e := range f {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		k, err := Marshal(e.Name)
-		if err != nil {
-			return nil, err
-		}
-		v, err := Marshal(e.Messages)
-		if err != nil {
-			return nil, err
-		}
-		b = append(append(append(b, k...), ':'), v...)
-	}
-	return append(b, '}'), nil
-}
-
 // WriteValidationFailed answers 422 with Laravel's body:
-// {"message": summary, "errors": {"field": ["message", …], …}}.
-func WriteValidationFailed(w http.ResponseWriter, f Fields) {
+// {"message": f.Summary(), "errors": {"field": ["message", …], …}}, fields
+// in f's order.
+func WriteValidationFailed(w http.ResponseWriter, f validate.Failures) {
 	WriteValue(w, http.StatusUnprocessableEntity, struct {
-		Message string `json:"message"`
-		Errors  Fields `json:"errors"`
+		Message string            `json:"message"`
+		Errors  validate.Failures `json:"errors"`
 	}{f.Summary(), f})
 }

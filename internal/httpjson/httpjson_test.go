@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 func read(body string, max int64) (map[string]json.RawMessage, *httpjson.Failure) {
@@ -45,17 +46,11 @@ func TestReadObject(t *testing.T) {
 	}
 }
 
-func TestFieldsSummaryAndJSON(t *testing.T) {
-	var f httpjson.Fields
-	if got := f.Summary(); got != "The given data was invalid." {
-		t.Errorf("empty Summary = %q", got)
-	}
+func TestWriteValidationFailed(t *testing.T) {
+	var f validate.Failures
 	f.Add("title", "The title field is required.")
 	f.Add("body", "The body field <b> is required.")
-	f = append(f, httpjson.Field{Name: "tags", Messages: []string{"a", "b"}})
-	if got, want := f.Summary(), "The title field is required. (and 3 more errors)"; got != want {
-		t.Errorf("Summary = %q, want %q", got, want)
-	}
+	f = append(f, validate.Failure{Path: "tags", Messages: []string{"a", "b"}})
 	rec := httptest.NewRecorder()
 	httpjson.WriteValidationFailed(rec, f)
 	want := `{"message":"The title field is required. (and 3 more errors)","errors":{"title":["The title field is required."],"body":["The body field <b> is required."],"tags":["a","b"]}}`
