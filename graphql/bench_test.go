@@ -196,7 +196,7 @@ func prepare(tb testing.TB, s *graphql.Schema, query string) *graphql.Operation 
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if errs := validate(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
+	if errs := validateDoc(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
 		tb.Fatal(errs)
 	}
 	op, errs := s.Prepare(doc, "")
@@ -220,7 +220,7 @@ func BenchmarkValidateIdenticalFields(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if errs := validate(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
+				if errs := validateDoc(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
 					b.Fatal(errs)
 				}
 			}

@@ -12,18 +12,51 @@
 // fields, either directly as [Fields] or lazily as a [FieldsFunc] so that
 // types can refer to each other. [NewList] and [NewNonNull] wrap types.
 //
+//	type User struct {
+//		ID   string
+//		Name string
+//	}
 //	user := &graphql.Object{Name: "User", Fields: graphql.Fields{
-//		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+//		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},     // read from User.ID
 //		{Name: "name", Type: graphql.NewNonNull(graphql.String)},
 //	}}
 //	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 //		{Name: "user", Type: user,
-//			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-//			Resolve: func(ctx context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
-//				return users.Find(ctx, args.String("id"))
-//			}},
+//			Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID),
+//				Rules: []validate.Rule{validate.Max(20)}}},
+//			Typed: graphql.Resolver(func(ctx context.Context, _ any, args struct{ ID string }) (*User, error) {
+//				return users.Find(ctx, args.ID)
+//			})},
 //	}}
 //	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
+//
+// # Typed resolvers
+//
+// [Resolver] and [ResolverWithInfo] bind a function of Go types,
+// func(ctx, parent P, args A) (R, error), to a field (Field.Typed). The
+// arguments arrive decoded into the struct A by their json names: input
+// objects into structs, lists into slices, enums into the Go type of their
+// values, with [Opt] to tell an absent argument from an explicit null.
+// NewSchema checks A, P and R against the schema, and learns the Go types
+// of objects from the typed resolvers that return them and the struct
+// fields those lead to, so that a mismatch anywhere (a string for an enum
+// of a defined type, a struct value where the parent is a pointer, a field
+// a Go type lacks) is a NewSchema error rather than a wrong answer. The
+// decode plan of each args type is built once. An untyped [ResolveFunc]
+// (Field.Resolve) receives the arguments as [Args], whose accessors return
+// an error rather than a zero value for a value of another type.
+//
+// # Validating arguments
+//
+// Argument.Rules and InputField.Rules hold rules of package
+// github.com/gqlkit/gqlkit/validate (Required, Max, Between, OneOf,
+// Pattern, Email, Each, Func …). They run on the coerced values after the
+// field's middleware and before its resolver; the failures of one field's
+// arguments, input fields included (rules on an input object's fields
+// apply wherever it is used), come back as one VALIDATION_FAILED error with
+// extensions.validation keyed by path ("input.title") and Laravel's
+// messages ("The title field is required."). The articles REST API uses
+// the same rules, so both APIs word a failure alike.
 //
 // [NewSchema] checks every definition (names, duplicates, input and output
 // positions, defaults against their types, empty types, missing scalar
@@ -36,7 +69,7 @@
 //
 // # Resolving fields
 //
-// A field without a Resolve function reads the same-named entry of its
+// A field without a resolver (Typed or Resolve) reads the same-named entry of its
 // parent value: a map key, an exported struct field (a `json` tag name
 // wins, then the Go name with its first letter upper-cased, then a
 // case-insensitive match), or a method with no arguments (or a
@@ -44,9 +77,9 @@
 // for each Go type is computed once and cached. Only declared fields are
 // reachable: struct fields the schema does not declare are never exposed.
 //
-// A Resolve function receives the request context, the parent value, the
-// coerced arguments ([Args], read-only) and a [ResolveInfo] of its own (both
-// may be kept after the call). [ResolveInfo.SelectedFields]
+// A resolver receives the request context, the parent value, the
+// arguments (decoded into its args type, or as read-only [Args]) and, if
+// it asks, a [ResolveInfo] of its own (both may be kept after the call). [ResolveInfo.SelectedFields]
 // and [ResolveInfo.IsSelected] tell which sub-fields the client asked for,
 // after fragments and @skip/@include, so that related rows can be loaded
 // eagerly (one query for all authors of a page of posts, and none when no

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 func ExampleNewSchema() {
@@ -126,4 +127,89 @@ func ExampleNewArgs() {
 	// Output:
 	// 10 [go graphql] false
 	// graphql: Args.String("first"): the value is a int
+}
+
+// A typed resolver: the arguments arrive decoded into a struct, Opt tells
+// an absent argument from an explicit null, and NewSchema checks the Go
+// types against the schema.
+func ExampleResolver() {
+	type book struct {
+		Title string
+		Genre string
+	}
+	type searchArgs struct {
+		Genre graphql.Opt[string] // absent: any genre; null: books without one
+		First int                 // the default applies when absent
+	}
+	books := []*book{{"Dune", "sf"}, {"Emma", ""}, {"Solaris", "sf"}}
+	bookType := &graphql.Object{Name: "Book", Fields: graphql.Fields{
+		{Name: "title", Type: graphql.NewNonNull(graphql.String)},
+		{Name: "genre", Type: graphql.String},
+	}}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "books", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(bookType))),
+			Args: []graphql.Argument{{Name: "genre", Type: graphql.String}, {Name: "first", Type: graphql.Int, Default: 2}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args searchArgs) ([]*book, error) {
+				var out []*book
+				for _, b := range books {
+					want, given := args.Genre.Get()
+					switch {
+					case len(out) == args.First:
+					case args.Genre.IsNull() && b.Genre == "", given && b.Genre == want, !args.Genre.Present():
+						out = append(out, b)
+					}
+				}
+				return out, nil
+			})},
+	}}
+	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
+	for _, q := range []string{`{ books { title } }`, `{ books(genre: "sf", first: 5) { title } }`, `{ books(genre: null) { title } }`} {
+		out, _ := schema.Do(context.Background(), graphql.Request{Query: q}).MarshalJSON()
+		fmt.Println(string(out))
+	}
+
+	// A mistake in the Go types is NewSchema's error, not a wrong answer.
+	query.Fields.(graphql.Fields)[0].Typed = graphql.Resolver(func(_ context.Context, _ any, args struct{ First string }) ([]book, error) {
+		return nil, nil
+	})
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
+	fmt.Println(err)
+	// Output:
+	// {"data":{"books":[{"title":"Dune"},{"title":"Emma"}]}}
+	// {"data":{"books":[{"title":"Dune"},{"title":"Solaris"}]}}
+	// {"data":{"books":[{"title":"Emma"}]}}
+	// graphql: Query.books: argument "first" is Int, which field First of struct { First string } (string) cannot hold: Int needs an int, int32 or int64
+}
+
+// Rules on arguments and input fields run before the resolver; every
+// failure of the field comes back in one VALIDATION_FAILED error, keyed by
+// path, with Laravel's messages.
+func ExampleArgument_rules() {
+	input := &graphql.InputObject{Name: "PostInput", Fields: []graphql.InputField{
+		{Name: "title", Type: graphql.NewNonNull(graphql.String), Rules: []validate.Rule{validate.Required(), validate.Max(20)}},
+		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String)),
+			Rules: []validate.Rule{validate.Max(3), validate.Each(validate.Between(2, 10))}},
+	}}
+	type postInput struct {
+		Title string
+		Tags  []string
+	}
+	mutation := &graphql.Object{Name: "Mutation", Fields: graphql.Fields{
+		{Name: "createPost", Type: graphql.String, Args: []graphql.Argument{{Name: "input", Type: graphql.NewNonNull(input)}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args struct{ Input postInput }) (string, error) {
+				return "created " + args.Input.Title, nil
+			})},
+	}}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{{Name: "ok", Type: graphql.Boolean}}}
+	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query, Mutation: mutation})
+	for _, q := range []string{
+		`mutation { createPost(input: {title: "Hello", tags: ["go"]}) }`,
+		`mutation { createPost(input: {title: " ", tags: ["go", "x"]}) }`,
+	} {
+		out, _ := schema.Do(context.Background(), graphql.Request{Query: q}).MarshalJSON()
+		fmt.Println(string(out))
+	}
+	// Output:
+	// {"data":{"createPost":"created Hello"}}
+	// {"data":{"createPost":null},"errors":[{"message":"The title field is required. (and 1 more error)","locations":[{"line":1,"column":12}],"path":["createPost"],"extensions":{"code":"VALIDATION_FAILED","validation":{"input.tags.1":["The tags.1 field must be between 2 and 10 characters."],"input.title":["The title field is required."]}}}]}
 }

@@ -58,7 +58,7 @@ func parseValidated(t *testing.T, s *graphql.Schema, query string) *ast.QueryDoc
 	if err != nil {
 		t.Fatalf("parsing %q: %v", query, err)
 	}
-	if errs := validate(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
+	if errs := validateDoc(s, doc, graphql.ValidateOptions{}); len(errs) > 0 {
 		t.Fatalf("validating %q: %v", query, errs)
 	}
 	return doc
@@ -122,7 +122,7 @@ func execute(op *graphql.Operation, ctx context.Context, p graphql.ExecParams) g
 
 // validate validates doc; a fault (a panicking custom scalar) fails the
 // test by panicking.
-func validate(s *graphql.Schema, doc *ast.QueryDocument, opts graphql.ValidateOptions) gqlerror.List {
+func validateDoc(s *graphql.Schema, doc *ast.QueryDocument, opts graphql.ValidateOptions) gqlerror.List {
 	errs, fault := s.Validate(doc, opts)
 	if fault != nil {
 		panic(fmt.Sprintf("Validate: %v", fault))

@@ -197,7 +197,7 @@ func TestDisableIntrospection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			errs := validate(s, doc, tt.opts)
+			errs := validateDoc(s, doc, tt.opts)
 			var msgs []string
 			for _, e := range errs {
 				msgs = append(msgs, e.Message)

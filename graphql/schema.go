@@ -7,6 +7,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // SchemaConfig describes a schema. Query is required; the other fields are
@@ -83,6 +85,9 @@ type fieldInfo struct {
 	freshArgs bool
 	accessor  accessorCache
 	cost      fieldCost // Field.Cost, checked (see cost.go)
+	// checked: some argument has rules (Argument.Rules, or
+	// InputField.Rules inside it), which run before the resolver.
+	checked bool
 }
 
 type argInfo struct {
@@ -97,11 +102,16 @@ type argInfo struct {
 	fresh bool
 	desc  string
 	depr  string
+	rules []validate.Rule
+	// checked: rules apply to the value, or to input fields inside it.
+	checked bool
 }
 
 type inputInfo struct {
 	fields []*argInfo
 	byName map[string]*argInfo
+	// checked: some field, here or in an input object inside, has rules.
+	checked bool
 }
 
 type enumInfo struct {
@@ -257,6 +267,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			b.inputDefaults(x)
 		}
 	}
+	b.markChecked()
 	for _, t := range s.types {
 		if x, ok := t.(*Object); ok {
 			b.compileObject(x)
@@ -501,8 +512,8 @@ func isOutputType(t Type) bool {
 	return false
 }
 
-func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string) *argInfo {
-	a := &argInfo{name: name, typ: t, desc: desc, depr: depr}
+func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string, rules []validate.Rule) *argInfo {
+	a := &argInfo{name: name, typ: t, desc: desc, depr: depr, rules: rules}
 	if namedOf(t) == nil {
 		return nil // reported when the types were collected
 	}
@@ -631,7 +642,7 @@ func (b *builder) compileInput(o *InputObject) {
 			b.errorf("graphql: input object %s: field %s is defined twice", o.Name, f.Name)
 			continue
 		}
-		a := b.compileInputValue("input object "+o.Name, f.Name, f.Type, f.Default, f.Description, f.DeprecationReason)
+		a := b.compileInputValue("input object "+o.Name, f.Name, f.Type, f.Default, f.Description, f.DeprecationReason, f.Rules)
 		if a == nil {
 			continue
 		}
@@ -680,9 +691,6 @@ func (b *builder) compileObject(o *Object) {
 		}
 		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
 			desc: f.Description, depr: f.DeprecationReason, coord: coord}
-		if !info.intro {
-			fi.resolve = b.withMiddleware(coord, fi, f)
-		}
 		seenArgs := map[string]bool{}
 		for _, a := range f.Args {
 			if seenArgs[a.Name] {
@@ -690,12 +698,26 @@ func (b *builder) compileObject(o *Object) {
 				continue
 			}
 			seenArgs[a.Name] = true
-			ai := b.compileInputValue("field "+coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason)
+			ai := b.compileInputValue("field "+coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason, a.Rules)
 			if ai != nil {
 				b.coerceDefault(ai)
 				fi.args = append(fi.args, ai)
 				fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
+				ai.checked = len(ai.rules) > 0 || b.s.inputChecked(ai.typ)
+				fi.checked = fi.checked || ai.checked
 			}
+		}
+		if !info.intro {
+			if fi.checked {
+				// Validation runs inside the middleware, right before
+				// the resolver: an authorization check comes first.
+				inner := f.Resolve
+				if inner == nil {
+					inner = defaultResolver(fi)
+				}
+				f.Resolve = b.s.validating(fi, inner)
+			}
+			fi.resolve = b.withMiddleware(coord, fi, f)
 		}
 		b.compileCost(fi, f)
 		if typed != nil {

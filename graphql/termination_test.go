@@ -162,7 +162,7 @@ func TestTerminationOverlapReportsEachConflictOnce(t *testing.T) {
 				t.Fatal(err)
 			}
 			var conflicts []string
-			for _, e := range validate(s, doc, graphql.ValidateOptions{}) {
+			for _, e := range validateDoc(s, doc, graphql.ValidateOptions{}) {
 				if e.Rule == "OverlappingFieldsCanBeMerged" {
 					conflicts = append(conflicts, e.Message)
 				}
@@ -253,7 +253,7 @@ func TestTerminationValidationOfCycles(t *testing.T) {
 		}
 		for _, private := range []bool{false, true} {
 			// Validation writes into the document; it ends, and says why.
-			errs := validate(s, doc, graphql.ValidateOptions{DisableIntrospection: private})
+			errs := validateDoc(s, doc, graphql.ValidateOptions{DisableIntrospection: private})
 			if len(errs) == 0 {
 				t.Errorf("Validate(%q) found nothing wrong", query)
 			}

@@ -1,8 +1,8 @@
 package graphql_test
 
 import (
-	"encoding/json"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"

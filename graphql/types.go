@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // Type is any GraphQL type: a named type (a [BuiltinScalar], [*Scalar],
@@ -183,6 +185,9 @@ type InputField struct {
 	Default           any
 	Description       string
 	DeprecationReason string
+	// Rules validate the field's coerced value wherever the input object
+	// is used, before the resolver runs (see [Argument].Rules).
+	Rules []validate.Rule
 }
 
 func (o *InputObject) String() string   { return o.Name }
@@ -305,6 +310,15 @@ type Argument struct {
 	Default           any
 	Description       string
 	DeprecationReason string
+	// Rules validate the argument's coerced value (default applied)
+	// after the field's middleware and before its resolver. Every failure
+	// of the field's arguments and of the input fields inside them is
+	// gathered into one VALIDATION_FAILED error at the field, with
+	// extensions.validation keyed by path ("input.title") and Laravel's
+	// messages, which name an input object's fields without the
+	// argument ("The title field is required."). An absent argument is
+	// [validate.Missing] to the rules, null is nil.
+	Rules []validate.Rule
 }
 
 // ResolveFunc produces the value of a field. It receives the context of the

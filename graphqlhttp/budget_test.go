@@ -17,7 +17,6 @@ import (
 // everybody is user 1 on every request: mutations pass the gate.
 type everybody struct{}
 
-
 // sizeArgs are the arguments of blob and hold.
 type sizeArgs struct{ Size int }
 

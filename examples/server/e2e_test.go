@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync"
@@ -419,6 +420,7 @@ func TestServer(t *testing.T) {
 			t.Run("login", s.testLogin)
 			t.Run("articles", s.testArticles)
 			t.Run("graphql", s.testGraphQL)
+			t.Run("one rule set for both APIs", s.testOneRuleSet)
 			t.Run("users delete", s.testUsersDelete)
 			t.Run("shutdown", s.testShutdown)
 			t.Run("secret file", s.testSecretFile)
@@ -769,6 +771,68 @@ func (s *service) testGraphQL(t *testing.T) {
 		send(t, http.MethodGet, s.url("/api/graphql?"+q.Encode()), "").check(t, http.StatusOK,
 			`{"data":{"post":{"title":"Post 55"}}}`, "Cache-Control", "no-store")
 	})
+}
+
+// testOneRuleSet sends the same bad title and body to the articles REST
+// API and to the createPost mutation: both validate with the articles
+// rules (articles.TitleRules, BodyRules), so the messages are the same,
+// keyed "title" in one and "input.title" in the other.
+func (s *service) testOneRuleSet(t *testing.T) {
+	const mutation = `mutation ($in: CreatePostInput!) { createPost(input: $in) { id } }`
+	long := strings.Repeat("é", 201)
+	tests := []struct {
+		name, title, body string
+		want              map[string][]string
+	}{
+		{"empty title", "", "B", map[string][]string{"title": {"The title field is required."}}},
+		{"a title of white space", ` \t\u00a0`, "B", map[string][]string{"title": {"The title field is required."}}},
+		{"201 characters", long, "B", map[string][]string{"title": {"The title field must not be greater than 200 characters."}}},
+		{"a null character", `a\u0000b`, "B", map[string][]string{"title": {"The title field must not contain null characters."}}},
+		{"both, as Laravel reports every rule", long + `\u0000`, "B", map[string][]string{"title": {
+			"The title field must not be greater than 200 characters.", "The title field must not contain null characters."}}},
+		{"empty body and title", "", "", map[string][]string{"title": {"The title field is required."}, "body": {"The body field is required."}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := `{"title":"` + tc.title + `","body":"` + tc.body + `"}`
+			rest := send(t, http.MethodPost, s.url("/api/articles"), in,
+				"Content-Type", "application/json", "Authorization", "Bearer "+s.adaToken)
+			var restBody struct {
+				Message string
+				Errors  map[string][]string
+			}
+			rest.decode(t, &restBody)
+			if rest.status != http.StatusUnprocessableEntity || !reflect.DeepEqual(restBody.Errors, tc.want) {
+				t.Errorf("REST: %d %s; want 422 with %v", rest.status, rest.body, tc.want)
+			}
+			var vars map[string]any
+			if err := json.Unmarshal([]byte(`{"in":`+in+`}`), &vars); err != nil {
+				t.Fatal(err)
+			}
+			gql := s.graphql(t, s.adaToken, mutation, vars)
+			var gqlBody struct {
+				Errors []struct {
+					Message    string
+					Extensions struct {
+						Code       string
+						Validation map[string][]string
+					}
+				}
+			}
+			gql.decode(t, &gqlBody)
+			want := map[string][]string{}
+			for k, v := range tc.want {
+				want["input."+k] = v
+			}
+			if gql.status != http.StatusOK || len(gqlBody.Errors) != 1 || gqlBody.Errors[0].Extensions.Code != "VALIDATION_FAILED" ||
+				!reflect.DeepEqual(gqlBody.Errors[0].Extensions.Validation, want) {
+				t.Fatalf("GraphQL: %d %s; want VALIDATION_FAILED with %v", gql.status, gql.body, want)
+			}
+			if gqlBody.Errors[0].Message != restBody.Message {
+				t.Errorf("summaries differ: GraphQL %q, REST %q", gqlBody.Errors[0].Message, restBody.Message)
+			}
+		})
+	}
 }
 
 func (s *service) testUsersDelete(t *testing.T) {

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // The sample schema of the service:
@@ -22,13 +23,34 @@ import (
 //	type Mutation { createPost(input: CreatePostInput!): Post!  deletePost(id: ID!): Post }
 
 const (
-	maxFirst      = 50
-	maxTitleChars = 200
-	maxTags       = 20
-	maxTagChars   = 50
+	maxFirst    = 50
+	maxTags     = 20
+	maxTagChars = 50
 )
 
-// postsSchema builds the sample schema over posts.
+// The arguments of the sample schema's fields, decoded by the typed
+// resolvers: NewSchema checks them against the schema.
+type (
+	postsArgs struct {
+		First int // clamped to 0..50 by the resolver
+	}
+	postArgs struct {
+		ID string // any text: one that is not a post id names no post
+	}
+	createPostArgs struct {
+		Input createPostInput
+	}
+	createPostInput struct {
+		Title string
+		Body  string
+		Tags  []string
+	}
+)
+
+// postsSchema builds the sample schema over posts. The rules of a post's
+// title and body are the articles API's (articles.TitleRules and
+// BodyRules), so that both APIs refuse the same input with the same
+// messages.
 func postsSchema(posts *postStore) (*graphql.Schema, error) {
 	user := &graphql.Object{Name: "User", Description: "The author of posts.", Fields: graphql.Fields{
 		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
@@ -45,9 +67,12 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 		{Name: "author", Type: user},
 	}}
 	createInput := &graphql.InputObject{Name: "CreatePostInput", Fields: []graphql.InputField{
-		{Name: "title", Type: graphql.NewNonNull(graphql.String), Description: "1 to 200 characters."},
-		{Name: "body", Type: graphql.NewNonNull(graphql.String)},
-		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
+		{Name: "title", Type: graphql.NewNonNull(graphql.String), Description: "1 to 200 characters.",
+			Rules: articles.TitleRules()},
+		{Name: "body", Type: graphql.NewNonNull(graphql.String), Rules: articles.BodyRules()},
+		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String)), Description: "At most 20, each 1 to 50 characters.",
+			Rules: []validate.Rule{validate.Max(maxTags),
+				validate.Each(validate.Required(), validate.Max(maxTagChars), validate.NoNullCharacters())}},
 	}}
 	r := &postResolvers{posts: posts}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
@@ -55,18 +80,18 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 			Description: "The newest posts, at most 50.",
 			Args:        []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
 			Cost:        graphql.Cost{SizeArg: "first"}, // each post's selection counts first times
-			Resolve:     r.latest},
+			Typed:       graphql.ResolverWithInfo(r.latest)},
 		{Name: "post", Type: post, Description: "One post, or null when there is none with this id.",
-			Args:    []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: r.find},
+			Args:  []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
+			Typed: graphql.ResolverWithInfo(r.find)},
 	}}
 	mutation := &graphql.Object{Name: "Mutation", Fields: graphql.Fields{
 		{Name: "createPost", Type: graphql.NewNonNull(post), Description: "Writes a post as the authenticated user.",
-			Args:    []graphql.Argument{{Name: "input", Type: graphql.NewNonNull(createInput)}},
-			Resolve: r.create},
+			Args:  []graphql.Argument{{Name: "input", Type: graphql.NewNonNull(createInput)}},
+			Typed: graphql.ResolverWithInfo(r.create)},
 		{Name: "deletePost", Type: post, Description: "Deletes one of your posts and returns it.",
-			Args:    []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Resolve: r.delete},
+			Args:  []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
+			Typed: graphql.ResolverWithInfo(r.delete)},
 	}}
 	return graphql.NewSchema(graphql.SchemaConfig{Query: query, Mutation: mutation})
 }
@@ -82,12 +107,8 @@ func (r *postResolvers) withAuthors(ctx context.Context, info graphql.ResolveInf
 	return r.posts.loadAuthors(ctx, posts)
 }
 
-func (r *postResolvers) latest(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
-	first, err := args.Int("first")
-	if err != nil {
-		return nil, err
-	}
-	n := min(max(first, 0), maxFirst)
+func (r *postResolvers) latest(ctx context.Context, _ any, args postsArgs, info graphql.ResolveInfo) ([]*Post, error) {
+	n := min(max(args.First, 0), maxFirst)
 	if n == 0 {
 		return []*Post{}, nil
 	}
@@ -105,9 +126,8 @@ func postID(raw string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-func (r *postResolvers) find(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
-	raw, _ := args.String("id")
-	id, ok := postID(raw)
+func (r *postResolvers) find(ctx context.Context, _ any, args postArgs, info graphql.ResolveInfo) (*Post, error) {
+	id, ok := postID(args.ID)
 	if !ok {
 		return nil, nil
 	}
@@ -121,77 +141,30 @@ func (r *postResolvers) find(ctx context.Context, _ any, args graphql.Args, info
 	return p, r.withAuthors(ctx, info, p)
 }
 
-func (r *postResolvers) create(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
+// create writes a post. The input's rules have run when it is called; the
+// title, the body and the tags are stored trimmed.
+func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs, info graphql.ResolveInfo) (*Post, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok { // the endpoint's mutation gate makes this unreachable
 		return nil, apierror.Unauthenticated("")
 	}
-	input, _ := args.Input("input")
-	in := input.Map()
-	title := strings.TrimSpace(in["title"].(string))
-	body := strings.TrimSpace(in["body"].(string))
-	var tags []string
-	if raw, ok := in["tags"].([]any); ok {
-		tags = make([]string, len(raw))
-		for i, t := range raw {
-			tags[i] = strings.TrimSpace(t.(string))
-		}
+	in := args.Input
+	for i, t := range in.Tags {
+		in.Tags[i] = strings.TrimSpace(t) // the slice is this call's own
 	}
-	if fields := validatePost(title, body, tags); fields != nil {
-		msg := apierror.Summarize(fields, []string{"input.title", "input.body", "input.tags"})
-		return nil, apierror.ValidationFailed(msg, fields)
-	}
-	p, err := r.posts.create(ctx, userID, title, body, tags)
+	p, err := r.posts.create(ctx, userID, strings.TrimSpace(in.Title), strings.TrimSpace(in.Body), in.Tags)
 	if err != nil {
 		return nil, err
 	}
 	return p, r.withAuthors(ctx, info, p)
 }
 
-// validatePost returns the messages of every rule the input breaks, keyed
-// by the field's path in the mutation, or nil.
-func validatePost(title, body string, tags []string) map[string][]string {
-	fields := map[string][]string{}
-	// PostgreSQL cannot store U+0000 in text and SQLite would: both
-	// refuse it here, as the articles API does.
-	switch n := utf8.RuneCountInString(title); {
-	case n == 0:
-		fields["input.title"] = []string{"The title field is required."}
-	case n > maxTitleChars:
-		fields["input.title"] = []string{"The title field must not be greater than 200 characters."}
-	case strings.ContainsRune(title, 0):
-		fields["input.title"] = []string{"The title field must not contain null characters."}
-	}
-	switch {
-	case body == "":
-		fields["input.body"] = []string{"The body field is required."}
-	case strings.ContainsRune(body, 0):
-		fields["input.body"] = []string{"The body field must not contain null characters."}
-	}
-	if len(tags) > maxTags {
-		fields["input.tags"] = []string{"The tags field must not have more than 20 items."}
-	}
-	for i, t := range tags {
-		key := "input.tags." + strconv.Itoa(i)
-		if n := utf8.RuneCountInString(t); n == 0 || n > maxTagChars {
-			fields[key] = []string{"Each tag must be 1 to 50 characters."}
-		} else if strings.ContainsRune(t, 0) {
-			fields[key] = []string{"Each tag must not contain null characters."}
-		}
-	}
-	if len(fields) == 0 {
-		return nil
-	}
-	return fields
-}
-
-func (r *postResolvers) delete(ctx context.Context, _ any, args graphql.Args, info graphql.ResolveInfo) (any, error) {
+func (r *postResolvers) delete(ctx context.Context, _ any, args postArgs, info graphql.ResolveInfo) (*Post, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok {
 		return nil, apierror.Unauthenticated("")
 	}
-	raw, _ := args.String("id")
-	id, ok := postID(raw)
+	id, ok := postID(args.ID)
 	if !ok {
 		return nil, apierror.NotFound("Post not found.")
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -181,55 +183,87 @@ func TestQueryCount(t *testing.T) {
 	}
 }
 
-func TestValidatePost(t *testing.T) {
+// TestCreatePostRules runs createPost's input rules through the schema:
+// every failure in one VALIDATION_FAILED, keyed by path, with Laravel's
+// messages, and nothing written; valid input is stored trimmed.
+func TestCreatePostRules(t *testing.T) {
+	ctx := context.Background()
+	db, err := openDatabase(ctx, sqliteDatabase(t).url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	userIDs, _ := seedPosts(t, db)
+	schema, err := postsSchema(db.posts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	asUser := auth.WithUserID(ctx, userIDs[0])
 	tests := []struct {
 		name  string
-		title string
-		body  string
-		tags  []string
-		want  map[string][]string
+		input string
+		want  map[string][]string // nil: valid
 	}{
-		{name: "valid", title: "Title", body: "Body", want: nil},
-		{name: "valid with tags", title: "Title", body: "Body", tags: []string{"go", strings.Repeat("t", 50)}, want: nil},
-		{name: "200 characters of two bytes each", title: strings.Repeat("é", 200), body: "Body", want: nil},
-		{
-			name: "empty title", title: "", body: "Body",
-			want: map[string][]string{"input.title": {"The title field is required."}},
-		},
-		{
-			name: "201 characters", title: strings.Repeat("é", 201), body: "Body",
-			want: map[string][]string{"input.title": {"The title field must not be greater than 200 characters."}},
-		},
-		{
-			name: "empty body", title: "Title", body: "",
-			want: map[string][]string{"input.body": {"The body field is required."}},
-		},
-		{
-			name: "21 tags", title: "Title", body: "Body", tags: strings.Split(strings.Repeat("t,", 20)+"t", ","),
-			want: map[string][]string{"input.tags": {"The tags field must not have more than 20 items."}},
-		},
-		{
-			name: "empty and long tags", title: "Title", body: "Body", tags: []string{"ok", "", strings.Repeat("t", 51)},
+		{name: "valid", input: `{title: "Title", body: "Body"}`},
+		{name: "valid with tags", input: `{title: " Title ", body: "Body", tags: ["go", "` + strings.Repeat("t", 50) + `"]}`},
+		{name: "200 characters of two bytes each", input: `{title: "` + strings.Repeat("é", 200) + `", body: "Body"}`},
+		{name: "empty title", input: `{title: "", body: "Body"}`,
+			want: map[string][]string{"input.title": {"The title field is required."}}},
+		{name: "a title of white space", input: `{title: " \t ", body: "Body"}`,
+			want: map[string][]string{"input.title": {"The title field is required."}}},
+		{name: "201 characters", input: `{title: "` + strings.Repeat("é", 201) + `", body: "Body"}`,
+			want: map[string][]string{"input.title": {"The title field must not be greater than 200 characters."}}},
+		{name: "empty body", input: `{title: "Title", body: ""}`,
+			want: map[string][]string{"input.body": {"The body field is required."}}},
+		{name: "21 tags", input: `{title: "Title", body: "Body", tags: [` + strings.Repeat(`"t", `, 20) + `"t"]}`,
+			want: map[string][]string{"input.tags": {"The tags field must not have more than 20 items."}}},
+		{name: "empty and long tags", input: `{title: "Title", body: "Body", tags: ["ok", " ", "` + strings.Repeat("t", 51) + `"]}`,
 			want: map[string][]string{
-				"input.tags.1": {"Each tag must be 1 to 50 characters."},
-				"input.tags.2": {"Each tag must be 1 to 50 characters."},
-			},
-		},
-		{
-			name: "everything wrong", title: "", body: "", tags: []string{""},
+				"input.tags.1": {"The tags.1 field is required."},
+				"input.tags.2": {"The tags.2 field must not be greater than 50 characters."},
+			}},
+		{name: "everything wrong", input: `{title: "", body: "\u0000", tags: [""]}`,
 			want: map[string][]string{
 				"input.title":  {"The title field is required."},
-				"input.body":   {"The body field is required."},
-				"input.tags.0": {"Each tag must be 1 to 50 characters."},
-			},
-		},
+				"input.body":   {"The body field must not contain null characters."},
+				"input.tags.0": {"The tags.0 field is required."},
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := validatePost(tt.title, tt.body, tt.tags)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("validatePost(%q, %q, %q) = %v, want %v", tt.title, tt.body, tt.tags, got, tt.want)
+			before := countPosts(t, db)
+			res := schema.Do(asUser, graphql.Request{Query: `mutation { createPost(input: ` + tt.input + `) { id title tags } }`, Present: graphql.Unmasked})
+			if tt.want == nil {
+				if len(res.Errors) > 0 || countPosts(t, db) != before+1 {
+					t.Fatalf("valid input: errors %v, posts %d → %d", res.Errors, before, countPosts(t, db))
+				}
+				if strings.Contains(string(res.Data), `" Title "`) {
+					t.Errorf("the title was stored untrimmed: %s", res.Data)
+				}
+				return
+			}
+			if len(res.Errors) != 1 {
+				t.Fatalf("errors %v; want one VALIDATION_FAILED", res.Errors)
+			}
+			var coded *apierror.Error
+			if !errors.As(res.Errors[0], &coded) || coded.Code != apierror.CodeValidationFailed {
+				t.Fatalf("error %v; want VALIDATION_FAILED", res.Errors[0])
+			}
+			if !reflect.DeepEqual(coded.Fields, tt.want) {
+				t.Errorf("fields %v; want %v", coded.Fields, tt.want)
+			}
+			if n := countPosts(t, db); n != before {
+				t.Errorf("invalid input wrote a post: %d → %d", before, n)
 			}
 		})
 	}
+}
+
+func countPosts(t *testing.T, db *database) int {
+	t.Helper()
+	var n int
+	if err := db.posts.db.QueryRowContext(context.Background(), "SELECT count(*) FROM posts").Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -1,0 +1,133 @@
+package graphql
+
+import (
+	"context"
+	"strconv"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/validate"
+)
+
+// This file runs the declarative rules of arguments and input fields
+// (Argument.Rules, InputField.Rules) on coerced values, before a field's
+// resolver.
+
+// maxRuleDepth bounds the descent into nested input values: a coerced
+// value is a finite tree, and this keeps even a pathological one from
+// growing the stack.
+const maxRuleDepth = 256
+
+// markChecked marks the input objects that have rules on some field, there
+// or in an input object inside: the fields with rules first, then whatever
+// holds a marked input object, until nothing changes (each pass only adds
+// marks, so cycles of input objects end).
+func (b *builder) markChecked() {
+	for _, info := range b.s.inputs {
+		for _, f := range info.fields {
+			f.checked = len(f.rules) > 0
+			info.checked = info.checked || f.checked
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, info := range b.s.inputs {
+			for _, f := range info.fields {
+				if !f.checked && b.s.inputChecked(f.typ) {
+					f.checked, info.checked, changed = true, true, true
+				}
+			}
+		}
+	}
+}
+
+// inputChecked reports whether values of t hold input fields with rules.
+func (s *Schema) inputChecked(t Type) bool {
+	o, ok := namedOf(t).(*InputObject)
+	return ok && s.inputs[o] != nil && s.inputs[o].checked
+}
+
+// validating wraps next with the checks of fi's arguments.
+func (s *Schema) validating(fi *fieldInfo, next ResolveFunc) ResolveFunc {
+	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
+		if err := s.checkArgs(fi, args); err != nil {
+			return nil, err
+		}
+		return next(ctx, parent, args, info)
+	}
+}
+
+// checkArgs runs the rules of fi's arguments, and of the input fields
+// inside them, and returns one VALIDATION_FAILED error with every failure,
+// or nil.
+func (s *Schema) checkArgs(fi *fieldInfo, args Args) error {
+	var failures validate.Failures
+	for _, a := range fi.args {
+		if !a.checked {
+			continue
+		}
+		v, ok := args.m[a.name]
+		if !ok {
+			v = validate.Missing
+		}
+		// The fields of an input-object argument are named without the
+		// argument in messages: "input.title" reads "title".
+		children := a.name
+		if _, isInput := unwrapNonNull(a.typ).(*InputObject); isInput {
+			children = ""
+		}
+		s.checkValue(&failures, a, a.name, a.name, children, v, 0)
+	}
+	if len(failures) == 0 {
+		return nil
+	}
+	return apierror.ValidationFailed(failures.Summary(), failures.Map())
+}
+
+// checkValue runs a's rules on v (at path, shown as attribute), then the
+// rules inside it; children is the attribute prefix of what is inside.
+func (s *Schema) checkValue(f *validate.Failures, a *argInfo, path, attribute, children string, v any, depth int) {
+	if len(a.rules) > 0 {
+		f.CheckAs(path, validate.Attribute(attribute), v, a.rules...)
+	}
+	if s.inputChecked(a.typ) {
+		s.checkInside(f, a.typ, path, children, v, depth+1)
+	}
+}
+
+// checkInside runs the rules of the input fields inside v, of type t.
+func (s *Schema) checkInside(f *validate.Failures, t Type, path, attribute string, v any, depth int) {
+	if depth > maxRuleDepth {
+		return
+	}
+	switch x := unwrapNonNull(t).(type) {
+	case *List:
+		l, _ := v.([]any)
+		for i, e := range l {
+			is := strconv.Itoa(i)
+			s.checkInside(f, x.OfType, path+"."+is, joinPath(attribute, is), e, depth+1)
+		}
+	case *InputObject:
+		m, ok := v.(map[string]any)
+		if !ok {
+			return
+		}
+		for _, field := range s.inputs[x].fields {
+			if !field.checked {
+				continue
+			}
+			fv, ok := m[field.name]
+			if !ok {
+				fv = validate.Missing
+			}
+			attr := joinPath(attribute, field.name)
+			s.checkValue(f, field, path+"."+field.name, attr, attr, fv, depth)
+		}
+	}
+}
+
+func unwrapNonNull(t Type) Type {
+	if nn, ok := t.(*NonNull); ok {
+		return nn.OfType
+	}
+	return t
+}
