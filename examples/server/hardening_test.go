@@ -73,7 +73,7 @@ func TestNULInText(t *testing.T) {
 			})
 			send(t, http.MethodPost, p.base+"/api/graphql", string(body),
 				"Content-Type", "application/json", "Authorization", "Bearer "+token).
-				check(t, http.StatusOK, `{"data":null,"errors":[{"message":"The title field must not contain null characters. (and 2 more errors)","locations":[{"line":1,"column":36}],"path":["createPost"],"extensions":{"code":"VALIDATION_FAILED","validation":{"input.body":["The body field must not contain null characters."],"input.tags.1":["Each tag must not contain null characters."],"input.title":["The title field must not contain null characters."]}}}]}`)
+				check(t, http.StatusOK, `{"data":null,"errors":[{"message":"The title field must not contain null characters. (and 2 more errors)","locations":[{"line":1,"column":36}],"path":["createPost"],"extensions":{"code":"VALIDATION_FAILED","validation":{"input.body":["The body field must not contain null characters."],"input.tags.1":["The tags.1 field must not contain null characters."],"input.title":["The title field must not contain null characters."]}}}]}`)
 			send(t, http.MethodPost, p.base+"/api/articles", `{"title":"A\u0000B","body":"Text"}`,
 				"Content-Type", "application/json", "Authorization", "Bearer "+token).
 				check(t, http.StatusUnprocessableEntity, `{"message":"The title field must not contain null characters.","errors":{"title":["The title field must not contain null characters."]}}`)
