@@ -132,10 +132,12 @@ func TestCreateValidation(t *testing.T) {
 		// its value, a list by its items. Laravel, without a numeric or
 		// array rule, measures a number by its digits (and reports only
 		// the string rule) and says "characters" for the items of a list.
+		// Once String fails, the size rules do not measure the value (as
+		// Laravel measures a number by its digits, not its value).
 		{name: "title number over 200", body: `{"title":201,"body":"b"}`,
-			want: `{"message":"` + titleString + ` (and 1 more error)","errors":{"title":["` + titleString + `","The title field must not be greater than 200."]}}`},
+			want: `{"message":"` + titleString + `","errors":{"title":["` + titleString + `"]}}`},
 		{name: "title list of 201", body: `{"title":[` + strings.Repeat("0,", 200) + `0],"body":"b"}`,
-			want: `{"message":"` + titleString + ` (and 1 more error)","errors":{"title":["` + titleString + `","The title field must not have more than 200 items."]}}`},
+			want: `{"message":"` + titleString + `","errors":{"title":["` + titleString + `"]}}`},
 	}
 	forEachStore(t, func(t *testing.T, e *env) {
 		_, ada := e.user("Ada")

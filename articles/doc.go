@@ -96,14 +96,10 @@
 //
 // Every rule a field fails adds its message, in rule order, unless the
 // field is missing or empty (then "required" alone): a title over 200
-// characters that holds a NUL gets both messages, as in Laravel. The max
-// rule measures a value by its kind (see package validate), where Laravel
-// goes by the attribute's rules, and two answers differ from Laravel's: a
-// title that is a number over 200 also gets "The title field must not be
-// greater than 200." (Laravel, without a numeric rule, measures its
-// digits), and an array of over 200 items "… must not have more than 200
-// items." (Laravel counts the items too, but its message says "200
-// characters").
+// characters that holds a NUL gets both messages, as in Laravel. A title
+// that is not a string gets "must be a string." alone: once String fails,
+// the size rules do not measure it (Laravel would measure a number by its
+// digits, which passes, and count an array's items).
 //
 // A failure is a 422 in Laravel's shape, with its default English
 // messages, fields in rule order:

@@ -3,8 +3,6 @@ package articles
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
-	"unicode"
 
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -121,11 +119,5 @@ func laravelBoolean(v any) (value, ok bool) {
 	return false, false
 }
 
-// trim removes leading and trailing white space as Laravel's TrimStrings
-// does: Unicode white space plus the zero-width no-break space (BOM), the
-// zero-width space and the left-to-right mark.
-func trim(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || r == '\uFEFF' || r == '\u200B' || r == '\u200E'
-	})
-}
+// trim is Laravel's TrimStrings ([validate.Trim]).
+func trim(s string) string { return validate.Trim(s) }

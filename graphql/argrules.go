@@ -14,8 +14,13 @@ import (
 
 // maxRuleDepth bounds the descent into nested input values: a coerced
 // value is a finite tree, and this keeps even a pathological one from
-// growing the stack.
-const maxRuleDepth = 256
+// growing the stack. It is above the parser's own nesting bound (1000),
+// so only a Go caller's value can reach it, and that value fails.
+const maxRuleDepth = 1100
+
+// msgTooDeep is the failure of a value nested deeper than maxRuleDepth,
+// whose rules could not all run.
+const msgTooDeep = "The input is nested too deeply to be validated."
 
 // markChecked marks the input objects that have rules on some field, there
 // or in an input object inside: the fields with rules first, then whatever
@@ -87,7 +92,9 @@ func (s *Schema) checkArgs(fi *fieldInfo, args Args) error {
 // rules inside it; children is the attribute prefix of what is inside.
 func (s *Schema) checkValue(f *validate.Failures, a *argInfo, path, attribute, children string, v any, depth int) {
 	if len(a.rules) > 0 {
-		f.CheckAs(path, validate.Attribute(attribute), v, a.rules...)
+		// A copy: the value may be the plan's, shared by every execution
+		// of the document, and a Func rule is user code.
+		f.CheckAs(path, validate.Attribute(attribute), cloneValue(v), a.rules...)
 	}
 	if s.inputChecked(a.typ) {
 		s.checkInside(f, a.typ, path, children, v, depth+1)
@@ -97,6 +104,7 @@ func (s *Schema) checkValue(f *validate.Failures, a *argInfo, path, attribute, c
 // checkInside runs the rules of the input fields inside v, of type t.
 func (s *Schema) checkInside(f *validate.Failures, t Type, path, attribute string, v any, depth int) {
 	if depth > maxRuleDepth {
+		f.Add(path, msgTooDeep)
 		return
 	}
 	switch x := unwrapNonNull(t).(type) {

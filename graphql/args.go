@@ -45,9 +45,9 @@ func (a Args) Names() []string { return sortedKeys(a.m) }
 func (a Args) Value(name string) any { return cloneValue(a.m[name]) }
 
 // Int returns an Int value, or 0 when it is absent or null. A value of
-// another integer type (an enum's internal value of a type defined on int,
-// say) is converted when it fits; anything else is an error, never a
-// silent 0.
+// another signed integer type (an enum's internal value of a type defined
+// on int, say) is converted when it fits; anything else is an error, never
+// a silent 0.
 func (a Args) Int(name string) (int, error) {
 	switch x := a.m[name].(type) {
 	case int:
@@ -63,7 +63,8 @@ func (a Args) Int(name string) (int, error) {
 }
 
 // Float returns a Float value, or 0 when it is absent or null; an Int
-// value is converted. Anything else is an error.
+// value, or a value of another float or signed integer type, is converted.
+// Anything else is an error.
 func (a Args) Float(name string) (float64, error) {
 	switch x := a.m[name].(type) {
 	case float64:
@@ -74,8 +75,11 @@ func (a Args) Float(name string) (float64, error) {
 		return 0, nil
 	}
 	rv := reflect.ValueOf(a.m[name])
-	if rv.CanFloat() {
+	switch {
+	case rv.CanFloat():
 		return rv.Float(), nil
+	case rv.CanInt():
+		return float64(rv.Int()), nil
 	}
 	return 0, a.typeError("Float", name)
 }

@@ -77,9 +77,9 @@ func (ds decoders) of(t reflect.Type) *decoder {
 		d.kind = decArgs
 	case t == mapSAType:
 		d.kind = decMap
-	case t == anyType:
+	case t == anyType, t.Kind() == reflect.Interface && t.NumMethod() == 0:
 		d.kind = decAny
-	case t.Kind() == reflect.Struct && t.Implements(optIface):
+	case isOpt(t):
 		d.kind = decOpt
 		v, _ := t.FieldByName("value")
 		s, _ := t.FieldByName("state")
@@ -101,6 +101,10 @@ func (ds decoders) of(t reflect.Type) *decoder {
 			d.kind = decBool
 		case reflect.Pointer:
 			d.kind = decPtr
+			if selfPointer(t) {
+				d.kind, d.problem = decOther, "the pointer type "+t.String()+" points to itself"
+				break
+			}
 			d.elem = ds.of(t.Elem())
 		case reflect.Slice:
 			d.kind = decSlice
@@ -124,6 +128,9 @@ func (ds decoders) structFields(d *decoder, t reflect.Type, base uintptr, prefix
 		}
 		if f.Anonymous && (!hasTag || name == "") {
 			switch {
+			case isOpt(f.Type) || f.Type.Kind() == reflect.Pointer && isOpt(f.Type.Elem()):
+				d.problem = fmt.Sprintf("the embedded %s%s cannot be decoded into; give it a field name", prefix, f.Name)
+				continue
 			case f.Type.Kind() == reflect.Struct:
 				ds.structFields(d, f.Type, base+f.Offset, prefix+f.Name+".")
 				continue
@@ -140,6 +147,26 @@ func (ds decoders) structFields(d *decoder, t reflect.Type, base uintptr, prefix
 		}
 		d.fields = append(d.fields, decField{name: name, goName: prefix + f.Name, offset: base + f.Offset, dec: ds.of(f.Type)})
 	}
+}
+
+// isOpt reports whether t is an instance of Opt (not merely a type that
+// embeds one, which has its methods too).
+func isOpt(t reflect.Type) bool {
+	return t.Kind() == reflect.Struct && t.PkgPath() == optPkg && strings.HasPrefix(t.Name(), "Opt[") && t.Implements(optIface)
+}
+
+var optPkg = reflect.TypeFor[Opt[int]]().PkgPath()
+
+// selfPointer reports whether following t's pointers leads back to a
+// pointer type already seen (type P *P).
+func selfPointer(t reflect.Type) bool {
+	for range maxDerefs {
+		t = t.Elem()
+		if t.Kind() != reflect.Pointer {
+			return false
+		}
+	}
+	return true
 }
 
 // argName is the argument name an untagged Go field stands for: its
@@ -203,6 +230,14 @@ func (d *decoder) decode(p unsafe.Pointer, v any, coord, path string) error {
 	}
 	if v == nil {
 		return nil // null: the zero value, a nil pointer or slice
+	}
+	switch d.kind {
+	case decPtr, decStruct, decSlice, decOther:
+		// A custom scalar's value, or an enum's, of the very type asked
+		// for (a *big.Int, a time.Time) is stored as it is.
+		if reflect.TypeOf(v) == d.typ {
+			return d.assign(p, v, coord, path)
+		}
 	}
 	switch d.kind {
 	case decInt:
@@ -287,6 +322,17 @@ func (d *decoder) decode(p unsafe.Pointer, v any, coord, path string) error {
 // kind) of another type of the same kind.
 func (d *decoder) assign(p unsafe.Pointer, v any, coord, path string) error {
 	rv := reflect.ValueOf(v)
+	switch {
+	case d.kind == decString && rv.Kind() == reflect.String:
+		*(*string)(p) = rv.String() // an enum value of a type defined on string
+		return nil
+	case d.kind == decInt && rv.CanInt() && rv.Int() == int64(int(rv.Int())):
+		*(*int)(p) = int(rv.Int())
+		return nil
+	case d.kind == decInt64 && rv.CanInt():
+		*(*int64)(p) = rv.Int()
+		return nil
+	}
 	dst := reflect.NewAt(d.typ, p).Elem()
 	switch {
 	case rv.Type().AssignableTo(d.typ):

@@ -600,8 +600,8 @@ func (s *Schema) holdsCustomScalar(t Type) bool {
 		case *Scalar:
 			return true
 		case *InputObject:
-			if seen[x] {
-				return false
+			if seen[x] || s.inputs[x] == nil {
+				return false // nil: a clash of names, which NewSchema reports
 			}
 			seen[x] = true
 			for _, f := range s.inputs[x].fields {
@@ -735,7 +735,9 @@ func (b *builder) compileObject(o *Object) {
 // applies to it, and is then wrapped around its default resolution.
 func (b *builder) withMiddleware(coord string, fi *fieldInfo, f Field) (resolve ResolveFunc) {
 	var chain []FieldMiddleware
-	if f.Resolve != nil || b.cfg.MiddlewareOnDefaultFields {
+	// fi.traced: the field had a resolver of its own (f.Resolve may now
+	// be the validation of a field that had none).
+	if fi.traced || b.cfg.MiddlewareOnDefaultFields {
 		chain = append(chain, b.cfg.FieldMiddleware...)
 	}
 	chain = append(chain, f.Middleware...)

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
@@ -50,7 +51,10 @@ type inputGoType struct {
 	dec *decoder
 }
 
-var stringerType = reflect.TypeFor[fmt.Stringer]()
+var (
+	stringerType   = reflect.TypeFor[fmt.Stringer]()
+	jsonNumberType = reflect.TypeFor[json.Number]()
+)
 
 // checkTyped runs the checks once every object is compiled.
 func (b *builder) checkTyped() {
@@ -200,7 +204,11 @@ func (c *typeChecker) output(coord, source string, r reflect.Type, t Type) {
 			c.mismatch(coord, source, t, r, fmt.Sprintf("the values of enum %s are %s", x.Name, want))
 		}
 	case *Object:
-		for r.Kind() == reflect.Pointer && r.Elem().Kind() == reflect.Pointer {
+		// The executor follows pointers to anything but a struct.
+		for range maxDerefs {
+			if r.Kind() != reflect.Pointer || r.Elem().Kind() == reflect.Struct {
+				break
+			}
 			r = r.Elem()
 		}
 		switch {
@@ -223,17 +231,22 @@ func (c *typeChecker) builtinOutput(coord, source string, kind BuiltinScalar, r 
 	isInt := k >= reflect.Int && k <= reflect.Uint64
 	var ok bool
 	var why string
+	isNumber := isInt || k == reflect.Float32 || k == reflect.Float64 || r == jsonNumberType
+	// What the executor serialises, as graphql-js does (a number for a
+	// String, 0 or 1 for a Boolean): a type that can never give a
+	// valid value is refused; a value out of range is the field's error
+	// at run time.
 	switch kind {
 	case Int:
-		ok, why = isInt, "Int needs an integer type"
+		ok, why = isNumber, "Int needs an integer type"
 	case Float:
-		ok, why = isInt || k == reflect.Float32 || k == reflect.Float64, "Float needs a float or an integer type"
+		ok, why = isNumber, "Float needs a float or an integer type"
 	case String:
-		ok, why = k == reflect.String || r.Implements(stringerType), "String needs a string type or a fmt.Stringer"
+		ok, why = k == reflect.String || isNumber || k == reflect.Bool || r.Implements(stringerType), "String needs a string, number or bool type, or a fmt.Stringer"
 	case ID:
 		ok, why = k == reflect.String || isInt || r.Implements(stringerType), "ID needs a string or an integer type, or a fmt.Stringer"
 	case Boolean:
-		ok, why = k == reflect.Bool, "Boolean needs a bool"
+		ok, why = k == reflect.Bool || isNumber, "Boolean needs a bool or a number"
 	}
 	if !ok && k != reflect.Interface {
 		c.mismatch(coord, source, kind, r, why)
@@ -257,6 +270,9 @@ func derefAll(r reflect.Type) reflect.Type {
 func (c *typeChecker) enumType(e *Enum) reflect.Type {
 	if t, ok := c.enums[e]; ok {
 		return t
+	}
+	if len(e.Values) == 0 {
+		return nil
 	}
 	var t reflect.Type
 	for i, v := range e.Values {
@@ -315,8 +331,18 @@ func oneOf(what string, names []string) string {
 // input checks that decoder d can hold values of input type t (the type
 // of what, decoded into goField).
 func (c *typeChecker) input(coord, what, goField string, d *decoder, t Type) {
+	if d.problem != "" && d.kind != decStruct {
+		c.errorf("graphql: %s: %s: %s (%s) cannot be decoded into: %s", coord, what, goField, d.typ, d.problem)
+		return
+	}
 	for range maxTypeWrappers + 1 {
-		for d.kind == decPtr || d.kind == decOpt {
+		if e, ok := namedOf(t).(*Enum); ok && d.typ == c.enumType(e) && unwrapNonNull(t) == Type(e) {
+			return // an enum's values are pointers, and so is the field
+		}
+		for range maxDerefs {
+			if d.kind != decPtr && d.kind != decOpt {
+				break
+			}
 			d = d.elem
 		}
 		if d.kind == decAny {
@@ -355,6 +381,8 @@ func (c *typeChecker) input(coord, what, goField string, d *decoder, t Type) {
 	case *Enum:
 		want := c.enumType(x)
 		switch {
+		case want == nil && len(x.Values) == 0:
+			// NewSchema reports the enum without values.
 		case want == nil:
 			c.inputMismatch(coord, what, goField, t, d, fmt.Sprintf("the values of enum %s have different Go types, which only any can hold", x.Name))
 		case d.typ == want,
@@ -364,9 +392,10 @@ func (c *typeChecker) input(coord, what, goField string, d *decoder, t Type) {
 			c.inputMismatch(coord, what, goField, t, d, fmt.Sprintf("the values of enum %s are %s", x.Name, want))
 		}
 	case *InputObject:
-		switch d.kind {
-		case decMap, decArgs:
-		case decStruct:
+		switch {
+		case d.kind == decMap, d.kind == decArgs,
+			d.typ.Kind() == reflect.Map && d.typ.Key().Kind() == reflect.String && d.typ.Elem() == anyType && mapSAType.AssignableTo(d.typ):
+		case d.kind == decStruct:
 			c.inputObject(coord, x, d)
 		default:
 			c.inputMismatch(coord, what, goField, t, d, "an input object needs a struct, a map[string]any or graphql.Args")

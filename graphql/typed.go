@@ -46,11 +46,12 @@ type NoArgs = struct{}
 // returning that object return (for Query and Mutation, the value of
 // ExecParams.Root; its zero value when there is none). It may be an
 // interface they implement. R is what fn returns for the field's type: a
-// slice for a list, a string type for String and ID, an integer type for
-// Int, a float or integer type for Float, a bool for Boolean, the Go type
-// of an enum's values, a struct, a pointer to one or a map for an object,
-// anything for a custom scalar; a pointer to any of these, or an
-// interface, fits too.
+// slice for a list; for a scalar, a Go type the executor can serialise as
+// it (a string, number or bool type for String, a number for Int and
+// Float, a bool or number for Boolean, a string or integer type for ID,
+// or a fmt.Stringer); the Go type of an enum's values; a struct, a pointer
+// to one or a map for an object; anything for a custom scalar. A pointer
+// to any of these, or an interface, fits too.
 //
 // NewSchema checks all of this, for every typed field at once: arguments
 // that no field of A names, Go types that do not fit the GraphQL types, a

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 type genreT string
@@ -308,8 +309,20 @@ func TestNewSchemaTypedMismatches(t *testing.T) {
 			[]string{`graphql: Query.posts: the resolver's args type struct { *graphql_test.tUser }: the embedded pointer tUser cannot be decoded into; embed the struct itself`}},
 		{"a string for a list", graphql.Fields{posts(graphql.Resolver(func(context.Context, any, graphql.NoArgs) (string, error) { return "", nil }))},
 			[]string{`graphql: Query.posts: the resolver returns string, which does not fit [Post] ([Post] is string; a list needs a slice or an array)`}},
-		{"an int for a String", graphql.Fields{{Name: "s", Type: graphql.String, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (int, error) { return 0, nil })}},
-			[]string{`graphql: Query.s: the resolver returns int, which does not fit String (String is int; String needs a string type or a fmt.Stringer)`}},
+		{"a map for a String", graphql.Fields{{Name: "s", Type: graphql.String, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (map[string]int, error) { return nil, nil })}},
+			[]string{`graphql: Query.s: the resolver returns map[string]int, which does not fit String (String is map[string]int; String needs a string, number or bool type, or a fmt.Stringer)`}},
+		{"an embedded Opt", graphql.Fields{posts(graphql.Resolver(func(context.Context, any, struct {
+			First struct {
+				A string
+				graphql.Opt[int]
+			}
+		}) ([]*tPost, error) {
+			return nil, nil
+		}))}, []string{`graphql: Query.posts: argument "first" is Int, which field First of struct { First struct { A string; graphql.Opt[int] } } (struct { A string; graphql.Opt[int] }) cannot hold: Int needs an int, int32 or int64`}},
+		{"a pointer type that points to itself", graphql.Fields{posts(graphql.Resolver(func(context.Context, any, struct{ First selfPtr }) ([]*tPost, error) { return nil, nil })),
+			{Name: "p", Type: graphql.String, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (selfPtr, error) { return nil, nil })}},
+			[]string{`graphql: Query.posts: argument "first": field First of struct { First graphql_test.selfPtr } (graphql_test.selfPtr) cannot be decoded into: the pointer type graphql_test.selfPtr points to itself`,
+				`graphql: Query.p: the resolver returns graphql_test.selfPtr, which does not fit String (String is graphql_test.selfPtr; String needs a string, number or bool type, or a fmt.Stringer)`}},
 		{`"sf" instead of genreT("sf")`, graphql.Fields{{Name: "g", Type: genreEnum, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (string, error) { return "sf", nil })}},
 			[]string{`graphql: Query.g: the resolver returns string, which does not fit Genre (Genre is string; the values of enum Genre are graphql_test.genreT)`}},
 		{"a struct where a pointer was expected", graphql.Fields{{Name: "posts", Type: graphql.NewList(postFields(
@@ -340,14 +353,14 @@ func TestNewSchemaTypedMismatches(t *testing.T) {
 			{Name: "b", Type: graphql.String, Typed: graphql.Resolver[any, graphql.NoArgs, string](nil)},
 		}, []string{`graphql: field Query.a has both Typed and Resolve; give it one resolver`, `graphql: field Query.b: the typed resolver's function is nil`}},
 		{"every mismatch at once", graphql.Fields{
-			{Name: "s", Type: graphql.String, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (bool, error) { return false, nil })},
+			{Name: "s", Type: graphql.String, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (struct{}, error) { return struct{}{}, nil })},
 			{Name: "i", Type: graphql.Int, Args: []graphql.Argument{{Name: "x", Type: graphql.Boolean}},
-				Typed: graphql.Resolver(func(context.Context, any, struct{ X, Y int }) (float64, error) { return 0, nil })},
+				Typed: graphql.Resolver(func(context.Context, any, struct{ X, Y int }) ([]int, error) { return nil, nil })},
 		}, []string{
-			`graphql: Query.s: the resolver returns bool, which does not fit String (String is bool; String needs a string type or a fmt.Stringer)`,
+			`graphql: Query.s: the resolver returns struct {}, which does not fit String (String is struct {}; String needs a string, number or bool type, or a fmt.Stringer)`,
 			`graphql: Query.i: argument "x" is Boolean, which field X of struct { X int; Y int } (int) cannot hold: Boolean needs a bool`,
 			`graphql: Query.i: field Y of the resolver's args type struct { X int; Y int } stands for the argument "y", which the field does not have (its arguments: x)`,
-			`graphql: Query.i: the resolver returns float64, which does not fit Int (Int is float64; Int needs an integer type)`,
+			`graphql: Query.i: the resolver returns []int, which does not fit Int (Int is []int; Int needs an integer type)`,
 		}},
 	}
 	for _, tc := range tests {
@@ -472,4 +485,110 @@ func FuzzTypedArgs(f *testing.F) {
 			t.Fatalf("invalid response %q: %v", out, merr)
 		}
 	})
+}
+
+// selfPtr is a pointer type that points to itself.
+type selfPtr *selfPtr
+
+// bigish is a custom scalar value handed around by pointer.
+type bigish struct{ n int }
+
+// TestTypedReviewCases: forms a review found mishandled. A custom scalar
+// and an enum whose values are pointers decode into that pointer type;
+// struct fields the executor serialises leniently (an int for a String)
+// are accepted; a pointer to a map is an object; a named map type holds
+// an input object.
+func TestTypedReviewCases(t *testing.T) {
+	ptrScalar := &graphql.Scalar{Name: "Big",
+		Serialize: func(v any) (any, error) { return v.(*bigish).n, nil },
+		ParseValue: func(v any) (any, error) {
+			n, err := v.(json.Number).Int64()
+			return &bigish{int(n)}, err
+		}}
+	low, high := new(levelT), new(levelT)
+	*low, *high = 1, 2
+	ptrEnum := &graphql.Enum{Name: "PtrLevel", Values: []graphql.EnumValue{{Name: "LOW", Value: low}, {Name: "HIGH", Value: high}}}
+	type lenient struct {
+		Views  int
+		Score  json.Number
+		Active int
+	}
+	type namedMap map[string]any
+	meta := &graphql.Object{Name: "Meta", Fields: graphql.Fields{{Name: "count", Type: graphql.Int}}}
+	in := &graphql.InputObject{Name: "In", Fields: []graphql.InputField{{Name: "x", Type: graphql.Int}}}
+	s := newSchema(t, graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "big", Type: graphql.Int, Args: []graphql.Argument{{Name: "b", Type: ptrScalar}, {Name: "l", Type: ptrEnum}, {Name: "in", Type: in}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, a struct {
+				B  *bigish
+				L  *levelT
+				In namedMap
+			}) (int, error) {
+				return a.B.n + int(*a.L) + int(a.In["x"].(int)), nil
+			})},
+		{Name: "lenient", Type: &graphql.Object{Name: "Lenient", Fields: graphql.Fields{
+			{Name: "views", Type: graphql.String}, {Name: "score", Type: graphql.Float}, {Name: "active", Type: graphql.Boolean}}},
+			Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (lenient, error) {
+				return lenient{Views: 3, Score: "1.5", Active: 1}, nil
+			})},
+		{Name: "meta", Type: meta, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*map[string]any, error) {
+			m := map[string]any{"count": 2}
+			return &m, nil
+		})},
+	}}})
+	got := response(t, s, `{ big(b: 40, l: HIGH, in: {x: 1}) lenient { views score active } meta { count } }`, "", "")
+	if want := `{"data":{"big":43,"lenient":{"views":"3","score":1.5,"active":true},"meta":{"count":2}}}`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestRulesDoNotChangeTheCachedArguments: a Func rule is user code; what
+// it is given is a copy, so a change it makes reaches neither the next
+// execution of the cached document nor the resolver.
+func TestRulesDoNotChangeTheCachedArguments(t *testing.T) {
+	meddle := validate.Func(func(v any) string {
+		if l, ok := v.([]any); ok && len(l) > 0 {
+			l[0] = l[0].(string) + "!"
+		}
+		return ""
+	})
+	s := newSchema(t, graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "f", Type: graphql.String, Args: []graphql.Argument{{Name: "tags", Type: graphql.NewList(graphql.String), Rules: []validate.Rule{meddle}}},
+			Typed: graphql.Resolver(func(_ context.Context, _ any, a struct{ Tags []string }) (string, error) {
+				return strings.Join(a.Tags, ","), nil
+			})},
+	}}})
+	op, errs := s.Prepare(parseValidated(t, s, `{ f(tags: ["a"]) }`), "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	for range 3 {
+		if got := string(execute(op, context.Background(), graphql.ExecParams{}).Data); got != `{"f":"a"}` {
+			t.Fatalf("data %s; want {\"f\":\"a\"}", got)
+		}
+	}
+}
+
+// TestSchemaMiddlewareSkipsDefaultFieldsWithRules: a field without a
+// resolver keeps its exemption from the schema-wide middleware when its
+// arguments have rules.
+func TestSchemaMiddlewareSkipsDefaultFieldsWithRules(t *testing.T) {
+	var wrapped []string
+	mw := func(next graphql.ResolveFunc) graphql.ResolveFunc {
+		return func(ctx context.Context, p any, a graphql.Args, info graphql.ResolveInfo) (any, error) {
+			wrapped = append(wrapped, info.FieldName())
+			return next(ctx, p, a, info)
+		}
+	}
+	s := newSchema(t, graphql.SchemaConfig{FieldMiddleware: []graphql.FieldMiddleware{mw}, Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "o", Type: &graphql.Object{Name: "O", Fields: graphql.Fields{
+			{Name: "a", Type: graphql.String},
+			{Name: "b", Type: graphql.String, Args: []graphql.Argument{{Name: "x", Type: graphql.Int, Rules: []validate.Rule{validate.Max(1)}}}},
+		}}, Resolve: constant(map[string]any{"a": "A", "b": "B"})},
+	}}})
+	if got, want := response(t, s, `{ o { a b(x: 1) } }`, "", ""), `{"data":{"o":{"a":"A","b":"B"}}}`; got != want {
+		t.Errorf("got %s; want %s", got, want)
+	}
+	if strings.Join(wrapped, ",") != "o" {
+		t.Errorf("the schema-wide middleware wrapped %v; want only [o]", wrapped)
+	}
 }

@@ -71,9 +71,16 @@
 // null is allowed; [Func] and [Each] are not called for Missing or nil.
 // Add [Required] to refuse null.
 //
-// When Required fails, the field's remaining rules are not run. Otherwise
-// every failing rule of a field adds its message, in rule order: a title
-// too long that also holds U+0000 gets both messages.
+// When Required fails, the field's remaining rules are not run; when
+// String fails, its size rules ([Min], [Max], [Between]) are not (a number
+// or a list sent for a string is not measured as one). Otherwise every
+// failing rule of a field adds its message, in rule order: a title too
+// long that also holds U+0000 gets both messages.
+//
+// [Trimmed] runs rules on a string as Laravel's TrimStrings and
+// ConvertEmptyStringsToNull middlewares leave it ([Trim], and null when
+// nothing is left), for an API without them: the example server's
+// createPost judges a title as the articles REST API does.
 //
 // # Messages
 //

@@ -197,12 +197,16 @@ func (c *checker) add(path, msg string) {
 // run runs rules on x, the value of fl.
 func (c *checker) run(fl *field, x any, rules []Rule) {
 	v := see(x)
+	notString := false
 	for _, r := range rules {
-		if r.flags&isEach != 0 {
+		switch {
+		case r.flags&isEach != 0:
 			c.each(fl, &v, r.each)
 			continue
-		}
-		if r.check == nil {
+		case r.flags&isTrimmed != 0:
+			c.run(fl, trimmed(&v), r.each)
+			continue
+		case r.check == nil, notString && r.flags&isSize != 0:
 			continue
 		}
 		template := r.check(v)
@@ -217,7 +221,20 @@ func (c *checker) run(fl *field, x any, rules []Rule) {
 		if r.flags&implicit != 0 {
 			return
 		}
+		notString = notString || r.flags&isString != 0
 	}
+}
+
+// trimmed is v as Trimmed sees it: a string trimmed, and nil when that
+// leaves it empty.
+func trimmed(v *value) any {
+	if v.kind != kindString {
+		return v.v
+	}
+	if s := Trim(v.str); s != "" {
+		return s
+	}
+	return nil
 }
 
 // each runs rules on every item of v when it is a list.

@@ -72,6 +72,14 @@ const (
 	hasMax
 	// isEach: the rule is Each; it reports nothing itself.
 	isEach
+	// isTrimmed: the rule is Trimmed; it runs each on the trimmed value.
+	isTrimmed
+	// isString: the rule is String; when it fails, the size rules of the
+	// field are not run (a number or a list sent for a string is not
+	// measured as one).
+	isString
+	// isSize: the rule is Min, Max or Between.
+	isSize
 )
 
 // Required fails on [Missing], nil, a string (of any string kind) that is
@@ -109,7 +117,7 @@ func Required() Rule {
 // any other value, nil included (null is not a string), with "The
 // :attribute field must be a string.".
 func String() Rule {
-	return Rule{check: func(v value) string {
+	return Rule{flags: isString, check: func(v value) string {
 		if v.kind == kindString || v.kind == kindMissing {
 			return ""
 		}
@@ -160,7 +168,7 @@ func Boolean() Rule {
 //
 // A value of another kind, nil included, passes; NaN fails.
 func Min(n int) Rule {
-	return Rule{min: n, flags: hasMin, check: func(v value) string {
+	return Rule{min: n, flags: hasMin | isSize, check: func(v value) string {
 		c, m := v.compare(n)
 		if c == less || c == unordered {
 			return m.pick(msgMinString, msgMinNumeric, msgMinArray)
@@ -178,7 +186,7 @@ func Min(n int) Rule {
 //
 // A value of another kind, nil included, passes; NaN fails.
 func Max(n int) Rule {
-	return Rule{max: n, flags: hasMax, check: func(v value) string {
+	return Rule{max: n, flags: hasMax | isSize, check: func(v value) string {
 		c, m := v.compare(n)
 		if c == greater || c == unordered {
 			return m.pick(msgMaxString, msgMaxNumeric, msgMaxArray)
@@ -197,7 +205,7 @@ func Max(n int) Rule {
 //
 // A value of another kind, nil included, passes; NaN fails.
 func Between(min, max int) Rule {
-	return Rule{min: min, max: max, flags: hasMin | hasMax, check: func(v value) string {
+	return Rule{min: min, max: max, flags: hasMin | hasMax | isSize, check: func(v value) string {
 		lo, m := v.compare(min)
 		hi, _ := v.compare(max)
 		if lo == less || lo == unordered || hi == greater {
@@ -300,6 +308,26 @@ func Func(check func(value any) string) Rule {
 	}}
 }
 
+// Trim removes leading and trailing white space as Laravel's TrimStrings
+// middleware does: Unicode white space ([unicode.IsSpace]) plus the
+// zero-width no-break space (U+FEFF), the zero-width space (U+200B) and
+// the left-to-right mark (U+200E). The articles REST API trims every
+// string field with it before its rules run.
+func Trim(s string) string { return strings.TrimFunc(s, trimmable) }
+
+// Trimmed runs rules on the value as Laravel sees it behind its
+// TrimStrings and ConvertEmptyStringsToNull middlewares: a string (of any
+// string kind) is trimmed with [Trim], and one left empty is null. Other
+// values are checked as they are. It is for APIs without such a
+// middleware (GraphQL), so that they judge a value as the articles REST
+// API does; the resolver then stores Trim of what it was given. Trimmed
+// reports nothing itself: its rules report under the field's own path,
+// and a failing implicit rule among them stops only them (wrap all of a
+// field's rules in one Trimmed).
+func Trimmed(rules ...Rule) Rule {
+	return Rule{flags: isTrimmed, each: slices.Clone(rules)}
+}
+
 // Each runs rules on every item of a list value (a slice or an array), as
 // Laravel's "field.*" rules do: item i is checked as its own field, under
 // the path "<path>.<i>" and the attribute "<attribute>.<i>" (so the
@@ -361,7 +389,7 @@ func (r Rule) expand(template, attribute string) string {
 // TrimStrings trims it.
 func isBlank(s string) bool {
 	for _, r := range s {
-		if !isTrimmed(r) {
+		if !trimmable(r) {
 			return false
 		}
 	}
@@ -371,7 +399,7 @@ func isBlank(s string) bool {
 // isTrimmed reports whether TrimStrings trims r: Unicode white space plus
 // the zero-width no-break space (BOM), the zero-width space and the
 // left-to-right mark.
-func isTrimmed(r rune) bool {
+func trimmable(r rune) bool {
 	return unicode.IsSpace(r) || r == '\uFEFF' || r == '\u200B' || r == '\u200E'
 }
 

@@ -398,10 +398,10 @@ func TestEveryFailingRuleReports(t *testing.T) {
 			want:  []string{"The title field must not be greater than 200 characters.", titleNUL},
 		},
 		{
-			name:  "list too long, not a string",
+			name:  "a list is not measured once String fails",
 			value: []any{1, 2, 3},
-			rules: []validate.Rule{validate.Required(), validate.String(), validate.Max(2)},
-			want:  []string{titleString, "The title field must not have more than 2 items."},
+			rules: []validate.Rule{validate.Required(), validate.String(), validate.Max(2), validate.NoNullCharacters()},
+			want:  []string{titleString},
 		},
 		{
 			name:  "required stops the rest",
@@ -511,7 +511,7 @@ func TestEach(t *testing.T) {
 			rules: []validate.Rule{tags},
 			want: validate.Failures{
 				{Path: "tags.1", Messages: []string{"The tags.1 field is required."}},
-				{Path: "tags.2", Messages: []string{"The tags.2 field must be a string.", "The tags.2 field must not be greater than 3."}},
+				{Path: "tags.2", Messages: []string{"The tags.2 field must be a string."}},
 				{Path: "tags.3", Messages: []string{"The tags.3 field must not be greater than 3 characters."}},
 				{Path: "tags.4", Messages: []string{"The tags.4 field is required."}},
 			},
@@ -635,5 +635,37 @@ func TestAttributeInMessageIsNotExpanded(t *testing.T) {
 	f.CheckAs("x", ":min :attribute", "", validate.Min(3))
 	if got, want := f[0].Messages[0], "The :min :attribute field must be at least 3 characters."; got != want {
 		t.Errorf("message = %q, want %q", got, want)
+	}
+}
+
+func TestTrimmed(t *testing.T) {
+	long := " " + strings.Repeat("a", 200) + "\u200b"
+	tests := []struct {
+		name  string
+		value any
+		rules []validate.Rule
+		want  []string
+	}{
+		{"white space is missing", " \t\u00a0\ufeff", []validate.Rule{validate.Required(), validate.Max(3)}, []string{titleRequired}},
+		{"measured without its padding", long, []validate.Rule{validate.Required(), validate.Max(200)}, nil},
+		{"a padded NUL still fails", " a\x00 ", []validate.Rule{validate.NoNullCharacters()}, []string{titleNUL}},
+		{"not a string: checked as it is", []any{1, 2, 3}, []validate.Rule{validate.Max(2)}, []string{"The title field must not have more than 2 items."}},
+		{"Missing stays missing", validate.Missing, []validate.Rule{validate.String()}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var f validate.Failures
+			f.Check("title", tc.value, validate.Trimmed(tc.rules...))
+			var got []string
+			if len(f) > 0 {
+				got = f[0].Messages
+			}
+			if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("got %q; want %q", got, tc.want)
+			}
+		})
+	}
+	if got := validate.Trim("\u200e\ufeff x \u00a0\u200b"); got != "x" {
+		t.Errorf("Trim = %q; want %q", got, "x")
 	}
 }

@@ -791,6 +791,22 @@ func (s *service) testOneRuleSet(t *testing.T) {
 		{"both, as Laravel reports every rule", long + `\u0000`, "B", map[string][]string{"title": {
 			"The title field must not be greater than 200 characters.", "The title field must not contain null characters."}}},
 		{"empty body and title", "", "", map[string][]string{"title": {"The title field is required."}, "body": {"The body field is required."}}},
+		// Both judge the trimmed value: 200 characters between spaces
+		// pass, 201 fail.
+		{"201 characters between spaces", ` \u200b` + long + ` `, "B", map[string][]string{"title": {"The title field must not be greater than 200 characters."}}},
+	}
+	// A title of 200 characters between white space is accepted by both,
+	// and stored trimmed by both.
+	padded := " \u200b" + strings.Repeat("a", 200) + "\u00a0"
+	rest := send(t, http.MethodPost, s.url("/api/articles"), `{"title":"`+padded+`","body":" B "}`,
+		"Content-Type", "application/json", "Authorization", "Bearer "+s.adaToken)
+	if rest.status != http.StatusCreated || !strings.Contains(rest.body, `"title":"`+strings.Repeat("a", 200)+`","body":"B"`) {
+		t.Errorf("REST, a padded title of 200 characters: %d %s", rest.status, rest.body)
+	}
+	gql := s.graphql(t, s.adaToken, `mutation ($in: CreatePostInput!) { createPost(input: $in) { title body tags } }`,
+		map[string]any{"in": map[string]any{"title": " \u200b" + strings.Repeat("a", 200) + "\u00a0", "body": " B ", "tags": []any{" go\u200b"}}})
+	if want := `{"data":{"createPost":{"title":"` + strings.Repeat("a", 200) + `","body":"B","tags":["go"]}}}`; gql.status != http.StatusOK || gql.body != want {
+		t.Errorf("GraphQL, a padded title of 200 characters: %d %s; want 200 %s", gql.status, gql.body, want)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

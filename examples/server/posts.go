@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"strconv"
-	"strings"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
@@ -49,8 +48,9 @@ type (
 
 // postsSchema builds the sample schema over posts. The rules of a post's
 // title and body are the articles API's (articles.TitleRules and
-// BodyRules), so that both APIs refuse the same input with the same
-// messages.
+// BodyRules), run on the trimmed value (validate.Trimmed) as the REST API
+// runs them behind its TrimStrings, so that both APIs refuse the same
+// input with the same messages.
 func postsSchema(posts *postStore) (*graphql.Schema, error) {
 	user := &graphql.Object{Name: "User", Description: "The author of posts.", Fields: graphql.Fields{
 		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
@@ -68,11 +68,11 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 	}}
 	createInput := &graphql.InputObject{Name: "CreatePostInput", Fields: []graphql.InputField{
 		{Name: "title", Type: graphql.NewNonNull(graphql.String), Description: "1 to 200 characters.",
-			Rules: articles.TitleRules()},
-		{Name: "body", Type: graphql.NewNonNull(graphql.String), Rules: articles.BodyRules()},
+			Rules: []validate.Rule{validate.Trimmed(articles.TitleRules()...)}},
+		{Name: "body", Type: graphql.NewNonNull(graphql.String), Rules: []validate.Rule{validate.Trimmed(articles.BodyRules()...)}},
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String)), Description: "At most 20, each 1 to 50 characters.",
 			Rules: []validate.Rule{validate.Max(maxTags),
-				validate.Each(validate.Required(), validate.Max(maxTagChars), validate.NoNullCharacters())}},
+				validate.Each(validate.Trimmed(validate.Required(), validate.Max(maxTagChars), validate.NoNullCharacters()))}},
 	}}
 	r := &postResolvers{posts: posts}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
@@ -141,8 +141,8 @@ func (r *postResolvers) find(ctx context.Context, _ any, args postArgs, info gra
 	return p, r.withAuthors(ctx, info, p)
 }
 
-// create writes a post. The input's rules have run when it is called; the
-// title, the body and the tags are stored trimmed.
+// create writes a post. The input's rules have run on the trimmed values
+// when it is called, and those are what it stores.
 func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs, info graphql.ResolveInfo) (*Post, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok { // the endpoint's mutation gate makes this unreachable
@@ -150,9 +150,9 @@ func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs, 
 	}
 	in := args.Input
 	for i, t := range in.Tags {
-		in.Tags[i] = strings.TrimSpace(t) // the slice is this call's own
+		in.Tags[i] = validate.Trim(t) // the slice is this call's own
 	}
-	p, err := r.posts.create(ctx, userID, strings.TrimSpace(in.Title), strings.TrimSpace(in.Body), in.Tags)
+	p, err := r.posts.create(ctx, userID, validate.Trim(in.Title), validate.Trim(in.Body), in.Tags)
 	if err != nil {
 		return nil, err
 	}
