@@ -96,7 +96,7 @@ func member(fields map[string]json.RawMessage, name string) any {
 		return nil // cannot happen: httpjson.ReadObject checked the JSON
 	}
 	if s, ok := v.(string); ok {
-		if s = trim(s); s == "" {
+		if s = validate.Trim(s); s == "" { // TrimStrings
 			return nil
 		}
 		return s
@@ -118,6 +118,3 @@ func laravelBoolean(v any) (value, ok bool) {
 	}
 	return false, false
 }
-
-// trim is Laravel's TrimStrings ([validate.Trim]).
-func trim(s string) string { return validate.Trim(s) }

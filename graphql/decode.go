@@ -3,6 +3,7 @@ package graphql
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode"
 	"unsafe"
@@ -152,7 +153,7 @@ func (ds decoders) structFields(d *decoder, t reflect.Type, base uintptr, prefix
 // isOpt reports whether t is an instance of Opt (not merely a type that
 // embeds one, which has its methods too).
 func isOpt(t reflect.Type) bool {
-	return t.Kind() == reflect.Struct && t.PkgPath() == optPkg && strings.HasPrefix(t.Name(), "Opt[") && t.Implements(optIface)
+	return t.Kind() == reflect.Struct && t.PkgPath() == optPkg && strings.HasPrefix(t.Name(), "Opt[")
 }
 
 var optPkg = reflect.TypeFor[Opt[int]]().PkgPath()
@@ -294,7 +295,7 @@ func (d *decoder) decode(p unsafe.Pointer, v any, coord, path string) error {
 		s := reflect.MakeSlice(d.typ, len(l), len(l))
 		data, size := s.UnsafePointer(), d.elem.typ.Size()
 		for i, e := range l {
-			if err := d.elem.decode(unsafe.Add(data, uintptr(i)*size), e, coord, path+"."+itoa(i)); err != nil {
+			if err := d.elem.decode(unsafe.Add(data, uintptr(i)*size), e, coord, path+"."+strconv.Itoa(i)); err != nil {
 				return err
 			}
 		}
@@ -349,11 +350,4 @@ func (d *decoder) assign(p unsafe.Pointer, v any, coord, path string) error {
 
 func (d *decoder) mismatch(v any, coord, path string) error {
 	return fmt.Errorf("graphql: %s: argument %s holds a %T, which cannot be stored in a %s", coord, path, v, d.typ)
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return fmt.Sprint(i)
 }

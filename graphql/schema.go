@@ -708,15 +708,6 @@ func (b *builder) compileObject(o *Object) {
 			}
 		}
 		if !info.intro {
-			if fi.checked {
-				// Validation runs inside the middleware, right before
-				// the resolver: an authorization check comes first.
-				inner := f.Resolve
-				if inner == nil {
-					inner = defaultResolver(fi)
-				}
-				f.Resolve = b.s.validating(fi, inner)
-			}
 			fi.resolve = b.withMiddleware(coord, fi, f)
 		}
 		b.compileCost(fi, f)
@@ -730,23 +721,23 @@ func (b *builder) compileObject(o *Object) {
 }
 
 // withMiddleware composes the resolver of field f (coordinates coord) with
-// the schema-wide middleware and its own, in the order [FieldMiddleware]
-// describes. A field without Resolve keeps none unless some middleware
-// applies to it, and is then wrapped around its default resolution.
+// the checks of its arguments' rules, innermost, and the schema-wide
+// middleware and its own around them, in the order [FieldMiddleware]
+// describes (so an authorization check answers before the rules). A field
+// without Resolve keeps none unless rules or some middleware apply to it,
+// and is then wrapped around its default resolution.
 func (b *builder) withMiddleware(coord string, fi *fieldInfo, f Field) (resolve ResolveFunc) {
 	var chain []FieldMiddleware
-	// fi.traced: the field had a resolver of its own (f.Resolve may now
-	// be the validation of a field that had none).
-	if fi.traced || b.cfg.MiddlewareOnDefaultFields {
+	if f.Resolve != nil || b.cfg.MiddlewareOnDefaultFields {
 		chain = append(chain, b.cfg.FieldMiddleware...)
 	}
 	chain = append(chain, f.Middleware...)
-	if len(chain) == 0 {
-		return f.Resolve
-	}
 	resolve = f.Resolve
-	if resolve == nil {
+	if resolve == nil && (fi.checked || len(chain) > 0) {
 		resolve = defaultResolver(fi)
+	}
+	if fi.checked {
+		resolve = b.s.validating(fi, resolve)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		mw := chain[i]

@@ -170,11 +170,3 @@ func (o Opt[T]) String() string {
 	}
 	return fmt.Sprint(o.value)
 }
-
-func (Opt[T]) isOpt() {}
-
-// optType is implemented by every Opt; the decoder finds its fields by
-// name.
-type optType interface{ isOpt() }
-
-var optIface = reflect.TypeFor[optType]()
