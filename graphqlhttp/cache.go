@@ -2,7 +2,9 @@ package graphqlhttp
 
 import (
 	"container/list"
+	"hash/maphash"
 	"math"
+	"math/bits"
 	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -76,6 +78,17 @@ func (d *document) operation(s *graphql.Schema, name string) *operation {
 // cache is a bounded LRU of documents keyed by query text, safe for
 // concurrent use. Documents are validated before they enter it and only
 // read afterwards.
+//
+// A document is admitted on second sight: it is cached from the second
+// time it is offered within the recent window, not the first. A
+// doorkeeper, a direct-mapped table of the 64-bit hashes of texts
+// recently offered once, remembers the first offer; the second finds the
+// hash in its slot, clears it and caches the document. So a text sent only
+// once (a client that inlines values or builds every query anew) neither
+// evicts a useful document nor stays in memory after its answer: it costs
+// one slot of the table, which the next text hashed to that slot takes
+// over (the forgotten text then needs a third sight). The hashes are
+// seeded per cache, so that no one can craft texts that collide.
 type cache struct {
 	mu       sync.Mutex
 	maxItems int
@@ -83,7 +96,13 @@ type cache struct {
 	bytes    int
 	ll       *list.List
 	items    map[string]*list.Element
+
+	seed maphash.Seed // set by newCache, then only read
+	seen []uint64     // the doorkeeper: hashes of texts offered once; 0 is empty
 }
+
+// maxSeen bounds the slots of the doorkeeper (8 bytes each).
+const maxSeen = 1 << 16
 
 func newCache(items, bytes int) *cache {
 	if items < 0 {
@@ -98,7 +117,19 @@ func newCache(items, bytes int) *cache {
 	case bytes < 0: // no bound on the bytes, only on the count
 		bytes = math.MaxInt
 	}
-	return &cache{maxItems: items, maxBytes: bytes, ll: list.New(), items: map[string]*list.Element{}}
+	// The next power of two of at least 4 slots per document, up to maxSeen.
+	slots := 1 << bits.Len(uint(4*min(items, maxSeen/4)-1))
+	return &cache{maxItems: items, maxBytes: bytes, ll: list.New(), items: map[string]*list.Element{},
+		seed: maphash.MakeSeed(), seen: make([]uint64, slots)}
+}
+
+// hash returns the doorkeeper's hash of query, never 0, and its slot.
+func (c *cache) hash(query string) (h uint64, slot int) {
+	h = maphash.String(c.seed, query)
+	if h == 0 {
+		h = 1 // 0 marks an empty slot
+	}
+	return h, int(h & uint64(len(c.seen)-1))
 }
 
 func (c *cache) get(query string) *document {
@@ -114,15 +145,26 @@ func (c *cache) get(query string) *document {
 	return nil
 }
 
+// add offers d to the cache (see [cache]): d is cached if the slot of its
+// text in the doorkeeper holds the text's hash (it was offered before, and
+// no other text took the slot since); else the hash is written there and d
+// is dropped. A document larger than the byte bound is ignored, and one
+// whose text is cached already leaves the cached one in place.
 func (c *cache) add(d *document) {
 	if c == nil || d.size() > c.maxBytes {
 		return
 	}
+	h, slot := c.hash(d.query)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.items[d.query]; ok {
 		return
 	}
+	if c.seen[slot] != h { // first sight, or the text was forgotten
+		c.seen[slot] = h
+		return
+	}
+	c.seen[slot] = 0
 	c.items[d.query] = c.ll.PushFront(d)
 	c.bytes += d.size()
 	for c.ll.Len() > c.maxItems || c.bytes > c.maxBytes {

@@ -10,8 +10,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"weak"
 
 	"github.com/rs/zerolog"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/limits"
@@ -71,16 +74,188 @@ func TestCacheDisabled(t *testing.T) {
 	}
 }
 
+// admit offers d twice, as two requests for its text do, so that it is
+// cached: nothing can take its slot of the doorkeeper in between.
+func admit(c *cache, d *document) {
+	c.add(d)
+	c.add(d)
+}
+
+func TestCacheDoorkeeperSize(t *testing.T) {
+	for _, tt := range []struct{ items, slots int }{
+		{1, 4}, {2, 8}, {3, 16}, {0, 4096}, {1000, 4096}, {1024, 4096}, {1025, 8192},
+		{maxSeen / 4, maxSeen}, {maxSeen/4 + 1, maxSeen}, {math.MaxInt, maxSeen},
+	} {
+		if got := len(newCache(tt.items, 0).seen); got != tt.slots {
+			t.Errorf("newCache(%d, 0) has %d slots, want %d", tt.items, got, tt.slots)
+		}
+	}
+	if a, b := newCache(1, 0), newCache(1, 0); a.seed == b.seed {
+		t.Error("two caches share a seed")
+	}
+}
+
+// TestCacheAdmitsOnSecondSight: a text is cached when it is offered the
+// second time, valid or refused; the first offer only leaves its hash.
+func TestCacheAdmitsOnSecondSight(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		doc  func() *document
+	}{
+		{"valid", func() *document { return &document{query: "{ a }", doc: &ast.QueryDocument{}} }},
+		{"refused", func() *document {
+			return &document{query: "{ a }", errs: gqlerror.List{gqlerror.Errorf("Cannot query field")}}
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCache(10, 0)
+			first, second, third := tt.doc(), tt.doc(), tt.doc()
+			h, slot := c.hash("{ a }")
+			c.add(first)
+			if got := keys(t, c); len(got) != 0 || c.get("{ a }") != nil {
+				t.Fatalf("after the first offer keys = %v, want none", got)
+			}
+			if c.seen[slot] != h {
+				t.Fatalf("slot %d holds %x after the first offer, want the hash %x", slot, c.seen[slot], h)
+			}
+			c.add(second)
+			if got := c.get("{ a }"); got != second || !sameKeys(keys(t, c), "{ a }") {
+				t.Fatalf("after the second offer get = %p (want the second document %p), keys = %v", got, second, keys(t, c))
+			}
+			if c.seen[slot] != 0 {
+				t.Errorf("slot %d holds %x after admission, want it cleared", slot, c.seen[slot])
+			}
+			c.add(third)
+			if got := c.get("{ a }"); got != second || c.len() != 1 || c.seen[slot] != 0 {
+				t.Errorf("a third offer replaced the cached document or wrote its slot: get = %p, len %d", got, c.len())
+			}
+		})
+	}
+}
+
+// TestCacheIgnoresOneTimeTexts: a stream of texts offered once each leaves
+// the cache empty, allocates nothing and keeps none of them alive.
+func TestCacheIgnoresOneTimeTexts(t *testing.T) {
+	const n = 100_000
+	c := newCache(0, 0)
+	cached := &document{query: "{ kept }"}
+	admit(c, cached)
+	docs := make([]*document, n)
+	for i := range docs {
+		docs[i] = &document{query: fmt.Sprintf("{ a: echo(v: %d) }", i)}
+	}
+	i := 0
+	if allocs := testing.AllocsPerRun(1000, func() { c.add(docs[i]); i++ }); allocs != 0 {
+		t.Errorf("offering a new text allocates %v times, want 0", allocs)
+	}
+	ptrs := make([]weak.Pointer[document], n)
+	for j, d := range docs {
+		ptrs[j] = weak.Make(d)
+	}
+	for _, d := range docs[i:] {
+		c.add(d)
+	}
+	if got := keys(t, c); !sameKeys(got, "{ kept }") || c.bytes != cached.size() {
+		t.Fatalf("after %d one-time texts keys = %d of them, %d bytes; want only { kept }", n, len(got), c.bytes)
+	}
+	docs = nil
+	runtime.GC()
+	alive := 0
+	for _, w := range ptrs {
+		if w.Value() != nil {
+			alive++
+		}
+	}
+	if alive != 0 {
+		t.Errorf("%d of %d one-time documents are still alive after a GC", alive, n)
+	}
+	runtime.KeepAlive(cached)
+
+	c = newCache(0, 0)
+	for j := range n {
+		c.add(&document{query: fmt.Sprintf("{ b: echo(v: %d) }", j)})
+	}
+	if c.len() != 0 || c.bytes != 0 || len(c.items) != 0 {
+		t.Errorf("an empty cache holds %d documents (%d in the map), %d bytes after %d one-time texts", c.len(), len(c.items), c.bytes, n)
+	}
+}
+
+// slotMates returns a text that shares the slot of the doorkeeper of a in
+// c with another hash, and one in another slot, trying candidates.
+func slotMates(t *testing.T, c *cache, a string) (same, other string) {
+	t.Helper()
+	ha, slot := c.hash(a)
+	for i := 1; i < 1000 && (same == "" || other == ""); i++ {
+		q := fmt.Sprintf("{ b%d }", i)
+		switch h, s := c.hash(q); {
+		case s == slot && h != ha && same == "":
+			same = q
+		case s != slot && other == "":
+			other = q
+		}
+	}
+	if same == "" || other == "" {
+		t.Fatalf("no text shares the slot %d of %q, or none is in another slot, in %d slots", slot, a, len(c.seen))
+	}
+	return same, other
+}
+
+// TestCacheDoorkeeperCollision: a text whose slot another text took is
+// forgotten, and needs a third sight; a text in another slot is not.
+func TestCacheDoorkeeperCollision(t *testing.T) {
+	const a = "{ a }"
+	c := newCache(1, 0) // 4 slots
+	_, other := slotMates(t, c, a)
+	c.add(&document{query: a})
+	c.add(&document{query: other}) // another slot: a is still remembered
+	secondA := &document{query: a}
+	c.add(secondA)
+	if got := keys(t, c); c.get(a) != secondA || !sameKeys(got, a) {
+		t.Fatalf("keys = %v: %q is not admitted on its second sight after %q in another slot", got, a, other)
+	}
+
+	c = newCache(1, 0)
+	b, _ := slotMates(t, c, a)
+	ha, slot := c.hash(a)
+	hb, _ := c.hash(b)
+	c.add(&document{query: a})
+	c.add(&document{query: b}) // takes a's slot: a is forgotten
+	if c.seen[slot] != hb {
+		t.Fatalf("slot %d holds %x, want the hash of %q %x (that of %q is %x)", slot, c.seen[slot], b, hb, a, ha)
+	}
+	c.add(&document{query: a}) // second sight, but forgotten: remembered again
+	if got := keys(t, c); len(got) != 0 || c.seen[slot] != ha {
+		t.Fatalf("keys = %v after a collision, want none and %q remembered", got, a)
+	}
+	thirdA := &document{query: a}
+	c.add(thirdA)
+	if got := keys(t, c); c.get(a) != thirdA || !sameKeys(got, a) {
+		t.Fatalf("keys = %v: %q is not admitted on its third sight", got, a)
+	}
+	c.add(&document{query: b}) // b was forgotten too: remembered again
+	if got := keys(t, c); !sameKeys(got, a) {
+		t.Fatalf("keys = %v, want [%s]", got, a)
+	}
+	c.add(&document{query: b}) // admitted, and evicts a (one document)
+	if got := keys(t, c); !sameKeys(got, b) {
+		t.Errorf("keys = %v, want [%s]", got, b)
+	}
+}
+
 func TestCacheEvictsByCount(t *testing.T) {
 	c := newCache(3, 0)
 	for _, q := range []string{"a", "b", "c"} {
-		c.add(&document{query: q})
+		admit(c, &document{query: q})
 	}
 	if got := keys(t, c); !sameKeys(got, "c", "b", "a") {
 		t.Fatalf("keys = %v, want [c b a]", got)
 	}
 	if c.get("a") == nil { // a becomes the most recently used
 		t.Fatal("get(a) = nil")
+	}
+	c.add(&document{query: "d"}) // first sight: evicts nothing
+	if got := keys(t, c); !sameKeys(got, "a", "c", "b") {
+		t.Errorf("keys = %v after the first sight of d, want [a c b]", got)
 	}
 	c.add(&document{query: "d"}) // evicts b, the least recently used
 	if got := keys(t, c); !sameKeys(got, "d", "a", "c") {
@@ -89,8 +264,8 @@ func TestCacheEvictsByCount(t *testing.T) {
 	if c.get("b") != nil {
 		t.Error("get(b) found an evicted document")
 	}
-	c.add(&document{query: "e"})
-	c.add(&document{query: "f"})
+	admit(c, &document{query: "e"})
+	admit(c, &document{query: "f"})
 	if got := keys(t, c); !sameKeys(got, "f", "e", "d") {
 		t.Errorf("keys = %v, want [f e d]", got)
 	}
@@ -98,27 +273,30 @@ func TestCacheEvictsByCount(t *testing.T) {
 
 func TestCacheEvictsByBytes(t *testing.T) {
 	c := newCache(100, 10)
-	c.add(&document{query: "aaaa"})
-	c.add(&document{query: "bbbb"})
-	c.add(&document{query: "cc"}) // exactly 10 bytes
+	admit(c, &document{query: "aaaa"})
+	admit(c, &document{query: "bbbb"})
+	admit(c, &document{query: "cc"}) // exactly 10 bytes
 	if got := keys(t, c); !sameKeys(got, "cc", "bbbb", "aaaa") {
 		t.Fatalf("keys = %v, want [cc bbbb aaaa]", got)
 	}
-	c.add(&document{query: "ddd"}) // 13 bytes: aaaa goes
+	admit(c, &document{query: "ddd"}) // 13 bytes: aaaa goes
 	if got := keys(t, c); !sameKeys(got, "ddd", "cc", "bbbb") {
 		t.Errorf("keys = %v, want [ddd cc bbbb]", got)
 	}
 	c.get("bbbb")
-	c.add(&document{query: "eeeeeeee"}) // 17 bytes: cc then ddd go
+	admit(c, &document{query: "eeeeeeee"}) // 17 bytes: cc then ddd go
 	if got := keys(t, c); !sameKeys(got, "eeeeeeee") {
 		// bbbb (4) + eeeeeeee (8) = 12 > 10, so bbbb goes too
 		t.Errorf("keys = %v, want [eeeeeeee]", got)
 	}
-	c.add(&document{query: "xxxxxxxxxxx"}) // 11 bytes: never fits, evicts nothing
+	admit(c, &document{query: "xxxxxxxxxxx"}) // 11 bytes: never fits, evicts nothing
 	if got := keys(t, c); !sameKeys(got, "eeeeeeee") {
 		t.Errorf("keys = %v after adding a query larger than the cache, want [eeeeeeee]", got)
 	}
-	c.add(&document{query: "yyyyyyyyyy"}) // exactly the bound: replaces everything
+	if h, slot := c.hash("xxxxxxxxxxx"); c.seen[slot] == h {
+		t.Error("a query larger than the cache is remembered by the doorkeeper")
+	}
+	admit(c, &document{query: "yyyyyyyyyy"}) // exactly the bound: replaces everything
 	if got := keys(t, c); !sameKeys(got, "yyyyyyyyyy") {
 		t.Errorf("keys = %v, want [yyyyyyyyyy]", got)
 	}
@@ -127,8 +305,8 @@ func TestCacheEvictsByBytes(t *testing.T) {
 func TestCacheKeepsTheFirstDocument(t *testing.T) {
 	c := newCache(10, 0)
 	first, second := &document{query: "q"}, &document{query: "q"}
-	c.add(first)
-	c.add(second)
+	admit(c, first)
+	admit(c, second)
 	if got := c.get("q"); got != first {
 		t.Errorf("get(q) = %p, want the first document %p", got, first)
 	}
@@ -137,8 +315,8 @@ func TestCacheKeepsTheFirstDocument(t *testing.T) {
 	}
 }
 
-// TestCacheConcurrent hammers a small cache from many goroutines; run it
-// with -race.
+// TestCacheConcurrent hammers a small cache from many goroutines, with
+// texts offered many times and texts offered once; run it with -race.
 func TestCacheConcurrent(t *testing.T) {
 	c := newCache(16, 200)
 	var wg sync.WaitGroup
@@ -148,6 +326,9 @@ func TestCacheConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := range 2000 {
 				q := fmt.Sprintf("{ f%d }", (g*7+i)%100)
+				if i%2 == 1 {
+					q = fmt.Sprintf("{ once%d_%d }", g, i)
+				}
 				if d := c.get(q); d != nil {
 					if d.query != q {
 						t.Errorf("get(%q) returned the document of %q", q, d.query)
@@ -163,8 +344,14 @@ func TestCacheConcurrent(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if got := keys(t, c); len(got) == 0 {
+	got := keys(t, c)
+	if len(got) == 0 {
 		t.Error("the cache is empty")
+	}
+	for _, q := range got {
+		if strings.HasPrefix(q, "{ once") {
+			t.Errorf("a text offered once, %q, is cached", q)
+		}
 	}
 }
 
@@ -207,7 +394,8 @@ func post(h http.Handler, body string) (int, string) {
 }
 
 // TestHandlerServesRepeatsFromTheCache checks that a repeated query, valid
-// or not, is answered from the document computed the first time.
+// or not, is computed afresh the first two times, cached the second, and
+// answered from that document afterwards.
 func TestHandlerServesRepeatsFromTheCache(t *testing.T) {
 	h := newCacheHandler(t, Config{Limits: limits.Config{MaxNodes: 5}})
 	tests := []struct {
@@ -233,9 +421,15 @@ func TestHandlerServesRepeatsFromTheCache(t *testing.T) {
 			if body != tt.wantBody {
 				t.Fatalf("first answer = %d %s, want %s", status, body, tt.wantBody)
 			}
+			if d := h.cache.get(tt.query); d != nil || h.cache.len() != before {
+				t.Fatalf("after the first request the cache has %d documents (was %d) and get = %v", h.cache.len(), before, d)
+			}
+			if status, body := post(h, tt.body); body != tt.wantBody {
+				t.Fatalf("second answer = %d %s, want %s", status, body, tt.wantBody)
+			}
 			d := h.cache.get(tt.query)
 			if d == nil || h.cache.len() != before+1 {
-				t.Fatalf("after the first request the cache has %d documents (was %d) and get = %v", h.cache.len(), before, d)
+				t.Fatalf("after the second request the cache has %d documents (was %d) and get = %v", h.cache.len(), before, d)
 			}
 			if (d.doc != nil) != tt.valid || (d.errs == nil) != tt.valid {
 				t.Errorf("cached document: doc %v, errs %v; want valid = %v", d.doc != nil, d.errs, tt.valid)
@@ -279,7 +473,9 @@ func TestHandlerCacheBoundedByBytes(t *testing.T) {
 	one := documentWeight(13, 5, 1, 1, 0)
 	h := newCacheHandler(t, Config{CacheSize: 100, CacheBytes: 2*one + one/2})
 	for i := range 5 {
-		post(h, fmt.Sprintf(`{"query":"{ a%d: hello }"}`, i))
+		for range 2 { // cached from the second request
+			post(h, fmt.Sprintf(`{"query":"{ a%d: hello }"}`, i))
+		}
 	}
 	if got := keys(t, h.cache); !sameKeys(got, "{ a4: hello }", "{ a3: hello }") {
 		t.Errorf("keys = %v, want the last two queries", got)
@@ -307,8 +503,10 @@ func TestCacheWeightTracksMemory(t *testing.T) {
 			fmt.Fprintf(&b, " a%d: hello", j)
 		}
 		b.WriteString(" }")
-		if code, body := post(h, `{"query":"`+b.String()+`"}`); code != 200 {
-			t.Fatalf("status %d: %s", code, body)
+		for range 2 { // cached from the second request
+			if code, body := post(h, `{"query":"`+b.String()+`"}`); code != 200 {
+				t.Fatalf("status %d: %s", code, body)
+			}
 		}
 	}
 	runtime.GC()
@@ -321,6 +519,28 @@ func TestCacheWeightTracksMemory(t *testing.T) {
 		t.Errorf("estimated weight %d bytes for %d bytes of heap: the estimate is far below the memory", h.cache.bytes, grown)
 	}
 	t.Logf("%d documents: heap %.1f MiB, estimated %.1f MiB", docs, float64(grown)/(1<<20), float64(h.cache.bytes)/(1<<20))
+}
+
+// TestHandlerOneTimeTextsEvictNothing: texts sent once each, valid or not,
+// are answered but neither cached nor evict a cached document.
+func TestHandlerOneTimeTextsEvictNothing(t *testing.T) {
+	h := newCacheHandler(t, Config{CacheSize: 2})
+	for range 2 {
+		post(h, `{"query":"{ hello }"}`)
+	}
+	for i := range 1000 {
+		body, want := fmt.Sprintf(`{"query":"{ echo(v: %d) }"}`, i), fmt.Sprintf(`{"data":{"echo":%d}}`, i)
+		if i%2 == 1 {
+			body = fmt.Sprintf(`{"query":"{ x%d }"}`, i)
+			want = fmt.Sprintf(`{"errors":[{"message":"Cannot query field \"x%d\" on type \"Query\".","locations":[{"line":1,"column":3}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`, i)
+		}
+		if _, got := post(h, body); got != want {
+			t.Fatalf("%s: got %s, want %s", body, got, want)
+		}
+	}
+	if got := keys(t, h.cache); !sameKeys(got, "{ hello }") {
+		t.Errorf("keys = %v, want [{ hello }]", got)
+	}
 }
 
 // TestHandlerConcurrent serves many requests at once through a cache small

@@ -57,12 +57,20 @@ type Config struct {
 
 	// CacheSize is the number of validated documents kept, keyed by query
 	// text; 0 means DefaultCacheSize and a negative value disables the
-	// cache. CacheBytes bounds the memory they are estimated to take: the
-	// query text, plus about 160 bytes per token and per node for the
-	// parsed document and its execution plans, which take some fifty times
-	// the text (0 means DefaultCacheBytes; a negative value means no bound
-	// but CacheSize). A typical 1 KB query weighs some 40 KB; a 20 KB
-	// document of 500 aliased fields, about 1 MB.
+	// cache. A document, valid or refused, is cached from its second
+	// request within the recent window, not its first, so a one-time text
+	// (a query with inlined values, say) evicts nothing and costs nothing
+	// after its answer. Recent texts are remembered by a 64-bit hash in a
+	// fixed table of at least 4 × CacheSize slots (at most 65,536), each
+	// until another text takes its slot: the window is some 4 × CacheSize
+	// distinct texts on average.
+	//
+	// CacheBytes bounds the memory the cached documents are estimated to
+	// take: the query text, plus about 160 bytes per token and per node
+	// for the parsed document and its execution plans, which take some
+	// fifty times the text (0 means DefaultCacheBytes; a negative value
+	// means no bound but CacheSize). A typical 1 KB query weighs some
+	// 40 KB; a 20 KB document of 500 aliased fields, about 1 MB.
 	CacheSize  int
 	CacheBytes int
 

@@ -55,8 +55,9 @@ func (phaseLog) EndRequest(_ context.Context, r graphql.RequestInfo) {
 }
 
 // A Tracer sees each phase of a request and the fields that run a
-// resolver; user.name, read from the struct, is not traced. Package
-// otelgraphql is the OpenTelemetry one.
+// resolver; user.name, read from the struct, is not traced. A document is
+// cached from its second request, so the third one skips scanning, parsing
+// and validation. Package otelgraphql is the OpenTelemetry one.
 func ExampleConfig_tracer() {
 	type user struct{ Name string }
 	userType := &graphql.Object{Name: "User", Fields: graphql.Fields{{Name: "name", Type: graphql.String}}}
@@ -74,9 +75,20 @@ func ExampleConfig_tracer() {
 	srv := httptest.NewServer(h)
 	defer srv.Close()
 
-	postJSON(srv.URL, `{"query":"query Me { me { name } }"}`)
-	postJSON(srv.URL, `{"query":"query Me { me { name } }"}`)
+	for range 3 {
+		postJSON(srv.URL, `{"query":"query Me { me { name } }"}`)
+	}
 	// Output:
+	// phase read
+	// phase scan
+	// phase parse
+	// phase validate
+	// phase coerce
+	// field me
+	// phase execute
+	// phase write
+	// end: query "Me", cost 2, status 200
+	// 200 {"data":{"me":{"name":"Ada"}}}
 	// phase read
 	// phase scan
 	// phase parse
