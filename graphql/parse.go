@@ -16,6 +16,10 @@ import (
 // checks it refuses, as graphql-js does, a document with no definitions and
 // a string holding a lone UTF-16 surrogate escape (such as "\uD83D").
 func ParseQuery(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
+	doc := quickParse(query, maxTokens)
+	if doc != nil {
+		return checkParsed(query, doc)
+	}
 	doc, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: query}, maxTokens)
 	if err != nil {
 		var ge *gqlerror.Error
@@ -27,6 +31,12 @@ func ParseQuery(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Erro
 		}
 		return nil, &gqlerror.Error{Message: "Syntax Error: " + ge.Message, Locations: ge.Locations, Err: ErrSyntax}
 	}
+	return checkParsed(query, doc)
+}
+
+// checkParsed applies to a parsed document the checks of graphql-js that
+// gqlparser leaves out.
+func checkParsed(query string, doc *ast.QueryDocument) (*ast.QueryDocument, *gqlerror.Error) {
 	if len(doc.Operations) == 0 && len(doc.Fragments) == 0 {
 		line, col := endOf(query)
 		return nil, &gqlerror.Error{Message: "Syntax Error: Unexpected <EOF>.",

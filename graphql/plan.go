@@ -42,7 +42,8 @@ const (
 type occurrence struct {
 	field *ast.Field
 	alts  []alt
-	uncon bool // some alternative has no condition: it always counts
+	uncon bool   // some alternative has no condition: it always counts
+	first [1]alt // the storage of alts while it holds one
 }
 
 // alt is one way an occurrence was reached: the variable conditions that
@@ -176,17 +177,41 @@ func staticCondition(dirs ast.DirectiveList) (include bool, dynamic []*ast.Direc
 }
 
 type collector struct {
-	p      *planner
-	obj    *objectInfo
+	p     *planner
+	obj   *objectInfo
+	order []*fieldPlan
+	// byKey indexes order by response key once it is longer than
+	// collectorScan; shorter, it is searched in place.
 	byKey  map[string]*fieldPlan
-	order  []*fieldPlan
 	seq    int
 	static map[string]bool // fragments already expanded unconditionally
+	// slab holds the field plans and occurrences of the common case, a
+	// field selected once, allocated together.
+	slab []plannedField
+}
+
+// plannedField is a field plan with its first occurrence, allocated as one.
+type plannedField struct {
+	fp  fieldPlan
+	occ occurrence
+	one [1]*occurrence
+}
+
+// collectorScan is the number of response keys up to which a collector
+// finds a key by scanning instead of through a map.
+const collectorScan = 8
+
+func (p *planner) newCollector(obj *objectInfo, size int) *collector {
+	return &collector{p: p, obj: obj, order: make([]*fieldPlan, 0, size), slab: make([]plannedField, 0, size)}
 }
 
 // plan collects the sub-selections of the field nodes of parent for obj.
 func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *selectionPlan {
-	c := &collector{p: p, obj: obj, byKey: map[string]*fieldPlan{}, static: map[string]bool{}}
+	size := 0
+	for _, f := range sets {
+		size += len(f.SelectionSet)
+	}
+	c := p.newCollector(obj, size)
 	for _, f := range sets {
 		c.collect(f.SelectionSet, nil, 0)
 	}
@@ -194,7 +219,7 @@ func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *s
 }
 
 func (p *planner) planRoot(obj *objectInfo, set ast.SelectionSet) *selectionPlan {
-	c := &collector{p: p, obj: obj, byKey: map[string]*fieldPlan{}, static: map[string]bool{}}
+	c := p.newCollector(obj, len(set))
 	c.collect(set, nil, 0)
 	return c.finish(nil)
 }
@@ -227,6 +252,9 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				if c.static[x.Name] {
 					continue
 				}
+				if c.static == nil {
+					c.static = map[string]bool{}
+				}
 				c.static[x.Name] = true
 			}
 			frag := c.p.fragments.get(c.p.doc, x.Name)
@@ -256,18 +284,35 @@ func joinConds(a, b []*ast.Directive) []*ast.Directive {
 }
 
 func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
-	key := f.Alias
-	if key == "" {
-		key = f.Name
-	}
-	fp := c.byKey[key]
-	if fp == nil {
-		fp = &fieldPlan{key: key, keyJSON: append(appendString(nil, key), ':'), planner: c.p}
-		c.byKey[key] = fp
-		c.order = append(c.order, fp)
-	}
+	key := responseKey(f)
+	fp := c.find(key)
 	seq := c.seq
 	c.seq++
+	if fp == nil {
+		var pf *plannedField
+		if len(c.slab) < cap(c.slab) {
+			c.slab = c.slab[:len(c.slab)+1]
+			pf = &c.slab[len(c.slab)-1]
+		} else {
+			pf = new(plannedField)
+		}
+		pf.occ = occurrence{field: f, uncon: len(conds) == 0}
+		pf.occ.alts = pf.occ.first[:1:1]
+		pf.occ.first[0] = alt{conds: conds, seq: seq}
+		pf.one[0] = &pf.occ
+		fp = &pf.fp
+		fp.key, fp.keyJSON, fp.planner, fp.occ = key, append(appendString(make([]byte, 0, len(key)+3), key), ':'), c.p, pf.one[:1:1]
+		c.order = append(c.order, fp)
+		if c.byKey != nil {
+			c.byKey[key] = fp
+		} else if len(c.order) > collectorScan {
+			c.byKey = make(map[string]*fieldPlan, 2*len(c.order))
+			for _, x := range c.order {
+				c.byKey[x.key] = x
+			}
+		}
+		return
+	}
 	for _, o := range fp.occ {
 		if o.field == f {
 			o.alts = append(o.alts, alt{conds: conds, seq: seq})
@@ -276,6 +321,19 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		}
 	}
 	fp.occ = append(fp.occ, &occurrence{field: f, alts: []alt{{conds: conds, seq: seq}}, uncon: len(conds) == 0})
+}
+
+// find returns the field collected under key, nil if none yet.
+func (c *collector) find(key string) *fieldPlan {
+	if c.byKey != nil {
+		return c.byKey[key]
+	}
+	for _, fp := range c.order {
+		if fp.key == key {
+			return fp
+		}
+	}
+	return nil
 }
 
 func (c *collector) finish(parent *fieldPlan) *selectionPlan {
@@ -290,6 +348,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				if len(a.conds) > 0 {
 					fp.dynamic = true
 				}
+			}
+			if fp.locs == nil {
+				fp.locs = make([]gqlerror.Location, 0, len(fp.occ))
 			}
 			fp.locs = append(fp.locs, gqlerror.Location{Line: o.field.Position.Line, Column: o.field.Position.Column})
 		}

@@ -172,10 +172,7 @@ func (c *overlapChecker) collect(set ast.SelectionSet, parent *ast.Definition) (
 		for _, sel := range set {
 			switch x := sel.(type) {
 			case *ast.Field:
-				key := x.Alias
-				if key == "" {
-					key = x.Name
-				}
+				key := responseKey(x)
 				if _, ok := byKey[key]; !ok {
 					keys = append(keys, key)
 				}

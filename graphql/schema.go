@@ -6,7 +6,7 @@ import (
 	"reflect"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/validator/rules"
+	"github.com/vektah/gqlparser/v2/validator/core"
 
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -57,8 +57,9 @@ type Schema struct {
 	pointerEnums bool
 
 	ast          *ast.Schema
-	rules        *rules.Rules // introspection allowed
-	rulesPrivate *rules.Rules // introspection refused, no suggestions
+	quick        *quickIndex // for the fast path of Validate
+	rules        []core.Rule // introspection allowed, sorted by name
+	rulesPrivate []core.Rule // introspection refused, no suggestions
 }
 
 type objectInfo struct {
@@ -289,6 +290,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		return nil, fmt.Errorf("graphql: the schema does not validate: %w", err)
 	}
 	s.ast = astSchema
+	s.quick = newQuickIndex(astSchema)
 	s.rules, s.rulesPrivate = s.buildRules()
 	return s, nil
 }

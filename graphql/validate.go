@@ -2,10 +2,10 @@ package graphql
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
@@ -43,7 +43,10 @@ func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gq
 	if err := checkSpreadNesting(doc); err != nil {
 		return gqlerror.List{err}, nil
 	}
-	errs = dedupe(validator.ValidateWithRules(s.ast, doc, r))
+	if s.quickValid(doc) {
+		return nil, nil
+	}
+	errs = dedupe(runRules(s.ast, doc, r))
 	for _, e := range errs {
 		if pe, ok := e.Err.(*apierror.PanicError); ok {
 			return nil, pe
@@ -147,18 +150,39 @@ func dedupe(errs gqlerror.List) gqlerror.List {
 	return out
 }
 
-// buildRules returns the validation rules with introspection allowed, and
-// the private set: introspection refused and no "Did you mean" suggestions.
-func (s *Schema) buildRules() (public, private *rules.Rules) {
-	public = rules.NewDefaultRules()
-	public.AddRule("GqlkitLiteralValues", s.literalValuesRule)
-	public.ReplaceRule("ValuesOfCorrectType", valuesOfCorrectType(rules.ValuesOfCorrectTypeRule.RuleFunc))
-	public.ReplaceRule("OverlappingFieldsCanBeMerged", overlapRule)
+// runRules runs rs, sorted by name, over doc: what gqlparser's
+// validator.ValidateWithRules does, without copying and sorting the rule
+// set on every call.
+func runRules(schema *ast.Schema, doc *ast.QueryDocument, rs []core.Rule) gqlerror.List {
+	var errs gqlerror.List
+	observers := &core.Events{}
+	for i := range rs {
+		name := rs[i].Name
+		rs[i].RuleFunc(observers, func(options ...core.ErrorOption) {
+			err := &gqlerror.Error{Rule: name}
+			for _, o := range options {
+				o(err)
+			}
+			errs = append(errs, err)
+		})
+	}
+	core.Walk(schema, doc, observers)
+	return errs
+}
 
-	private = rules.NewDefaultRules()
-	private.AddRule("GqlkitLiteralValues", s.literalValuesRule)
-	private.ReplaceRule("ValuesOfCorrectType", valuesOfCorrectType(rules.ValuesOfCorrectTypeRuleWithoutSuggestions.RuleFunc))
-	private.ReplaceRule("OverlappingFieldsCanBeMerged", overlapRule)
+// buildRules returns the validation rules with introspection allowed, and
+// the private set: introspection refused and no "Did you mean" suggestions,
+// each sorted by name as gqlparser runs them.
+func (s *Schema) buildRules() (public, private []core.Rule) {
+	pub := rules.NewDefaultRules()
+	pub.AddRule("GqlkitLiteralValues", s.literalValuesRule)
+	pub.ReplaceRule("ValuesOfCorrectType", valuesOfCorrectType(rules.ValuesOfCorrectTypeRule.RuleFunc))
+	pub.ReplaceRule("OverlappingFieldsCanBeMerged", overlapRule)
+
+	priv := rules.NewDefaultRules()
+	priv.AddRule("GqlkitLiteralValues", s.literalValuesRule)
+	priv.ReplaceRule("ValuesOfCorrectType", valuesOfCorrectType(rules.ValuesOfCorrectTypeRuleWithoutSuggestions.RuleFunc))
+	priv.ReplaceRule("OverlappingFieldsCanBeMerged", overlapRule)
 	for _, r := range []core.Rule{
 		rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
 		rules.KnownArgumentNamesRuleWithoutSuggestions,
@@ -166,10 +190,10 @@ func (s *Schema) buildRules() (public, private *rules.Rules) {
 		rules.ScalarLeafsRuleWithoutSuggestions,
 	} {
 		base := r.Name[:len(r.Name)-len("WithoutSuggestions")]
-		private.ReplaceRule(base, r.RuleFunc)
+		priv.ReplaceRule(base, r.RuleFunc)
 	}
-	private.AddRule("GqlkitNoIntrospection", noIntrospectionRule)
-	return capRules(public), capRules(private)
+	priv.AddRule("GqlkitNoIntrospection", noIntrospectionRule)
+	return capRules(pub), capRules(priv)
 }
 
 // maxErrorsPerRule bounds the errors one rule reports for one document.
@@ -178,9 +202,10 @@ func (s *Schema) buildRules() (public, private *rules.Rules) {
 // messages are even formatted.
 const maxErrorsPerRule = 100
 
-func capRules(r *rules.Rules) *rules.Rules {
+func capRules(r *rules.Rules) []core.Rule {
+	var out []core.Rule
 	for name, fn := range r.GetInner() {
-		r.ReplaceRule(name, func(observers *core.Events, addError core.AddErrFunc) {
+		out = append(out, core.Rule{Name: name, RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
 			left := maxErrorsPerRule
 			fn(observers, func(options ...core.ErrorOption) {
 				if left > 0 {
@@ -188,9 +213,10 @@ func capRules(r *rules.Rules) *rules.Rules {
 					addError(options...)
 				}
 			})
-		})
+		}})
 	}
-	return r
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 func noIntrospectionRule(observers *core.Events, addError core.AddErrFunc) {
