@@ -165,6 +165,12 @@ func (a Args) MarshalJSON() ([]byte, error) {
 	return json.Marshal(a.m)
 }
 
+// emptyList is an empty input list, boxed once: a value with neither
+// length nor capacity cannot be changed through, so every empty list the
+// engine hands out is this one, without an allocation each. Never
+// assigned.
+var emptyList any = []any{}
+
 // cloneValue copies the maps and slices the engine builds for input
 // values (map[string]any and []any). Other values are returned as they
 // are: numbers, strings and booleans cannot be changed, enum values are the
@@ -215,7 +221,7 @@ func (c *cloner) value(v any) any {
 			return x
 		}
 		if len(x) == 0 {
-			return []any{}
+			return emptyList
 		}
 		id := listID{reflect.ValueOf(x).Pointer(), len(x)}
 		if done, ok := c.lists[id]; ok {

@@ -294,6 +294,9 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			}
 			return []any{item}, nil
 		}
+		if len(v.Children) == 0 {
+			return emptyList, nil
+		}
 		out := make([]any, len(v.Children))
 		for i, c := range v.Children {
 			item, err := s.literalValue(c.Value, x.OfType, vars, defaults)

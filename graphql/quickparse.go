@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/vektah/gqlparser/v2/ast"
 )
@@ -44,7 +45,11 @@ type quickParser struct {
 	fields    slab[ast.Field]
 	values    slab[ast.Value]
 	children  slab[ast.ChildValue]
+	items     slab[listItem]
 	args      slab[ast.Argument]
+	// stack holds the children of the lists and objects being read, so
+	// that each gets a slice of its exact length.
+	stack []*ast.ChildValue
 }
 
 // Token kinds: punctuators are themselves.
@@ -57,17 +62,26 @@ const (
 	tokSpread = '*'
 )
 
-// slab hands out pointers into chunks of T, allocated a chunk at a time.
+// slab hands out pointers into chunks of T, allocated a chunk at a time:
+// small chunks first, growing to about 16 KB (kept below the size where Go
+// allocates a span of its own, which must be zeroed and given back).
 type slab[T any] struct{ buf []T }
 
 func (s *slab[T]) new() *T {
 	if len(s.buf) == cap(s.buf) {
-		n := 2 * cap(s.buf)
-		n = min(max(n, 8), 512)
+		var zero T
+		n := min(max(2*cap(s.buf), 8), max(16<<10/int(unsafe.Sizeof(zero)), 1))
 		s.buf = make([]T, 0, n)
 	}
 	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
+}
+
+// listItem is an item of a list value, allocated as one.
+type listItem struct {
+	ch  ast.ChildValue
+	v   ast.Value
+	pos ast.Position
 }
 
 // quickParse parses query as gqlparser would, or returns nil when it leaves
@@ -505,40 +519,67 @@ func (p *quickParser) fragmentDefinition() *ast.FragmentDefinition {
 
 func (p *quickParser) value(isConst bool) *ast.Value {
 	v := p.values.new()
+	if !p.valueInto(v, nil, isConst) {
+		return nil
+	}
+	return v
+}
+
+// valueInto reads a value into v, with its position in pos (a new one
+// when nil), and reports whether it could.
+func (p *quickParser) valueInto(v *ast.Value, pos *ast.Position, isConst bool) bool {
+	if pos == nil {
+		pos = p.positions.new()
+	}
+	*pos = p.tpos
+	v.Position = pos
 	switch p.kind {
 	case '[', '{':
 		if !p.enter() {
-			return nil
+			return false
 		}
 		open, close := p.kind, byte(']')
 		v.Kind = ast.ListValue
 		if open == '{' {
 			close, v.Kind = '}', ast.ObjectValue
 		}
-		v.Position = p.position()
 		p.next()
+		base := len(p.stack)
 		for p.kind != close && !p.bad {
-			ch := p.children.new()
 			if open == '{' {
+				ch := p.children.new()
 				ch.Position = p.position()
 				ch.Name = p.name()
 				p.expect(':')
+				ch.Value = p.value(isConst)
+				p.stack = append(p.stack, ch)
+				continue
 			}
-			ch.Value = p.value(isConst)
-			v.Children = append(v.Children, ch)
+			it := p.items.new()
+			it.ch.Value = &it.v
+			if !p.valueInto(&it.v, &it.pos, isConst) {
+				return false
+			}
+			p.stack = append(p.stack, &it.ch)
+		}
+		if n := len(p.stack) - base; n > 0 {
+			v.Children = make(ast.ChildValueList, n)
+			copy(v.Children, p.stack[base:])
+			clear(p.stack[base:])
+			p.stack = p.stack[:base]
 		}
 		p.expect(close)
 		p.depth--
-		return v
+		return !p.bad
 	case '$':
 		if isConst {
 			p.fail()
-			return nil
+			return false
 		}
-		v.Position, v.Kind = p.position(), ast.Variable
+		v.Kind = ast.Variable
 		p.next()
 		v.Raw = p.name()
-		return v
+		return !p.bad
 	case tokInt:
 		v.Kind = ast.IntValue
 	case tokFloat:
@@ -556,9 +597,9 @@ func (p *quickParser) value(isConst bool) *ast.Value {
 		}
 	default:
 		p.fail()
-		return nil
+		return false
 	}
-	v.Position, v.Raw = p.position(), p.val
+	v.Raw = p.val
 	p.next()
-	return v
+	return !p.bad
 }
