@@ -201,8 +201,8 @@ type plannedField struct {
 // finds a key by scanning instead of through a map.
 const collectorScan = 8
 
-func (p *planner) newCollector(obj *objectInfo, size int) *collector {
-	return &collector{p: p, obj: obj, order: make([]*fieldPlan, 0, size), slab: make([]plannedField, 0, size)}
+func (p *planner) newCollector(obj *objectInfo, size int) collector {
+	return collector{p: p, obj: obj, order: make([]*fieldPlan, 0, size), slab: make([]plannedField, 0, size)}
 }
 
 // plan collects the sub-selections of the field nodes of parent for obj.
@@ -338,9 +338,15 @@ func (c *collector) find(key string) *fieldPlan {
 
 func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 	sp := &selectionPlan{obj: c.obj, parent: parent, fields: c.order}
+	nodes := 0
+	for _, fp := range c.order {
+		nodes += len(fp.occ)
+	}
+	locs := make([]gqlerror.Location, 0, nodes) // every field's, in one
 	for _, fp := range c.order {
 		fp.owner = sp
 		first := fp.occ[0].field
+		start := len(locs)
 		for _, o := range fp.occ {
 			// A condition anywhere makes the field's presence, its place
 			// or its sub-selection depend on the variables.
@@ -349,11 +355,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 					fp.dynamic = true
 				}
 			}
-			if fp.locs == nil {
-				fp.locs = make([]gqlerror.Location, 0, len(fp.occ))
-			}
-			fp.locs = append(fp.locs, gqlerror.Location{Line: o.field.Position.Line, Column: o.field.Position.Column})
+			locs = append(locs, gqlerror.Location{Line: o.field.Position.Line, Column: o.field.Position.Column})
 		}
+		fp.locs = locs[start:len(locs):len(locs)]
 		if fp.dynamic {
 			sp.conditional = true
 		}
@@ -394,7 +398,11 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		}
 		if !fp.dynamic {
 			if obj := c.p.objectOf(fp.typ); obj != nil {
-				fields := make([]*ast.Field, len(fp.occ))
+				var one [1]*ast.Field // plan keeps none of them
+				fields := one[:]
+				if len(fp.occ) > 1 {
+					fields = make([]*ast.Field, len(fp.occ))
+				}
 				for i, o := range fp.occ {
 					fields[i] = o.field
 				}

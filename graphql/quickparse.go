@@ -50,6 +50,7 @@ type quickParser struct {
 	// stack holds the children of the lists and objects being read, so
 	// that each gets a slice of its exact length.
 	stack []*ast.ChildValue
+	sels  []ast.Selection // the same for selection sets
 }
 
 // Token kinds: punctuators are themselves.
@@ -410,18 +411,22 @@ func (p *quickParser) selectionSet() ast.SelectionSet {
 		return nil
 	}
 	p.next()
-	var set ast.SelectionSet
+	base := len(p.sels)
 	for p.kind != '}' && !p.bad {
 		if p.kind == tokSpread {
-			set = append(set, p.fragment())
+			p.sels = append(p.sels, p.fragment())
 		} else {
-			set = append(set, p.field())
+			p.sels = append(p.sels, p.field())
 		}
 	}
-	if len(set) == 0 {
+	if len(p.sels) == base {
 		p.fail()
 		return nil
 	}
+	set := make(ast.SelectionSet, len(p.sels)-base)
+	copy(set, p.sels[base:])
+	clear(p.sels[base:])
+	p.sels = p.sels[:base]
 	p.next()
 	p.depth--
 	return set

@@ -80,7 +80,8 @@ type quickChecker struct {
 	// the variables it uses and the fragments it spreads.
 	uses  []varUse
 	sprds []string
-	keys  []quickKey // scratch for the overlap check
+	keys  []quickKey         // scratch for the overlap check
+	sets  []ast.SelectionSet // the same
 }
 
 // quickValid reports whether doc certainly passes every validation rule;
@@ -497,24 +498,29 @@ type quickKey struct {
 // is an object and every fragment is on the type where it is spread (both
 // checked before), so this is what OverlappingFieldsCanBeMerged requires.
 func (c *quickChecker) overlaps() bool {
+	c.keys = make([]quickKey, 0, 16)
+	c.sets = make([]ast.SelectionSet, 0, 16)
 	for _, op := range c.doc.Operations {
-		if !c.merged([]ast.SelectionSet{op.SelectionSet}, 0) {
+		c.sets = append(c.sets[:0], op.SelectionSet)
+		if !c.merged(0, 1, 0) {
 			return false
 		}
 	}
 	return true
 }
 
-// merged checks the union of sets, which are selections on one type.
-func (c *quickChecker) merged(sets []ast.SelectionSet, depth int) bool {
+// merged checks the union of the selection sets c.sets[lo:hi], which are
+// selections on one type. The sub-selections to merge next are pushed on
+// c.sets after hi, and popped again.
+func (c *quickChecker) merged(lo, hi, depth int) bool {
 	if depth > quickMaxDepth {
 		return false
 	}
 	start := len(c.keys)
 	defer func() { c.keys = c.keys[:start] }()
 	var seen []string // fragments already collected into this set
-	for _, set := range sets {
-		if !c.collect(set, 0, &seen) {
+	for i := lo; i < hi; i++ {
+		if !c.collect(c.sets[i], 0, &seen) {
 			return false
 		}
 	}
@@ -526,7 +532,10 @@ func (c *quickChecker) merged(sets []ast.SelectionSet, depth int) bool {
 		if k.f == nil {
 			continue // merged into an earlier field of its key
 		}
-		var subs []ast.SelectionSet
+		base := len(c.sets)
+		if len(k.f.SelectionSet) > 0 {
+			c.sets = append(c.sets, k.f.SelectionSet)
+		}
 		for j := i + 1; j < len(keys); j++ {
 			o := keys[j]
 			if o.f == nil || o.key != k.key {
@@ -536,18 +545,16 @@ func (c *quickChecker) merged(sets []ast.SelectionSet, depth int) bool {
 				return false
 			}
 			if len(o.f.SelectionSet) > 0 {
-				if subs == nil {
-					subs = []ast.SelectionSet{k.f.SelectionSet}
-				}
-				subs = append(subs, o.f.SelectionSet)
+				c.sets = append(c.sets, o.f.SelectionSet)
 			}
 			keys[j].f = nil
 		}
-		if subs == nil && len(k.f.SelectionSet) > 0 {
-			subs = []ast.SelectionSet{k.f.SelectionSet}
-		}
-		if subs != nil && !c.merged(subs, depth+1) {
-			return false
+		if len(c.sets) > base {
+			ok := c.merged(base, len(c.sets), depth+1)
+			c.sets = c.sets[:base]
+			if !ok {
+				return false
+			}
 		}
 	}
 	return true
