@@ -103,11 +103,19 @@
 // and a cache; [Schema.Do] runs them in one call for tests and trusted
 // callers:
 //
-//  1. parse with gqlparser;
+//  1. [ParseQuery]: the common subset of the language (no comments,
+//     descriptions, escapes or block strings) is read by the kit's own
+//     parser into gqlparser's AST, the same node for node; anything else,
+//     and every syntax error, by gqlparser;
 //  2. [Schema.Validate]: gqlparser's rules (those of graphql-js), plus the
 //     kit's: Int literals must fit in 32 bits and custom scalar literals must
 //     parse; with [ValidateOptions.DisableIntrospection], __schema and
-//     __type are refused and messages carry no suggestions;
+//     __type are refused and messages carry no suggestions. A document that
+//     certainly passes them all (the common case: known fields, arguments
+//     and fragments, built-in scalar, enum and input literals, @skip and
+//     @include, no introspection) is accepted by one quick walk without
+//     running them; any other document, and so every error, goes through
+//     the rules;
 //  3. [Schema.Prepare] selects the operation and plans it once: fragments
 //     expanded, fields looked up, literal arguments coerced, static
 //     @skip/@include applied. An [*Operation] is reusable and safe for
