@@ -42,8 +42,7 @@ const (
 type occurrence struct {
 	field *ast.Field
 	alts  []alt
-	uncon bool   // some alternative has no condition: it always counts
-	first [1]alt // the storage of alts while it holds one
+	uncon bool // some alternative has no condition: it always counts
 }
 
 // alt is one way an occurrence was reached: the variable conditions that
@@ -195,15 +194,22 @@ type plannedField struct {
 	fp  fieldPlan
 	occ occurrence
 	one [1]*occurrence
+	alt [1]alt
 }
 
 // collectorScan is the number of response keys up to which a collector
 // finds a key by scanning instead of through a map.
 const collectorScan = 8
 
+// newCollector returns a collector for about size selections. The slab
+// starts at no more than collectorSlab plans and grows by chunks, so that
+// selections which share a key, or are skipped, leave little unused.
 func (p *planner) newCollector(obj *objectInfo, size int) collector {
-	return collector{p: p, obj: obj, order: make([]*fieldPlan, 0, size), slab: make([]plannedField, 0, size)}
+	return collector{p: p, obj: obj, order: make([]*fieldPlan, 0, size), slab: make([]plannedField, 0, min(size, collectorSlab))}
 }
+
+// collectorSlab is the most field plans a collector's slab holds at a time.
+const collectorSlab = 16
 
 // plan collects the sub-selections of the field nodes of parent for obj.
 func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *selectionPlan {
@@ -289,16 +295,14 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 	seq := c.seq
 	c.seq++
 	if fp == nil {
-		var pf *plannedField
-		if len(c.slab) < cap(c.slab) {
-			c.slab = c.slab[:len(c.slab)+1]
-			pf = &c.slab[len(c.slab)-1]
-		} else {
-			pf = new(plannedField)
+		if len(c.slab) == cap(c.slab) {
+			c.slab = make([]plannedField, 0, collectorSlab)
 		}
+		c.slab = c.slab[:len(c.slab)+1]
+		pf := &c.slab[len(c.slab)-1]
 		pf.occ = occurrence{field: f, uncon: len(conds) == 0}
-		pf.occ.alts = pf.occ.first[:1:1]
-		pf.occ.first[0] = alt{conds: conds, seq: seq}
+		pf.alt[0] = alt{conds: conds, seq: seq}
+		pf.occ.alts = pf.alt[:1:1]
 		pf.one[0] = &pf.occ
 		fp = &pf.fp
 		fp.key, fp.keyJSON, fp.planner, fp.occ = key, append(appendString(make([]byte, 0, len(key)+3), key), ':'), c.p, pf.one[:1:1]

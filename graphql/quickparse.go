@@ -190,7 +190,7 @@ func (p *quickParser) advance() {
 	}
 	c := in[p.pos]
 	switch c {
-	case '!', '$', '(', ')', ':', '=', '@', '[', ']', '{', '}', '|', '&':
+	case '!', '$', '(', ')', ':', '=', '@', '[', ']', '{', '}':
 		p.kind = c
 		p.pos++
 		p.runes++

@@ -51,8 +51,9 @@ import (
 // follows; deeper documents go to the full rules.
 const quickMaxDepth = 128
 
-// quickBudget is the number of steps (fields, values and spreads visited)
-// quickValid takes at most.
+// quickBudget is the number of steps quickValid takes at most: fields,
+// values and spreads visited, fields compared for a shared response key,
+// and literals compared between them.
 const quickBudget = 1 << 17
 
 // quickFragment is what quickValid learns about one fragment definition.
@@ -184,7 +185,7 @@ func (c *quickChecker) operation(n int, op *ast.OperationDefinition) bool {
 				return false
 			}
 		}
-		if v.DefaultValue != nil && !c.constant(v.DefaultValue, v.Type) {
+		if v.DefaultValue != nil && !c.constant(v.DefaultValue, v.Type, 0) {
 			return false
 		}
 	}
@@ -365,8 +366,8 @@ func (c *quickChecker) value(v *ast.Value, t *ast.Type, depth int) bool {
 }
 
 // constant checks a variable's default value: no variables in it.
-func (c *quickChecker) constant(v *ast.Value, t *ast.Type) bool {
-	return v != nil && c.spend(1) && v.Kind != ast.Variable && c.literal(v, t, 0, false)
+func (c *quickChecker) constant(v *ast.Value, t *ast.Type, depth int) bool {
+	return v != nil && depth <= quickMaxDepth && c.spend(1) && v.Kind != ast.Variable && c.literal(v, t, depth, false)
 }
 
 func (c *quickChecker) literal(v *ast.Value, t *ast.Type, depth int, vars bool) bool {
@@ -374,7 +375,7 @@ func (c *quickChecker) literal(v *ast.Value, t *ast.Type, depth int, vars bool) 
 		if vars {
 			return c.value(v, t, depth+1)
 		}
-		return depth < quickMaxDepth && c.constant(v, t) // constant starts at 0: keep the bound here
+		return c.constant(v, t, depth+1)
 	}
 	if v.Kind == ast.NullValue {
 		return !t.NonNull
@@ -536,12 +537,15 @@ func (c *quickChecker) merged(lo, hi, depth int) bool {
 		if len(k.f.SelectionSet) > 0 {
 			c.sets = append(c.sets, k.f.SelectionSet)
 		}
+		if !c.spend(len(keys) - i) {
+			return false
+		}
 		for j := i + 1; j < len(keys); j++ {
 			o := keys[j]
 			if o.f == nil || o.key != k.key {
 				continue
 			}
-			if o.f.Name != k.f.Name || !sameArguments(o.f.Arguments, k.f.Arguments) {
+			if o.f.Name != k.f.Name || !c.sameArguments(o.f.Arguments, k.f.Arguments) {
 				return false
 			}
 			if len(o.f.SelectionSet) > 0 {
@@ -598,13 +602,13 @@ func responseKey(f *ast.Field) string {
 
 // sameArguments reports whether a and b are the same arguments, written
 // the same way apart from their order.
-func sameArguments(a, b ast.ArgumentList) bool {
-	if len(a) != len(b) {
+func (c *quickChecker) sameArguments(a, b ast.ArgumentList) bool {
+	if len(a) != len(b) || !c.spend(len(a)*len(b)) {
 		return false
 	}
 	for _, x := range a {
 		y := b.ForName(x.Name)
-		if y == nil || !sameValue(x.Value, y.Value, 0) {
+		if y == nil || !c.sameValue(x.Value, y.Value, 0) {
 			return false
 		}
 	}
@@ -612,15 +616,15 @@ func sameArguments(a, b ast.ArgumentList) bool {
 }
 
 // sameValue compares two literals exactly, object fields in order.
-func sameValue(a, b *ast.Value, depth int) bool {
-	if a == nil || b == nil || depth > quickMaxDepth {
+func (c *quickChecker) sameValue(a, b *ast.Value, depth int) bool {
+	if a == nil || b == nil || depth > quickMaxDepth || !c.spend(1) {
 		return false
 	}
 	if a.Kind != b.Kind || a.Raw != b.Raw || len(a.Children) != len(b.Children) {
 		return false
 	}
 	for i, ch := range a.Children {
-		if ch.Name != b.Children[i].Name || !sameValue(ch.Value, b.Children[i].Value, depth+1) {
+		if ch.Name != b.Children[i].Name || !c.sameValue(ch.Value, b.Children[i].Value, depth+1) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package graphql_test
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,14 @@ func quickSchema(tb testing.TB) *graphql.Schema {
 	stamp := &graphql.Scalar{Name: "Stamp",
 		Serialize:  func(v any) (any, error) { return v, nil },
 		ParseValue: func(v any) (any, error) { return v, nil }}
+	strict := &graphql.Scalar{Name: "Strict",
+		Serialize: func(v any) (any, error) { return v, nil },
+		ParseValue: func(v any) (any, error) {
+			if _, ok := v.(string); !ok {
+				return nil, errors.New("Strict wants a string")
+			}
+			return v, nil
+		}}
 	rng := &graphql.InputObject{Name: "Range", Fields: []graphql.InputField{
 		{Name: "from", Type: graphql.NewNonNull(graphql.Int)},
 		{Name: "to", Type: graphql.Int, Default: 10},
@@ -70,6 +79,8 @@ func quickSchema(tb testing.TB) *graphql.Schema {
 		{Name: "matrix", Type: graphql.Int, Args: []graphql.Argument{
 			{Name: "m", Type: graphql.NewList(graphql.NewList(graphql.NewNonNull(graphql.Int)))}}},
 		{Name: "f", Type: graphql.Float, Args: []graphql.Argument{{Name: "v", Type: graphql.Float}, {Name: "id", Type: graphql.ID}}},
+		{Name: "strict", Type: graphql.String, Args: []graphql.Argument{{Name: "v", Type: graphql.NewList(strict)},
+			{Name: "w", Type: graphql.NewList(graphql.NewList(strict))}, {Name: "x", Type: strict}}},
 	})}
 	mutation := &graphql.Object{Name: "Mutation", Fields: none(graphql.Fields{
 		{Name: "like", Type: post, Args: []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}}},
@@ -130,6 +141,9 @@ var quickAccepted = []string{
 	`{ ...F } fragment F on Query { x: a } `,
 	`{ search(r: {from: 1}, n: {r: {from: 1}, must: false}) { id } }`,
 	`{ search(r: {from: 1}, n: {at: null}) { id } }`,
+	`{ strict(v: []) }`,
+	`{ strict(v: [null], w: [[], null, [null]]) }`,
+	`query Q($v: [Strict] = []) { strict(v: $v) }`,
 }
 
 // quickDeclined are documents the fast path must leave to the full rules:
@@ -144,6 +158,16 @@ var quickDeclined = []struct {
 	{`{ __type(name: "User") { name } }`, true},
 	{`{ search(r: {from: 1}, at: "2026") { id } }`, true},
 	{`{ search(r: {from: 1}, n: {at: 5}) { id } }`, true},
+	{`{ strict(v: ["a"], w: [["b"], "c"], x: "d") }`, true},
+	{`{ strict(v: "a", w: "b") }`, true},
+	{`{ strict(v: [1]) }`, false},
+	{`{ strict(v: 1) }`, false},
+	{`{ strict(w: [[1]]) }`, false},
+	{`{ strict(w: [1]) }`, false},
+	{`{ strict(w: 1) }`, false},
+	{`{ strict(x: 1) }`, false},
+	{`query Q($n: Nested = ` + strings.Repeat(`{self: `, 200) + `{s: "deep"}` + strings.Repeat(`}`, 200) +
+		`) { search(r: {from: 1}, n: $n) { id } }`, true},
 	{`query Q($v: Boolean = true) { a @skip(if: $v) }`, true},
 	{`query Q($id: ID) { user(id: $id) { id } }`, false},
 	// operations
