@@ -14,11 +14,7 @@ func (s *Schema) FullRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerro
 	if err := checkSpreadNesting(doc); err != nil {
 		return gqlerror.List{err}
 	}
-	r := s.rules
-	if opts.DisableIntrospection {
-		r = s.rulesPrivate
-	}
-	return dedupe(runRules(s.ast, doc, r))
+	return s.runRules(doc, opts)
 }
 
 // QuickParse exposes the fast path of ParseQuery to the package's tests.

@@ -123,8 +123,7 @@ func (p *quickParser) position() *ast.Position {
 func (p *quickParser) next() {
 	p.count++
 	if p.max != 0 && p.count > p.max {
-		p.bad = true
-		p.kind = tokEOF
+		p.fail()
 		return
 	}
 	p.advance()
@@ -134,8 +133,7 @@ func (p *quickParser) next() {
 // fails.
 func (p *quickParser) expect(kind byte) {
 	if p.kind != kind {
-		p.bad = true
-		p.kind = tokEOF
+		p.fail()
 		return
 	}
 	p.next()
@@ -143,8 +141,7 @@ func (p *quickParser) expect(kind byte) {
 
 func (p *quickParser) name() string {
 	if p.kind != tokName {
-		p.bad = true
-		p.kind = tokEOF
+		p.fail()
 		return ""
 	}
 	v := p.val

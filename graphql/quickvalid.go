@@ -196,15 +196,11 @@ func (c *quickChecker) operation(n int, op *ast.OperationDefinition) bool {
 	var used uint64 // bit i: variable i is used
 	check := func(uses []varUse) bool {
 		for _, u := range uses {
-			i := vars.ForName(u.name)
-			if i == nil || !i.Type.IsCompatible(u.typ) {
+			i := slices.IndexFunc(vars, func(v *ast.VariableDefinition) bool { return v.Variable == u.name })
+			if i < 0 || !vars[i].Type.IsCompatible(u.typ) {
 				return false
 			}
-			for j, v := range vars {
-				if v == i {
-					used |= 1 << j
-				}
-			}
+			used |= 1 << i
 		}
 		return true
 	}
@@ -237,10 +233,7 @@ func (c *quickChecker) operation(n int, op *ast.OperationDefinition) bool {
 
 // inputType reports whether t names a scalar, an enum or an input object.
 func (c *quickChecker) inputType(t *ast.Type) bool {
-	for t.Elem != nil {
-		t = t.Elem
-	}
-	d := c.s.ast.Types[t.NamedType]
+	d := c.s.ast.Types[t.Name()]
 	return d != nil && (d.Kind == ast.Scalar || d.Kind == ast.Enum || d.Kind == ast.InputObject)
 }
 
@@ -287,11 +280,7 @@ func (c *quickChecker) field(f *ast.Field, parent *ast.Definition, depth int) bo
 	if def == nil || !c.arguments(f.Arguments, def.Arguments, depth) {
 		return false
 	}
-	t := def.Type
-	for t.Elem != nil {
-		t = t.Elem
-	}
-	target := c.s.ast.Types[t.NamedType]
+	target := c.s.ast.Types[def.Type.Name()]
 	switch {
 	case target == nil:
 		return false

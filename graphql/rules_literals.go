@@ -74,13 +74,11 @@ func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrF
 			if !ok || value.Kind == ast.NullValue || hasVariables(value) {
 				return
 			}
-			if value.ExpectedType.Elem != nil {
-				// A list position: the walker visits each item of a list
-				// literal at the item type; a single value stands for a
-				// list of one, so it is parsed as the item.
-				if value.Kind == ast.ListValue {
-					return
-				}
+			if value.ExpectedType.Elem != nil && value.Kind == ast.ListValue {
+				// The walker visits each item at the item type. (A single
+				// value at a list position stands for a list of one, so it
+				// is parsed as the item.)
+				return
 			}
 			if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
 				var pe *apierror.PanicError

@@ -31,10 +31,6 @@ type ValidateOptions struct {
 // a custom scalar's ParseLiteral panicked, or a rule did (an
 // *apierror.PanicError, to answer with a 500).
 func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
-	r := s.rules
-	if opts.DisableIntrospection {
-		r = s.rulesPrivate
-	}
 	defer func() {
 		if p := recover(); p != nil {
 			errs, fault = nil, recovered(p)
@@ -46,7 +42,7 @@ func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gq
 	if s.quickValid(doc) {
 		return nil, nil
 	}
-	errs = dedupe(runRules(s.ast, doc, r))
+	errs = s.runRules(doc, opts)
 	for _, e := range errs {
 		if pe, ok := e.Err.(*apierror.PanicError); ok {
 			return nil, pe
@@ -150,10 +146,14 @@ func dedupe(errs gqlerror.List) gqlerror.List {
 	return out
 }
 
-// runRules runs rs, sorted by name, over doc: what gqlparser's
-// validator.ValidateWithRules does, without copying and sorting the rule
-// set on every call.
-func runRules(schema *ast.Schema, doc *ast.QueryDocument, rs []core.Rule) gqlerror.List {
+// runRules runs the rule set that opts selects over doc, in the order of
+// their names, as gqlparser's validator.ValidateWithRules does (without
+// copying and sorting the set on every call), and drops repeated errors.
+func (s *Schema) runRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerror.List {
+	rs := s.rules
+	if opts.DisableIntrospection {
+		rs = s.rulesPrivate
+	}
 	var errs gqlerror.List
 	observers := &core.Events{}
 	for i := range rs {
@@ -166,8 +166,8 @@ func runRules(schema *ast.Schema, doc *ast.QueryDocument, rs []core.Rule) gqlerr
 			errs = append(errs, err)
 		})
 	}
-	core.Walk(schema, doc, observers)
-	return errs
+	core.Walk(s.ast, doc, observers)
+	return dedupe(errs)
 }
 
 // buildRules returns the validation rules with introspection allowed, and
