@@ -202,6 +202,9 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 			} else if e.traceAll {
 				v, err = e.traceDefault(fp, parent, args)
 			} else {
+				if handled, ok := e.directLeaf(fp, parent); handled {
+					return ok
+				}
 				v, err = resolveDefault(&e.ctx, fp.info, parent)
 			}
 		}

@@ -1,6 +1,9 @@
 package graphql
 
 import (
+	"context"
+	"reflect"
+
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
@@ -19,3 +22,27 @@ func (s *Schema) FullRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerro
 
 // QuickParse exposes the fast path of ParseQuery to the package's tests.
 func QuickParse(query string, maxTokens int) *ast.QueryDocument { return quickParse(query, maxTokens) }
+
+// AppendString exposes the JSON string writer to the package's tests.
+func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
+
+// DirectLeaf writes typeName.field of parent by the direct leaf path, once
+// a read by the general path has shown the field's accessor parent's Go
+// type, and reports whether the path applied.
+func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
+	for o, info := range s.objects {
+		if o.Name != typeName {
+			continue
+		}
+		fi := info.byName[field]
+		rv := reflect.ValueOf(parent)
+		ctx := context.Background()
+		if _, err := resolveDefault(&ctx, fi, rv); err != nil {
+			return err.Error(), false
+		}
+		e := &executor{}
+		handled, _ := e.directLeaf(&fieldPlan{info: fi, typ: fi.typ}, rv)
+		return string(e.buf), handled
+	}
+	return "no type " + typeName, false
+}

@@ -1,9 +1,11 @@
 package graphql
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The helpers in this file append JSON to a byte slice the way JavaScript's
@@ -15,11 +17,20 @@ const hexDigits = "0123456789abcdef"
 // only '"', '\\' and control characters; invalid UTF-8 becomes U+FFFD.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
+	// Eight bytes at a time while none needs a second look: the common
+	// case, plain ASCII, is then copied in one append.
+	i := 0
+	if len(s) >= 8 {
+		b := unsafe.Slice(unsafe.StringData(s), len(s))
+		for i+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if plainByte[c] {
 				i++
 				continue
 			}
@@ -58,6 +69,24 @@ func appendString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// plainByte[c]: the ASCII byte c stands for itself in a JSON string.
+var plainByte = func() (t [utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// plain8 reports whether none of the eight bytes of x is a control
+// character, '"', '\\' or a byte of a multi-byte UTF-8 sequence. Each test
+// is the classic "some byte is below n" word trick, exact as to whether
+// one is (not which), which is all that is asked.
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, slash := x^(ones*'"'), x^(ones*'\\')
+	return ((x-ones*0x20)&^x|(quote-ones)&^quote|(slash-ones)&^slash|x)&highs == 0
 }
 
 // appendFloat appends f as JavaScript prints a number. f must be finite.

@@ -19,6 +19,11 @@ type accessor struct {
 	withCtx  bool         // the method takes a context.Context
 	withErr  bool         // the method returns (value, error)
 	derefPtr bool         // typ is a pointer to the struct
+	// For the direct leaf path (leaf.go): the struct field's kind (goNone
+	// when the path does not apply), size and offset from the pointer.
+	leaf goLeaf
+	size uint8
+	off  uintptr
 }
 
 type accessorCache struct {
@@ -83,9 +88,13 @@ func newAccessor(name string, t reflect.Type) *accessor {
 		switch {
 		case byTag != nil:
 			a.index = byTag
-			return a
 		case byName != nil:
 			a.index = byName
+		}
+		if a.index != nil {
+			if a.derefPtr {
+				a.setDirect(st)
+			}
 			return a
 		}
 		if a.setMethod(t, exported) {
@@ -93,6 +102,9 @@ func newAccessor(name string, t reflect.Type) *accessor {
 		}
 		if byFold != nil {
 			a.index = byFold
+			if a.derefPtr {
+				a.setDirect(st)
+			}
 			return a
 		}
 		return a

@@ -85,7 +85,11 @@ type fieldInfo struct {
 	// each execution parses for itself.
 	freshArgs bool
 	accessor  accessorCache
-	cost      fieldCost // Field.Cost, checked (see cost.go)
+	// leaf: how the direct leaf path (leaf.go) writes the field's type;
+	// leafNonNull: the list type is non-null.
+	leaf        leafKind
+	leafNonNull bool
+	cost        fieldCost // Field.Cost, checked (see cost.go)
 	// checked: some argument has rules (Argument.Rules, or
 	// InputField.Rules inside it), which run before the resolver.
 	checked bool
@@ -693,6 +697,7 @@ func (b *builder) compileObject(o *Object) {
 		}
 		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
 			desc: f.Description, depr: f.DeprecationReason, coord: coord}
+		fi.leaf, fi.leafNonNull = leafOf(f.Type)
 		seenArgs := map[string]bool{}
 		for _, a := range f.Args {
 			if seenArgs[a.Name] {
