@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"unsafe"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -143,6 +144,11 @@ func (e *executor) nullError(fp *fieldPlan) {
 // execSelection writes the object value of sp for parent.
 func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 	fields := sp.fields
+	var reads []directRead
+	var base unsafe.Pointer
+	if !sp.conditional && !e.traceAll && parent.Kind() == reflect.Pointer {
+		reads, base = e.directReads(sp, parent)
+	}
 	if sp.conditional {
 		fields = sp.activeFields(&e.cond)
 		if ce := e.cond.err; ce != nil {
@@ -160,6 +166,14 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 			e.buf = append(e.buf, ',')
 		}
 		e.buf = append(e.buf, fp.keyJSON...)
+		if reads != nil && reads[i].leaf != leafNone {
+			if handled, ok := e.writeDirect(&reads[i], base); handled {
+				if !ok {
+					return false
+				}
+				continue
+			}
+		}
 		e.path = append(e.path, pathSeg{key: fp.key, index: -1})
 		ok := e.execField(sp, fp, parent)
 		e.path = e.path[:len(e.path)-1]

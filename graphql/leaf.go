@@ -67,9 +67,18 @@ func leafOf(t Type) (leafKind, bool) {
 	return leafNone, false
 }
 
+// directRead is a leaf field read straight from a struct: how it is
+// written (leafNone: it is not read so) and where it lies.
+type directRead struct {
+	leaf    leafKind
+	nonNull bool    // leafStrings: a nil slice is []
+	size    uint8   // leafInt: the integer's size in bytes
+	off     uintptr // from the struct pointer
+}
+
 // setDirect records, for an accessor of a pointer-to-struct type reading
-// the struct field at index, the field's offset from the pointer and its
-// kind, when no embedded pointer lies on the way.
+// the struct field at index, the field's kind, size and offset from the
+// pointer, when no embedded pointer lies on the way.
 func (a *accessor) setDirect(st reflect.Type) {
 	off := uintptr(0)
 	for n, i := range a.index {
@@ -82,42 +91,114 @@ func (a *accessor) setDirect(st reflect.Type) {
 	}
 	switch st.Kind() {
 	case reflect.String:
-		a.leaf = goString
+		a.goLeaf = goString
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		a.leaf, a.size = goInt, uint8(st.Size())
+		a.goLeaf, a.direct.size = goInt, uint8(st.Size())
 	case reflect.Bool:
-		a.leaf = goBool
+		a.goLeaf = goBool
 	case reflect.Slice:
 		if st.Elem().Kind() == reflect.String {
-			a.leaf = goStrings
+			a.goLeaf = goStrings
 		}
 	}
-	a.off = off
+	a.direct.off = off
 }
 
-// directLeaf writes fp's value from parent by the direct path. handled is
-// false, with nothing written, when the path does not apply; otherwise ok
-// is what complete would have returned.
+// matchLeaf completes a's direct read for field fi: it applies when the
+// Go kind is the one fi's GraphQL type is written from.
+func (a *accessor) matchLeaf(fi *fieldInfo) {
+	switch {
+	case fi.leaf == leafString && a.goLeaf == goString,
+		fi.leaf == leafInt && a.goLeaf == goInt,
+		fi.leaf == leafBoolean && a.goLeaf == goBool,
+		fi.leaf == leafStrings && a.goLeaf == goStrings:
+		a.direct.leaf, a.direct.nonNull = fi.leaf, fi.leafNonNull
+	}
+}
+
+// directObject is the direct path of one selection plan for parents of one
+// Go type (a pointer to a struct): for each field, its direct read, or
+// leafNone for the general path.
+type directObject struct {
+	typ   reflect.Type
+	reads []directRead // parallel to selectionPlan.fields; nil when none applies
+}
+
+// directReads returns the direct reads of sp's fields for parent, and the
+// struct pointer they read from; nil when there are none (a nil parent, a
+// plan first met with another Go type).
+func (e *executor) directReads(sp *selectionPlan, parent reflect.Value) ([]directRead, unsafe.Pointer) {
+	p := parent.UnsafePointer()
+	if p == nil {
+		return nil, nil
+	}
+	t := parent.Type()
+	d := sp.direct.Load()
+	if d == nil {
+		d = newDirectObject(sp, t)
+		if !sp.direct.CompareAndSwap(nil, d) {
+			d = sp.direct.Load()
+		}
+	}
+	if d.typ != t {
+		return nil, nil
+	}
+	return d.reads, p
+}
+
+// newDirectObject finds which fields of sp are read directly from a t. A
+// field qualifies when it has no resolver, no arguments and a direct read
+// for t.
+func newDirectObject(sp *selectionPlan, t reflect.Type) *directObject {
+	d := &directObject{typ: t}
+	for i, fp := range sp.fields {
+		fi := fp.info
+		if fp.kind != kindField || fi == nil || fi.resolve != nil || fi.leaf == leafNone || len(fi.args) > 0 {
+			continue
+		}
+		a := fi.accessor.get(fi, t)
+		if a.direct.leaf == leafNone {
+			continue
+		}
+		if d.reads == nil {
+			d.reads = make([]directRead, len(sp.fields))
+		}
+		d.reads[i] = a.direct
+	}
+	return d
+}
+
+// directLeaf writes fp's value from parent by the direct path, for a field
+// the object-level reads did not cover. handled is false, with nothing
+// written, when the path does not apply; otherwise ok is what complete
+// would have returned.
 func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok bool) {
 	fi := fp.info
 	if fi.leaf == leafNone || parent.Kind() != reflect.Pointer {
 		return false, false
 	}
 	a := fi.accessor.last.Load()
-	if a == nil || a.leaf == goNone || a.typ != parent.Type() {
+	if a == nil || a.direct.leaf == leafNone || a.typ != parent.Type() {
 		return false, false
 	}
 	p := parent.UnsafePointer()
 	if p == nil {
 		return false, false
 	}
-	at := unsafe.Add(p, a.off)
-	switch {
-	case fi.leaf == leafString && a.leaf == goString:
+	return e.writeDirect(&a.direct, p)
+}
+
+// writeDirect writes the field r reads from the struct at p. handled is
+// false, with nothing written, for an Int out of range (the general path
+// reports it); otherwise ok is what complete would have returned.
+func (e *executor) writeDirect(r *directRead, p unsafe.Pointer) (handled, ok bool) {
+	at := unsafe.Add(p, r.off)
+	switch r.leaf {
+	case leafString:
 		e.buf = appendString(e.buf, *(*string)(at))
-	case fi.leaf == leafInt && a.leaf == goInt:
+	case leafInt:
 		var n int64
-		switch a.size {
+		switch r.size {
 		case 1:
 			n = int64(*(*int8)(at))
 		case 2:
@@ -128,13 +209,13 @@ func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok 
 			n = *(*int64)(at)
 		}
 		if n < math.MinInt32 || n > math.MaxInt32 {
-			return false, false // the general path reports it
+			return false, false
 		}
 		e.buf = strconv.AppendInt(e.buf, n, 10)
-	case fi.leaf == leafBoolean && a.leaf == goBool:
+	case leafBoolean:
 		e.buf = strconv.AppendBool(e.buf, *(*bool)(at))
-	case fi.leaf == leafStrings && a.leaf == goStrings:
-		return true, e.directStrings(*(*[]string)(at), fi.leafNonNull)
+	case leafStrings:
+		return true, e.directStrings(*(*[]string)(at), r.nonNull)
 	default:
 		return false, false
 	}

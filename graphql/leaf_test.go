@@ -35,6 +35,16 @@ type leafRow struct {
 	Flag       bool   // String from a bool: the general path
 }
 
+// leafRowB holds some of leafRow's fields at other offsets and of other
+// sizes: a plan met first with one type must read the other correctly.
+type leafRowB struct {
+	On    bool
+	Tags  []label
+	Plain int16
+	ID    label
+	Name  string `json:"name"`
+}
+
 func leafSchema(t *testing.T) *graphql.Schema {
 	t.Helper()
 	row := &graphql.Object{Name: "Row", Fields: graphql.Fields{
@@ -65,6 +75,9 @@ func leafSchema(t *testing.T) *graphql.Schema {
 	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "rows", Type: graphql.NewList(row), Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			return rows, nil
+		}},
+		{Name: "mixed", Type: graphql.NewList(row), Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
+			return []any{rows[0], &leafRowB{On: true, Tags: []label{"b1", "b2"}, Plain: -300, ID: "b", Name: "B"}, rows[2], (*leafRowB)(nil)}, nil
 		}},
 		{Name: "values", Type: graphql.NewList(graphql.NewNonNull(row)), Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			out := make([]leafRow, 0, len(rows))
@@ -104,6 +117,7 @@ func TestDirectLeafMatchesGeneral(t *testing.T) {
 		"{ rows { " + fields + " } }",
 		"{ values { " + fields + " } }",
 		"{ rows { tags must } values { labels tags } }",
+		"{ mixed { id name plain on tags } rows { id name plain on tags } }",
 	} {
 		doc, perr := graphql.ParseQuery(query, 0)
 		if perr != nil {

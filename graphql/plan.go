@@ -22,6 +22,9 @@ type selectionPlan struct {
 	parent      *fieldPlan // the field whose sub-selection this is; nil at the root
 	fields      []*fieldPlan
 	conditional bool // some field depends on a variable's @skip/@include
+	// direct: the direct reads of the fields (leaf.go), for the Go type of
+	// the first parent met.
+	direct atomic.Pointer[directObject]
 
 	namesOnce sync.Once
 	names     []string

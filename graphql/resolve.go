@@ -19,11 +19,11 @@ type accessor struct {
 	withCtx  bool         // the method takes a context.Context
 	withErr  bool         // the method returns (value, error)
 	derefPtr bool         // typ is a pointer to the struct
-	// For the direct leaf path (leaf.go): the struct field's kind (goNone
-	// when the path does not apply), size and offset from the pointer.
-	leaf goLeaf
-	size uint8
-	off  uintptr
+	// For the direct leaf path (leaf.go): the struct field's Go kind
+	// (goNone when the path does not apply), and the read it makes for the
+	// accessor's field.
+	goLeaf goLeaf
+	direct directRead
 }
 
 type accessorCache struct {
@@ -37,7 +37,7 @@ var (
 	mapSAType = reflect.TypeFor[map[string]any]()
 )
 
-func (c *accessorCache) get(name string, t reflect.Type) *accessor {
+func (c *accessorCache) get(fi *fieldInfo, t reflect.Type) *accessor {
 	if a := c.last.Load(); a != nil && a.typ == t {
 		return a
 	}
@@ -46,7 +46,8 @@ func (c *accessorCache) get(name string, t reflect.Type) *accessor {
 		c.last.Store(a)
 		return a
 	}
-	a := newAccessor(name, t)
+	a := newAccessor(fi.name, t)
+	a.matchLeaf(fi)
 	c.all.Store(t, a)
 	c.last.Store(a)
 	return a
@@ -194,7 +195,7 @@ func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (
 		v := parent.MapIndex(reflect.ValueOf(fi.name).Convert(t.Key()))
 		return v, nil
 	}
-	a := fi.accessor.get(fi.name, t)
+	a := fi.accessor.get(fi, t)
 	if a.method >= 0 {
 		if a.derefPtr && parent.IsNil() {
 			return reflect.Value{}, nil
