@@ -3,7 +3,9 @@ package graphqlhttp
 import (
 	"encoding/json"
 	"net/http"
+	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
@@ -57,13 +59,85 @@ func (r *jsonReader) str() string {
 			break
 		}
 	}
-	raw := r.b[start:r.i]
+	raw := r.b[start+1 : r.i-1]
 	if !escaped && utf8.Valid(raw) {
-		return string(raw[1 : len(raw)-1])
+		return string(raw)
 	}
-	var s string
-	_ = json.Unmarshal(raw, &s) // escapes, and invalid UTF-8 turned into U+FFFD
-	return s
+	return unquote(raw)
+}
+
+// unquote decodes the inside of a JSON string that json.Valid accepted as
+// encoding/json does: escapes are decoded, a \u escape of half a surrogate
+// pair that is not followed by its other half, and each byte that is not
+// valid UTF-8, becomes U+FFFD.
+func unquote(raw []byte) string {
+	out := make([]byte, 0, len(raw)+8)
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		switch {
+		case c == '\\':
+			e := raw[i+1]
+			i += 2
+			switch e {
+			case 'b':
+				out = append(out, '\b')
+			case 'f':
+				out = append(out, '\f')
+			case 'n':
+				out = append(out, '\n')
+			case 'r':
+				out = append(out, '\r')
+			case 't':
+				out = append(out, '\t')
+			case 'u':
+				r := hex4(raw[i:])
+				i += 4
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
+						r2 = hex4(raw[i+2:])
+					}
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r, i = d, i+6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				out = utf8.AppendRune(out, r)
+			default: // '"', '\\' and '/' stand for themselves
+				out = append(out, e)
+			}
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			i++
+		default:
+			r, size := utf8.DecodeRune(raw[i:])
+			out = utf8.AppendRune(out, r)
+			i += size
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return unsafe.String(&out[0], len(out)) // out is not written again
+}
+
+// hex4 reads the four hexadecimal digits of a \u escape (json.Valid has
+// checked them).
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c <= '9':
+			c -= '0'
+		case c >= 'a':
+			c -= 'a' - 10
+		default:
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
 }
 
 // skip passes over one value.

@@ -121,3 +121,43 @@ func extensionsAreObjects(body []byte) bool {
 	}
 	return true
 }
+
+// unquoteCases are JSON string insides with every escape, surrogate pairs
+// whole, broken and reversed, and invalid UTF-8.
+var unquoteCases = []string{
+	``, `plain`, `\"quoted\" \\ \/ \b\f\n\r\t`, `\u0041\u00e9\u20AC`, `\ud83d\ude00`, `\uD83D\uDE00`,
+	`\ud83d`, `\ud83d\u0041`, `\ude00\ud83d`, `\ud83d\ud83d\ude00`, `\udc00x`, `\ud83d\\u0041`, `\ud83dx\ude00`,
+	"h\xc3\xa9llo", "\xff", "a\xed\xa0\x80b", "\xe2\x82", "\u2028", `mixed é \u00e9 ` + "\xc3",
+}
+
+// TestUnquote compares unquote with encoding/json on every case.
+func TestUnquote(t *testing.T) {
+	for _, c := range unquoteCases {
+		var want string
+		if err := json.Unmarshal([]byte(`"`+c+`"`), &want); err != nil {
+			t.Fatalf("case %q is not a JSON string: %v", c, err)
+		}
+		if got := unquote([]byte(c)); got != want {
+			t.Errorf("unquote(%q) = %q, want %q", c, got, want)
+		}
+	}
+}
+
+func FuzzUnquote(f *testing.F) {
+	for _, c := range unquoteCases {
+		f.Add(c)
+	}
+	f.Fuzz(func(t *testing.T, c string) {
+		quoted := []byte(`"` + c + `"`)
+		if !json.Valid(quoted) {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(quoted, &want); err != nil {
+			t.Fatalf("json.Valid accepted %q, which does not decode: %v", quoted, err)
+		}
+		if got := unquote([]byte(c)); got != want {
+			t.Fatalf("unquote(%q) = %q, want %q", c, got, want)
+		}
+	})
+}
