@@ -144,10 +144,9 @@ func (e *executor) nullError(fp *fieldPlan) {
 // execSelection writes the object value of sp for parent.
 func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 	fields := sp.fields
-	var reads []directRead
-	var base unsafe.Pointer
+	var base unsafe.Pointer // the parent struct, when direct reads apply
 	if !sp.conditional && !e.traceAll && parent.Kind() == reflect.Pointer {
-		reads, base = e.directReads(sp, parent)
+		base = e.directBase(sp, parent)
 	}
 	if sp.conditional {
 		fields = sp.activeFields(&e.cond)
@@ -166,8 +165,8 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 			e.buf = append(e.buf, ',')
 		}
 		e.buf = append(e.buf, fp.keyJSON...)
-		if reads != nil && reads[i].leaf != leafNone {
-			if handled, ok := e.writeDirect(&reads[i], base); handled {
+		if base != nil && fp.direct.leaf != leafNone {
+			if handled, ok := e.writeDirect(&fp.direct, base); handled {
 				if !ok {
 					return false
 				}

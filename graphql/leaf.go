@@ -116,56 +116,57 @@ func (a *accessor) matchLeaf(fi *fieldInfo) {
 	}
 }
 
-// directObject is the direct path of one selection plan for parents of one
-// Go type (a pointer to a struct): for each field, its direct read, or
-// leafNone for the general path.
-type directObject struct {
-	typ   reflect.Type
-	reads []directRead // parallel to selectionPlan.fields; nil when none applies
-}
+// The direct reads of a selection plan's fields are kept in the field
+// plans (fieldPlan.direct), for the Go type of the first parent met
+// (selectionPlan.directTyp), and published by directState: the first
+// execution to meet the plan with a pointer parent fills them in, while
+// any other running at the same time takes the general path.
+const (
+	directUnset uint32 = iota
+	directFilling
+	directReady // directTyp and every fieldPlan.direct are set
+	directNone  // no field of the plan is read directly
+)
 
-// directReads returns the direct reads of sp's fields for parent, and the
-// struct pointer they read from; nil when there are none (a nil parent, a
-// plan first met with another Go type).
-func (e *executor) directReads(sp *selectionPlan, parent reflect.Value) ([]directRead, unsafe.Pointer) {
-	p := parent.UnsafePointer()
-	if p == nil {
-		return nil, nil
-	}
-	t := parent.Type()
-	d := sp.direct.Load()
-	if d == nil {
-		d = newDirectObject(sp, t)
-		if !sp.direct.CompareAndSwap(nil, d) {
-			d = sp.direct.Load()
+// directBase returns the struct pointer sp's direct reads read from, or
+// nil when they do not apply to parent (a nil pointer, another Go type
+// than the first met, reads not ready).
+func (e *executor) directBase(sp *selectionPlan, parent reflect.Value) unsafe.Pointer {
+	switch sp.directState.Load() {
+	case directReady:
+	case directUnset:
+		if !sp.directState.CompareAndSwap(directUnset, directFilling) {
+			return nil
 		}
+		state := fillDirect(sp, parent.Type())
+		sp.directState.Store(state)
+		if state != directReady {
+			return nil
+		}
+	default:
+		return nil
 	}
-	if d.typ != t {
-		return nil, nil
+	if sp.directTyp != parent.Type() {
+		return nil
 	}
-	return d.reads, p
+	return parent.UnsafePointer()
 }
 
-// newDirectObject finds which fields of sp are read directly from a t. A
-// field qualifies when it has no resolver, no arguments and a direct read
-// for t.
-func newDirectObject(sp *selectionPlan, t reflect.Type) *directObject {
-	d := &directObject{typ: t}
-	for i, fp := range sp.fields {
+// fillDirect finds which fields of sp are read directly from a t. A field
+// qualifies when it has no resolver, no arguments and a direct read for t.
+func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
+	state := directNone
+	for _, fp := range sp.fields {
 		fi := fp.info
 		if fp.kind != kindField || fi == nil || fi.resolve != nil || fi.leaf == leafNone || len(fi.args) > 0 {
 			continue
 		}
-		a := fi.accessor.get(fi, t)
-		if a.direct.leaf == leafNone {
-			continue
+		if a := fi.accessor.get(fi, t); a.direct.leaf != leafNone {
+			fp.direct, state = a.direct, directReady
 		}
-		if d.reads == nil {
-			d.reads = make([]directRead, len(sp.fields))
-		}
-		d.reads[i] = a.direct
 	}
-	return d
+	sp.directTyp = t
+	return state
 }
 
 // directLeaf writes fp's value from parent by the direct path, for a field

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gqlkit/gqlkit/graphql"
@@ -183,5 +184,46 @@ func TestDirectLeafApplies(t *testing.T) {
 	}
 	if got, direct := s.DirectLeaf("Row", "id", (*leafRow)(nil)); direct {
 		t.Errorf("Row.id of a nil pointer: the direct path wrote %q", got)
+	}
+}
+
+// TestDirectLeafConcurrent executes one prepared operation from many
+// goroutines at once, so that the first executions race to fill in the
+// plan's direct reads (go test -race checks the publication).
+func TestDirectLeafConcurrent(t *testing.T) {
+	s := leafSchema(t)
+	query := "{ mixed { id name plain on tags } rows { id name plain on tags must } }"
+	want := s.Do(context.Background(), graphql.Request{Query: query})
+	wantJSON, _ := want.MarshalJSON()
+	doc, perr := graphql.ParseQuery(query, 0)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	op, errs := s.Prepare(doc, "")
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var wg sync.WaitGroup
+	got := make([]string, 8)
+	for g := range got {
+		wg.Go(func() {
+			for range 50 {
+				res, err := op.Execute(context.Background(), graphql.ExecParams{})
+				if err != nil {
+					got[g] = err.Error()
+					return
+				}
+				out, _ := res.MarshalJSON()
+				if got[g] = string(out); got[g] != string(wantJSON) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for g, out := range got {
+		if out != string(wantJSON) {
+			t.Errorf("goroutine %d: %s, want %s", g, out, wantJSON)
+		}
 	}
 }

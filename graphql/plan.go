@@ -3,6 +3,7 @@ package graphql
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -22,9 +23,9 @@ type selectionPlan struct {
 	parent      *fieldPlan // the field whose sub-selection this is; nil at the root
 	fields      []*fieldPlan
 	conditional bool // some field depends on a variable's @skip/@include
-	// direct: the direct reads of the fields (leaf.go), for the Go type of
-	// the first parent met.
-	direct atomic.Pointer[directObject]
+	// directState and directTyp: the direct reads of the fields (leaf.go).
+	directState atomic.Uint32
+	directTyp   reflect.Type
 
 	namesOnce sync.Once
 	names     []string
@@ -119,7 +120,10 @@ type fieldPlan struct {
 	dynArgs bool
 
 	child *selectionPlan // sub-selection when every occurrence counts
-	locs  []gqlerror.Location
+	// direct: the field's direct read from its parent (leaf.go), once the
+	// owner's directState is directReady.
+	direct directRead
+	locs   []gqlerror.Location
 
 	planner  *planner
 	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan
