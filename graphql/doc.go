@@ -76,6 +76,10 @@
 // context.Context) returning a value and optionally an error. The lookup
 // for each Go type is computed once and cached. Only declared fields are
 // reachable: struct fields the schema does not declare are never exposed.
+// A String, ID, Int, Boolean or [String] field read from a string, integer,
+// bool or []string struct field through a pointer is written straight
+// from the struct, at the field's offset, with the same output as the
+// general path.
 //
 // A resolver receives the request context, the parent value, the
 // arguments (decoded into its args type, or as read-only [Args]) and, if
