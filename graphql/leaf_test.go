@@ -120,14 +120,7 @@ func TestDirectLeafMatchesGeneral(t *testing.T) {
 		"{ rows { tags must } values { labels tags } }",
 		"{ mixed { id name plain on tags } rows { id name plain on tags } }",
 	} {
-		doc, perr := graphql.ParseQuery(query, 0)
-		if perr != nil {
-			t.Fatalf("parse %s: %v", query, perr)
-		}
-		op, errs := s.Prepare(doc, "")
-		if len(errs) > 0 {
-			t.Fatalf("prepare %s: %v", query, errs)
-		}
+		op := prepare(t, s, query)
 		run := func(general bool, limit int) string {
 			p := graphql.ExecParams{MaxResponseBytes: limit}
 			if general {
@@ -195,14 +188,7 @@ func TestDirectLeafConcurrent(t *testing.T) {
 	query := "{ mixed { id name plain on tags } rows { id name plain on tags must } }"
 	want := s.Do(context.Background(), graphql.Request{Query: query})
 	wantJSON, _ := want.MarshalJSON()
-	doc, perr := graphql.ParseQuery(query, 0)
-	if perr != nil {
-		t.Fatal(perr)
-	}
-	op, errs := s.Prepare(doc, "")
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
+	op := prepare(t, s, query)
 	var wg sync.WaitGroup
 	got := make([]string, 8)
 	for g := range got {
