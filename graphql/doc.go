@@ -76,8 +76,8 @@
 // context.Context) returning a value and optionally an error. The lookup
 // for each Go type is computed once and cached. Only declared fields are
 // reachable: struct fields the schema does not declare are never exposed.
-// A String, ID, Int, Boolean or [String] field read from a string, integer,
-// bool or []string struct field through a pointer is written straight
+// A String, ID, Int, Boolean, [String] or [ID] field read from a string,
+// signed integer, bool or []string struct field through a pointer is written straight
 // from the struct, at the field's offset, with the same output as the
 // general path.
 //
