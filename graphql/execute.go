@@ -146,7 +146,7 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 	fields := sp.fields
 	var base unsafe.Pointer // the parent struct, when direct reads apply
 	if !sp.conditional && !e.traceAll && parent.Kind() == reflect.Pointer {
-		base = e.directBase(sp, parent)
+		base = sp.directBase(parent)
 	}
 	if sp.conditional {
 		fields = sp.activeFields(&e.cond)

@@ -8,7 +8,7 @@ import (
 )
 
 // The direct leaf path: a field without a resolver whose value is a plain
-// struct field of a string, integer, boolean or []string kind, and whose
+// struct field of a string, signed integer, boolean or []string kind, and whose
 // GraphQL type is a built-in scalar (or a list of String or ID) written
 // the same way, is written straight from the struct's memory at an offset
 // computed once per Go type, instead of through reflect.Value, deref and
@@ -26,17 +26,6 @@ const (
 	leafInt              // Int
 	leafBoolean          // Boolean
 	leafStrings          // a list of String or ID
-)
-
-// goLeaf is the Go side: the kind of the struct field an accessor reads.
-type goLeaf uint8
-
-const (
-	goNone    goLeaf = iota
-	goString         // a string kind
-	goInt            // a signed integer kind, of accessor.size bytes
-	goBool           // a bool kind
-	goStrings        // a slice of a string kind
 )
 
 // leafOf returns how t is written by the direct path, and whether a list
@@ -76,44 +65,33 @@ type directRead struct {
 	off     uintptr // from the struct pointer
 }
 
-// setDirect records, for an accessor of a pointer-to-struct type reading
-// the struct field at index, the field's kind, size and offset from the
-// pointer, when no embedded pointer lies on the way.
-func (a *accessor) setDirect(st reflect.Type) {
-	off := uintptr(0)
+// directReadOf returns the direct read of field fi for a: none unless a
+// reads a struct field through a pointer, with no embedded pointer on the
+// way, of the Go kind fi's type is written from.
+func directReadOf(fi *fieldInfo, a *accessor) directRead {
+	if fi.leaf == leafNone || a.method >= 0 || a.index == nil || !a.derefPtr {
+		return directRead{}
+	}
+	st, off := a.typ.Elem(), uintptr(0)
 	for n, i := range a.index {
 		f := st.Field(i)
 		off += f.Offset
 		st = f.Type
 		if n < len(a.index)-1 && st.Kind() != reflect.Struct {
-			return // through an embedded pointer
+			return directRead{} // through an embedded pointer
 		}
 	}
-	switch st.Kind() {
-	case reflect.String:
-		a.goLeaf = goString
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		a.goLeaf, a.direct.size = goInt, uint8(st.Size())
-	case reflect.Bool:
-		a.goLeaf = goBool
-	case reflect.Slice:
-		if st.Elem().Kind() == reflect.String {
-			a.goLeaf = goStrings
-		}
+	r := directRead{leaf: fi.leaf, nonNull: fi.leafNonNull, off: off}
+	switch k := st.Kind(); {
+	case fi.leaf == leafString && k == reflect.String,
+		fi.leaf == leafBoolean && k == reflect.Bool,
+		fi.leaf == leafStrings && k == reflect.Slice && st.Elem().Kind() == reflect.String:
+	case fi.leaf == leafInt && k >= reflect.Int && k <= reflect.Int64:
+		r.size = uint8(st.Size())
+	default:
+		return directRead{}
 	}
-	a.direct.off = off
-}
-
-// matchLeaf completes a's direct read for field fi: it applies when the
-// Go kind is the one fi's GraphQL type is written from.
-func (a *accessor) matchLeaf(fi *fieldInfo) {
-	switch {
-	case fi.leaf == leafString && a.goLeaf == goString,
-		fi.leaf == leafInt && a.goLeaf == goInt,
-		fi.leaf == leafBoolean && a.goLeaf == goBool,
-		fi.leaf == leafStrings && a.goLeaf == goStrings:
-		a.direct.leaf, a.direct.nonNull = fi.leaf, fi.leafNonNull
-	}
+	return r
 }
 
 // The direct reads of a selection plan's fields are kept in the field
@@ -131,7 +109,7 @@ const (
 // directBase returns the struct pointer sp's direct reads read from, or
 // nil when they do not apply to parent (a nil pointer, another Go type
 // than the first met, reads not ready).
-func (e *executor) directBase(sp *selectionPlan, parent reflect.Value) unsafe.Pointer {
+func (sp *selectionPlan) directBase(parent reflect.Value) unsafe.Pointer {
 	switch sp.directState.Load() {
 	case directReady:
 	case directUnset:

@@ -19,10 +19,8 @@ type accessor struct {
 	withCtx  bool         // the method takes a context.Context
 	withErr  bool         // the method returns (value, error)
 	derefPtr bool         // typ is a pointer to the struct
-	// For the direct leaf path (leaf.go): the struct field's Go kind
-	// (goNone when the path does not apply), and the read it makes for the
+	// direct: the read the direct leaf path (leaf.go) makes for the
 	// accessor's field.
-	goLeaf goLeaf
 	direct directRead
 }
 
@@ -47,7 +45,7 @@ func (c *accessorCache) get(fi *fieldInfo, t reflect.Type) *accessor {
 		return a
 	}
 	a := newAccessor(fi.name, t)
-	a.matchLeaf(fi)
+	a.direct = directReadOf(fi, a)
 	c.all.Store(t, a)
 	c.last.Store(a)
 	return a
@@ -89,13 +87,9 @@ func newAccessor(name string, t reflect.Type) *accessor {
 		switch {
 		case byTag != nil:
 			a.index = byTag
+			return a
 		case byName != nil:
 			a.index = byName
-		}
-		if a.index != nil {
-			if a.derefPtr {
-				a.setDirect(st)
-			}
 			return a
 		}
 		if a.setMethod(t, exported) {
@@ -103,9 +97,6 @@ func newAccessor(name string, t reflect.Type) *accessor {
 		}
 		if byFold != nil {
 			a.index = byFold
-			if a.derefPtr {
-				a.setDirect(st)
-			}
 			return a
 		}
 		return a
