@@ -61,12 +61,14 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{{Message: fmt.Sprintf("Schema is not configured to execute %s operation.", def.Operation),
 			Locations: []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}, Err: ErrInvalidOperation}}
 	}
-	if err := checkShape(doc, def.SelectionSet); err != nil {
+	selections, err := checkShape(doc, def.SelectionSet)
+	if err != nil {
 		return nil, gqlerror.List{err}
 	}
-	p := &planner{s: s, doc: doc}
+	p := &planner{s: s, doc: doc, arena: newPlanArena(selections)}
 	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet)}
+	p.arena = planArena{} // executions plan with memory of their own
 	if err := op.checkArguments(op.plan, 0); err != nil {
 		return nil, gqlerror.List{err}
 	}

@@ -140,6 +140,54 @@ type planner struct {
 	s         *Schema
 	doc       *ast.QueryDocument
 	fragments fragmentIndex
+	// arena is the memory of the plans Prepare builds. It is the zero
+	// arena, which allocates every piece on its own, except while Prepare
+	// runs: plans built later, during executions (for conditional fields),
+	// may be built by several at once.
+	arena planArena
+}
+
+// planArena hands out the memory of an operation's plans a chunk at a
+// time, instead of four allocations per selection set and one per field.
+// Everything in it lives as long as the operation.
+type planArena struct {
+	plans  chunks[selectionPlan]
+	fields chunks[plannedField]
+	order  chunks[*fieldPlan]
+	locs   chunks[gqlerror.Location]
+	keys   chunks[byte]
+}
+
+// newPlanArena returns an arena sized for an operation that expands to
+// about selections fields.
+func newPlanArena(selections int) planArena {
+	n := min(max(selections, 2), 64)
+	var a planArena
+	// A selection set for about every other field; a key of about 8 bytes.
+	a.plans.min, a.fields.min, a.order.min, a.locs.min, a.keys.min = n/2+1, n, n, n, 12*n
+	return a
+}
+
+// chunks hands out slices of T of the asked capacity, cut from chunks of
+// at least min elements; with min 0 (the zero value), each is allocated on
+// its own and chunks is only read. Each slice's capacity is its own:
+// appending past it moves the slice out of the chunk, never into its
+// neighbour.
+type chunks[T any] struct {
+	buf []T
+	min int
+}
+
+func (c *chunks[T]) take(n int) []T {
+	if c.min == 0 {
+		return make([]T, 0, n)
+	}
+	if cap(c.buf)-len(c.buf) < n {
+		c.buf = make([]T, 0, max(n, c.min))
+	}
+	start := len(c.buf)
+	c.buf = c.buf[:start+n]
+	return c.buf[start : start : start+n]
 }
 
 // fragmentIndex finds a document's fragments by name without scanning the
@@ -148,6 +196,9 @@ type fragmentIndex map[string]*ast.FragmentDefinition
 
 func (ix *fragmentIndex) get(doc *ast.QueryDocument, name string) *ast.FragmentDefinition {
 	if *ix == nil {
+		if len(doc.Fragments) == 0 {
+			return nil // nothing to index: the index stays nil and is never written
+		}
 		*ix = make(fragmentIndex, len(doc.Fragments))
 		for _, f := range doc.Fragments {
 			if _, dup := (*ix)[f.Name]; !dup { // the first, as ForName finds
@@ -212,7 +263,7 @@ const collectorScan = 8
 // starts at no more than collectorSlab plans and grows by chunks, so that
 // selections which share a key, or are skipped, leave little unused.
 func (p *planner) newCollector(obj *objectInfo, size int) collector {
-	return collector{p: p, obj: obj, order: make([]*fieldPlan, 0, size), slab: make([]plannedField, 0, min(size, collectorSlab))}
+	return collector{p: p, obj: obj, order: p.arena.order.take(size), slab: p.arena.fields.take(min(size, collectorSlab))}
 }
 
 // collectorSlab is the most field plans a collector's slab holds at a time.
@@ -296,6 +347,12 @@ func joinConds(a, b []*ast.Directive) []*ast.Directive {
 	return append(append(out, a...), b...)
 }
 
+// keyJSON returns key as a JSON string followed by a colon. A key is a
+// name, which needs no escapes: its length is known.
+func (p *planner) keyJSON(key string) []byte {
+	return append(appendString(p.arena.keys.take(len(key)+3), key), ':')
+}
+
 func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 	key := responseKey(f)
 	fp := c.find(key)
@@ -303,7 +360,7 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 	c.seq++
 	if fp == nil {
 		if len(c.slab) == cap(c.slab) {
-			c.slab = make([]plannedField, 0, collectorSlab)
+			c.slab = c.p.arena.fields.take(collectorSlab)
 		}
 		c.slab = c.slab[:len(c.slab)+1]
 		pf := &c.slab[len(c.slab)-1]
@@ -312,7 +369,7 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		pf.occ.alts = pf.alt[:1:1]
 		pf.one[0] = &pf.occ
 		fp = &pf.fp
-		fp.key, fp.keyJSON, fp.planner, fp.occ = key, append(appendString(make([]byte, 0, len(key)+3), key), ':'), c.p, pf.one[:1:1]
+		fp.key, fp.keyJSON, fp.planner, fp.occ = key, c.p.keyJSON(key), c.p, pf.one[:1:1]
 		c.order = append(c.order, fp)
 		if c.byKey != nil {
 			c.byKey[key] = fp
@@ -348,12 +405,13 @@ func (c *collector) find(key string) *fieldPlan {
 }
 
 func (c *collector) finish(parent *fieldPlan) *selectionPlan {
-	sp := &selectionPlan{obj: c.obj, parent: parent, fields: c.order}
+	sp := &c.p.arena.plans.take(1)[:1][0]
+	sp.obj, sp.parent, sp.fields = c.obj, parent, c.order
 	nodes := 0
 	for _, fp := range c.order {
 		nodes += len(fp.occ)
 	}
-	locs := make([]gqlerror.Location, 0, nodes) // every field's, in one
+	locs := c.p.arena.locs.take(nodes) // every field's, in one
 	for _, fp := range c.order {
 		fp.owner = sp
 		first := fp.occ[0].field
@@ -670,14 +728,14 @@ const maxPlanSelections = 100_000
 // other fragments), nesting past maxPlanDepth or an expansion past
 // maxPlanSelections in the operation whose selection set is set. Each
 // fragment is measured once.
-func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) *gqlerror.Error {
-	c := shapeChecker{doc: doc, sizes: map[string]shape{}}
+func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) (selections int, err *gqlerror.Error) {
+	c := shapeChecker{doc: doc}
 	sh, err := c.measure(set, 0)
 	if err == nil && sh.selections > maxPlanSelections {
 		err = &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections.", maxPlanSelections),
 			Err: ErrInvalidDocument}
 	}
-	return err
+	return sh.selections, err
 }
 
 type shapeChecker struct {
@@ -737,6 +795,9 @@ func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (shape,
 	f := c.frags.get(c.doc, spread.Name)
 	if f == nil {
 		return shape{}, nil // an unknown fragment spreads nothing
+	}
+	if c.sizes == nil {
+		c.sizes = map[string]shape{}
 	}
 	c.sizes[spread.Name] = shape{depth: -1}
 	sh, err := c.measure(f.SelectionSet, spreads)

@@ -24,7 +24,14 @@ type document struct {
 	weight int   // estimated memory, see documentWeight; 0 means len(query)
 
 	mu  sync.Mutex
-	ops map[string]*operation
+	ops []namedOperation // at most maxOperations, searched in order
+}
+
+// namedOperation is an operation prepared from a document, under the name
+// the request asked for ("" for the only one).
+type namedOperation struct {
+	name string
+	op   *operation
 }
 
 // Estimated memory of a cached document beyond its text, from measuring
@@ -61,16 +68,15 @@ type operation struct {
 func (d *document) operation(s *graphql.Schema, name string) *operation {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if o, ok := d.ops[name]; ok {
-		return o
+	for _, n := range d.ops {
+		if n.name == name {
+			return n.op
+		}
 	}
 	op, errs := s.Prepare(d.doc, name)
 	o := &operation{op: op, errs: requestErrors(errs)}
-	if d.ops == nil {
-		d.ops = map[string]*operation{}
-	}
 	if len(d.ops) < maxOperations { // a document has few operations; bound it anyway
-		d.ops[name] = o
+		d.ops = append(d.ops, namedOperation{name: name, op: o})
 	}
 	return o
 }
