@@ -173,7 +173,7 @@ func sampleSchema(tb testing.TB) *graphql.Schema {
 
 // testSchema is the sample schema plus fields that exercise the handler:
 // echoes for literal and variable coercion, a recursive Node for depth,
-// a list argument for tokens, a JSON scalar for nesting, and resolvers that
+// list arguments for tokens, a JSON scalar for nesting, and resolvers that
 // fail in every way the presenter distinguishes.
 func testSchema(tb testing.TB, mutations *atomic.Int64) *graphql.Schema {
 	tb.Helper()
@@ -249,6 +249,11 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 		{Name: "json", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: jsonScalar}}, Resolve: constant(1)},
 		{Name: "l", Type: graphql.Int,
 			Args: []graphql.Argument{{Name: "v", Type: graphql.NewList(graphql.NewList(graphql.Int))}, {Name: "w", Type: graphql.Int}},
+			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+				v, _ := args.Value("v").([]any)
+				return len(v), nil
+			}},
+		{Name: "strs", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: graphql.NewList(graphql.String)}},
 			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
 				v, _ := args.Value("v").([]any)
 				return len(v), nil

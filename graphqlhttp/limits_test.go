@@ -301,3 +301,71 @@ func TestUndefinedVariable(t *testing.T) {
 		})
 	}
 }
+
+// largestDocument is a document of about the largest size the default
+// limits accept (20,000 bytes, up to 20,000 tokens), made of list
+// literals: every item must be read, checked and coerced, so their cost
+// grows with the document. Each is a variant an attacker could send
+// instead of the plain list: with a comment, unclosed, with strings that
+// hold escapes or are block strings, with invalid items, or beside an
+// unknown field.
+type largestDocument struct {
+	name, query string
+	status      int
+	body        string
+	errs        int // the number of errors in the answer
+}
+
+func largestDocuments() []largestDocument {
+	items := func(item string, n int) string { return strings.Repeat(item, n) }
+	unclosed := "{l(v:[" + items("[]", 9994) + "]w:1)"
+	// The first 100 of the 6663 errors: MaxErrors.
+	var invalid []string
+	for i := range 100 {
+		invalid = append(invalid, fmt.Sprintf(`{"message":"Int cannot represent non-integer value: a","locations":[{"line":1,"column":%d}],`+
+			`"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}`, 8+3*i))
+	}
+	invalidItems := `{"errors":[` + strings.Join(invalid, ",") + "]}"
+	return []largestDocument{
+		{name: "20000 tokens", query: listTokens(9994, false), status: 200, body: `{"data":{"l":9994}}`},
+		// A comment is a token of its own: 9993 pairs plus 14 tokens.
+		{name: "20000 tokens after a comment", query: "# a comment\n{l(v:[" + items("[]", 9988) + "]w:1)}",
+			status: 200, body: `{"data":{"l":9988}}`},
+		{name: "20000 tokens unclosed", query: unclosed, status: 400,
+			body: errorsBodyAt("Syntax Error: Expected Name, found <EOF>", "GRAPHQL_PARSE_FAILED", 1, len(unclosed)+1), errs: 1},
+		{name: "strings with escapes", query: `{strs(v:[` + items(`"\n"`, 4994) + `])}`,
+			status: 200, body: `{"data":{"strs":4994}}`},
+		{name: "block strings", query: `{strs(v:[` + items(`"""b""" `, 2498) + `])}`,
+			status: 200, body: `{"data":{"strs":2498}}`},
+		{name: "20000 tokens of invalid items", query: "{l(v:[" + items("[a]", 6663) + "])}", status: 400,
+			body: invalidItems, errs: 100},
+		{name: "20000 tokens and an unknown field", query: "{l(v:[" + items("[]", 9991) + "]w:1) nope}", status: 400,
+			body: errorsBodyAt(`Cannot query field "nope" on type "Query".`, "GRAPHQL_VALIDATION_FAILED", 1, 19995), errs: 1},
+	}
+}
+
+// TestLargestDocuments checks the answers to the largest documents the
+// limits accept; BenchmarkHostile measures them.
+func TestLargestDocuments(t *testing.T) {
+	ts := newTestServer(t, graphqlhttp.Config{})
+	for _, doc := range largestDocuments() {
+		t.Run(doc.name, func(t *testing.T) {
+			if len(doc.query) > limits.DefaultMaxLength {
+				t.Fatalf("the document has %d bytes, more than the default length", len(doc.query))
+			}
+			stats, err := limits.Config{}.Scan(doc.query)
+			if err != nil {
+				t.Fatalf("Scan: %v", err)
+			}
+			t.Logf("%d bytes, %d tokens", len(doc.query), stats.Tokens)
+			req := request{contentType: "application/graphql", body: doc.query}
+			for range 2 { // a miss, then the same text from the cache
+				got := ts.send(t, req)
+				if got.status != doc.status || got.body != doc.body || strings.Count(got.body, `"message"`) != doc.errs {
+					t.Fatalf("answer = %d %.400s (%d errors), want %d %.400s (%d errors)", got.status, got.body,
+						strings.Count(got.body, `"message"`), doc.status, doc.body, doc.errs)
+				}
+			}
+		})
+	}
+}
