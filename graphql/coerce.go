@@ -376,7 +376,7 @@ func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]an
 		}
 	}()
 	if sc.ParseLiteral != nil && !hasVariables(v) {
-		out, err = sc.ParseLiteral(v)
+		out, err = sc.ParseLiteral(copyLiteral(v)) // the callback's own
 	} else {
 		out, err = sc.ParseValue(untypedValue(v, vars))
 	}
@@ -625,16 +625,18 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// coerceVariables coerces the raw variables of a request for op. Every
+// coerceVariables coerces the raw variables of a request for the variable
+// definitions defs; defaults, when not nil, holds by index the copies of
+// the defaults to read instead of the definitions' own (owned.go). Every
 // failure is reported, each located at its variable definition; fault is
 // the first panic of a custom scalar's parser, a server bug rather than bad
 // input, which the caller answers apart.
-func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any) (_ map[string]any, errs gqlerror.List, fault error) {
-	if len(op.VariableDefinitions) == 0 {
+func (s *Schema) coerceVariables(defs ast.VariableDefinitionList, defaults []*ast.Value, raw map[string]any) (_ map[string]any, errs gqlerror.List, fault error) {
+	if len(defs) == 0 {
 		return nil, nil, nil
 	}
-	out := make(map[string]any, len(op.VariableDefinitions))
-	for _, def := range op.VariableDefinitions {
+	out := make(map[string]any, len(defs))
+	for i, def := range defs {
 		t := s.typeFromAST(def.Type)
 		locs := []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}
 		if t == nil || !isInputType(t) {
@@ -644,7 +646,11 @@ func (s *Schema) coerceVariables(op *ast.OperationDefinition, raw map[string]any
 		v, present := raw[def.Variable]
 		if !present {
 			if def.DefaultValue != nil {
-				val, err := s.valueFromAST(def.DefaultValue, t, nil)
+				lit := def.DefaultValue
+				if defaults != nil && defaults[i] != nil {
+					lit = defaults[i]
+				}
+				val, err := s.valueFromAST(lit, t, nil)
 				if err != nil {
 					errs = append(errs, variableError(locs, fmt.Sprintf("Variable \"$%s\" has an invalid default value: %s", def.Variable, err.Error())))
 					continue

@@ -99,7 +99,7 @@ func coercedVars(tb testing.TB, op *Operation, variables string) map[string]any 
 			tb.Fatalf("variables %s: %v", variables, err)
 		}
 	}
-	vars, errs, fault := op.s.coerceVariables(op.def, raw)
+	vars, errs, fault := op.s.coerceVariables(op.def.VariableDefinitions, op.defaults, raw)
 	if fault != nil || len(errs) > 0 {
 		tb.Fatalf("coercing %s: %v %v", variables, errs, fault)
 	}
@@ -491,7 +491,7 @@ func FuzzCost(f *testing.F) {
 			}
 			check("no", nil)
 			check("raw", raw)
-			if vars, errs, fault := s.coerceVariables(op.def, raw); fault == nil && len(errs) == 0 {
+			if vars, errs, fault := s.coerceVariables(op.def.VariableDefinitions, op.defaults, raw); fault == nil && len(errs) == 0 {
 				check("coerced", vars)
 			}
 			if valid && op.def.Operation == ast.Query && len(op.def.VariableDefinitions) == 0 {

@@ -202,7 +202,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		if fp.argsErr != nil {
 			err = fp.argsErr
 		} else if fp.dynArgs {
-			args, err = e.s.argumentValues(fp.info, fp.occ[0].field.Arguments, e.cond.vars)
+			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.vars)
 		}
 		if err == nil {
 			if fp.kind == kindType {

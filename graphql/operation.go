@@ -22,6 +22,9 @@ type Operation struct {
 	def   *ast.OperationDefinition
 	plan  *selectionPlan
 	costs costState // see cost.go
+	// defaults are the operation's own copies of the variables' defaults
+	// that hold a list or an object, by index; nil when none does.
+	defaults []*ast.Value
 }
 
 // Prepare selects the operation called name (it may be empty when the
@@ -65,10 +68,12 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	if err != nil {
 		return nil, gqlerror.List{err}
 	}
-	p := &planner{s: s, doc: doc, arena: newPlanArena(selections)}
+	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
 	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
-	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet)}
-	p.arena = planArena{} // executions plan with memory of their own
+	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions)}
+	var seen map[string]bool
+	p.keepConditional(op.plan, &seen, 0)
+	p.arena, p.preparing = planArena{}, false // executions plan with memory of their own
 	if err := op.checkArguments(op.plan, 0); err != nil {
 		return nil, gqlerror.List{err}
 	}
@@ -178,7 +183,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if len(op.def.VariableDefinitions) > 0 {
 		var errs gqlerror.List
 		var fault error
-		vars, errs, fault = op.s.coerceVariables(op.def, p.Variables)
+		vars, errs, fault = op.s.coerceVariables(op.def.VariableDefinitions, op.defaults, p.Variables)
 		switch {
 		case fault != nil:
 			return Result{}, fault

@@ -114,10 +114,12 @@ type fieldPlan struct {
 
 	args    Args
 	argsErr error // a literal that could not be coerced
-	// dynArgs: the arguments are coerced for every execution, because they
-	// refer to variables or hold custom scalar values (each execution gets
-	// its own, from ParseLiteral or ParseValue).
-	dynArgs bool
+	// dynArgs: the arguments are coerced for every execution, from
+	// argNodes, because they refer to variables or hold custom scalar
+	// values (each execution gets its own, from ParseLiteral or
+	// ParseValue). argNodes are the operation's own (see owned.go).
+	dynArgs  bool
+	argNodes ast.ArgumentList
 
 	child *selectionPlan // sub-selection when every occurrence counts
 	// direct: the field's direct read from its parent (leaf.go), once the
@@ -145,6 +147,11 @@ type planner struct {
 	// runs: plans built later, during executions (for conditional fields),
 	// may be built by several at once.
 	arena planArena
+	// preparing is set while Prepare runs; owned holds the copies of
+	// arguments that plans may coerce after it (owned.go). Both are only
+	// read once Prepare has returned.
+	preparing bool
+	owned     map[*ast.Field]ast.ArgumentList
 }
 
 // planArena hands out the memory of an operation's plans a chunk at a
@@ -456,13 +463,17 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			// Custom scalar values are parsed for every execution; the
 			// literals are still checked once, here, so that a bad one is
 			// refused before anything runs.
-			if argsUseVariables(first.Arguments) {
+			args := c.p.ownArgs(first)
+			if argsUseVariables(args) {
 				fp.dynArgs = true
 			} else {
-				fp.args, fp.argsErr = c.p.s.argumentValues(fp.info, first.Arguments, nil)
+				fp.args, fp.argsErr = c.p.s.argumentValues(fp.info, args, nil)
 				if fp.info.freshArgs && fp.argsErr == nil {
 					fp.args, fp.dynArgs = Args{}, true
 				}
+			}
+			if fp.dynArgs {
+				fp.argNodes = c.p.keepArgs(first, args)
 			}
 		}
 		if !fp.dynamic {

@@ -122,7 +122,9 @@ func namedOf(t Type) NamedType {
 // encoding/json produces with UseNumber (nil, bool, string, json.Number,
 // []any, map[string]any), or whatever a Go caller put in the variables.
 // ParseLiteral, when nil, converts the literal to the same JSON-like value
-// and calls ParseValue.
+// and calls ParseValue. The literal ParseLiteral is handed is a copy, its
+// own to keep or change: never a node of a document that a cache or
+// another request holds.
 //
 // The parsers follow graphql-js's contract. A returned error makes the
 // input invalid: a *gqlerror.Error is reported with its own message and
