@@ -52,6 +52,9 @@ func BenchmarkScan(b *testing.B) {
 	}{
 		{name: "query-300B", query: smallQuery},
 		{name: "document-20KB", query: largeDocument()},
+		// The most tokens the default limits allow, nearly all brackets of
+		// list values: {l(v:[[][]…]w:1)}.
+		{name: "lists-20KB", query: "{l(v:[" + strings.Repeat("[]", 9994) + "]w:1)}"},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			if _, err := (Config{}).Scan(bm.query); err != nil {

@@ -145,6 +145,27 @@ func (s *scanner) scan() crossing {
 			return crossing{limit: Tokens, found: s.tokens, at: i}
 		}
 
+		// The brackets of list values, nearly all the tokens of the
+		// largest documents, are read here first: inside parentheses the
+		// outline needs of them only that they are no variable's name
+		// after a $ (see valueToken).
+		if s.outline.parens > 0 && (c == '[' || c == ']') {
+			s.outline.vars.dollar = 0
+			if c == '[' {
+				open++
+				if open > s.nesting {
+					s.nesting = open
+					if s.nesting > s.maxNesting {
+						return crossing{limit: Nesting, found: s.nesting, at: i}
+					}
+				}
+			} else if open > 0 {
+				open--
+			}
+			i++
+			continue
+		}
+
 		start, kind := i, tokOther
 		switch {
 		case isNameStart(c):
@@ -215,11 +236,24 @@ func (s *scanner) scan() crossing {
 				i++
 			}
 		}
+		if s.outline.parens > 0 && valueToken(kind) {
+			s.outline.vars.dollar = 0 // as next would: see the brackets above
+			continue
+		}
 		if s.outline.next(kind, start, i) {
 			return s.outline.crossed
 		}
 	}
 	return s.outline.finish()
+}
+
+// valueToken reports whether, inside parentheses (arguments and variable
+// definitions), a token of this kind changes nothing in the outline but
+// that it ends a $ that no name followed: any token but a name, a $ and a
+// parenthesis. Inside parentheses the outline counts no field and follows
+// no selection; it only pairs parentheses and reads variable names.
+func valueToken(kind token) bool {
+	return kind != tokName && kind != tokDollar && kind != tokParenL && kind != tokParenR
 }
 
 func isNameStart(c byte) bool {
