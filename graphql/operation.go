@@ -71,8 +71,10 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
 	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions)}
-	var seen map[string]bool
-	p.keepConditional(op.plan, &seen, 0)
+	if p.conditional {
+		var seen map[string]bool
+		p.keepConditional(op.plan, &seen, 0)
+	}
 	p.arena, p.preparing = planArena{}, false // executions plan with memory of their own
 	if err := op.checkArguments(op.plan, 0); err != nil {
 		return nil, gqlerror.List{err}

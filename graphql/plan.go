@@ -148,10 +148,11 @@ type planner struct {
 	// may be built by several at once.
 	arena planArena
 	// preparing is set while Prepare runs; owned holds the copies of
-	// arguments that plans may coerce after it (owned.go). Both are only
-	// read once Prepare has returned.
-	preparing bool
-	owned     map[*ast.Field]ast.ArgumentList
+	// arguments that plans may coerce after it (owned.go); conditional is
+	// set once a field depends on a variable's @skip or @include. All are
+	// only read once Prepare has returned.
+	preparing, conditional bool
+	owned                  map[*ast.Field]ast.ArgumentList
 }
 
 // planArena hands out the memory of an operation's plans a chunk at a
@@ -435,7 +436,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		}
 		fp.locs = locs[start:len(locs):len(locs)]
 		if fp.dynamic {
-			sp.conditional = true
+			sp.conditional, c.p.conditional = true, true
 		}
 		switch {
 		case first.Name == "__typename":
