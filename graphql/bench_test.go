@@ -221,3 +221,37 @@ func BenchmarkValidateIdenticalFields(b *testing.B) {
 		})
 	}
 }
+
+// parseBenchDocuments are the documents of BenchmarkParseQuery: the
+// benchmark queries, and the largest documents graphqlhttp's default limits
+// accept (20,000 tokens) in the variants an attacker would send.
+func parseBenchDocuments() []struct{ name, query string } {
+	list := func(prefix string, pairs int, suffix string) string {
+		return prefix + "{l(v:[" + strings.Repeat("[]", pairs) + "]w:1)" + suffix
+	}
+	return []struct{ name, query string }{
+		{name: "query A", query: benchQueryA},
+		{name: "query B", query: benchQueryB},
+		{name: "query A commented", query: "# The feed.\nquery Feed(\n  # how many\n  $n: Int\n) {\n" +
+			"  posts(first: $n) { # newest first\n    id\n    title # as written\n    tags\n    createdAt\n" +
+			"    author { id name } # resolved per post\n  }\n}\n"},
+		{name: "20000 tokens", query: list("", 9994, "}")},
+		{name: "20000 tokens after a comment", query: list("# a comment\n", 9988, "}")},
+		{name: "20000 tokens unclosed", query: list("", 9994, "")},
+		{name: "strings with escapes", query: `{strs(v:[` + strings.Repeat(`"\n"`, 4994) + `])}`},
+		{name: "block strings", query: `{strs(v:[` + strings.Repeat(`"""b""" `, 2498) + `])}`},
+	}
+}
+
+// BenchmarkParseQuery measures ParseQuery alone.
+func BenchmarkParseQuery(b *testing.B) {
+	for _, d := range parseBenchDocuments() {
+		b.Run(strings.ReplaceAll(d.name, " ", "_"), func(b *testing.B) {
+			b.SetBytes(int64(len(d.query)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = graphql.ParseQuery(d.query, 20000)
+			}
+		})
+	}
+}
