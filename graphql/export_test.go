@@ -20,8 +20,16 @@ func (s *Schema) FullRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerro
 	return s.runRules(doc, opts)
 }
 
-// QuickParse exposes the fast path of ParseQuery to the package's tests.
-func QuickParse(query string, maxTokens int) *ast.QueryDocument { return quickParse(query, maxTokens) }
+// ParseDocument exposes ParseQuery's parser, without the checks that follow
+// it, to the package's tests.
+func ParseDocument(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
+	return parseDocument(query, maxTokens)
+}
+
+// CheckParsed exposes the checks ParseQuery applies to a parsed document.
+func CheckParsed(query string, doc *ast.QueryDocument) (*ast.QueryDocument, *gqlerror.Error) {
+	return checkParsed(query, doc)
+}
 
 // AppendString exposes the JSON string writer to the package's tests.
 func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }

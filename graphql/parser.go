@@ -1,0 +1,649 @@
+package graphql
+
+import (
+	"strconv"
+	"sync"
+	"unsafe"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// This file is [ParseQuery]'s parser. It reads an executable document
+// exactly as gqlparser v2.5.64's parser.ParseQueryWithTokenLimit does, into
+// the very same AST, node for node and position for position: comments
+// attached where gqlparser attaches them, descriptions, escapes, block
+// strings, its token limit (comments count, the end does not) and its
+// nesting bound. On text gqlparser refuses it fails with gqlparser's
+// message at gqlparser's location: the parser reports the token it stops
+// on ("Expected Name, found <EOF>", "Unexpected <Invalid>" where the lexer
+// stopped), since gqlparser never consumes an invalid token and so never
+// shows the lexer's own message. gqlparser's parser allocates a position,
+// a closure or a slice for almost every token (a 20,000-token document
+// made 60,000 allocations); this one takes its nodes from a few slabs.
+// FuzzQuickParse holds it to gqlparser's documents and errors.
+
+// maxNesting is gqlparser's parser.MaxNestingDepth: selection sets, list
+// and object values and list types nest at most this deep, all counted
+// together.
+const maxNesting = 1000
+
+// parser reads a document a token ahead: kind, val and tpos are the token
+// gqlparser's parser would peek at.
+type parser struct {
+	lexer
+	// comment is the comments just before the current token, nil if none.
+	comment *ast.CommentGroup
+	count   int // tokens consumed, comments included
+	max     int // the token limit; 0: none
+	depth   int
+	err     *gqlerror.Error // the first error: the parse stops there
+
+	positions slab[ast.Position]
+	fields    slab[ast.Field]
+	values    slab[ast.Value]
+	children  slab[ast.ChildValue]
+	items     slab[listItem]
+	args      slab[ast.Argument]
+	comments  slab[ast.Comment]
+	groups    slab[ast.CommentGroup]
+	lists     slab[*ast.Comment] // the comments of the groups
+	// stack holds the children of the lists and objects being read, so
+	// that each gets a slice of its exact length.
+	stack []*ast.ChildValue
+	sels  []ast.Selection // the same for selection sets
+	notes []*ast.Comment  // and for a group of comments
+}
+
+// slab hands out pointers into chunks of T, allocated a chunk at a time:
+// small chunks first, growing to about 16 KB (kept below the size where Go
+// allocates a span of its own, which must be zeroed and given back).
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.grow(1)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
+// take returns n consecutive elements, a slice of capacity n.
+func (s *slab[T]) take(n int) []T {
+	if cap(s.buf)-len(s.buf) < n {
+		s.grow(n)
+	}
+	s.buf = s.buf[:len(s.buf)+n]
+	return s.buf[len(s.buf)-n : len(s.buf) : len(s.buf)]
+}
+
+// grow starts a new chunk with room for at least n elements.
+func (s *slab[T]) grow(n int) {
+	var zero T
+	c := min(max(2*cap(s.buf), 8), max(16<<10/int(unsafe.Sizeof(zero)), 1))
+	s.buf = make([]T, 0, max(c, n))
+}
+
+// listItem is an item of a list value, allocated as one.
+type listItem struct {
+	ch  ast.ChildValue
+	v   ast.Value
+	pos ast.Position
+}
+
+// parseScratch is a parser's working space: the stacks of children,
+// selections and comments being read and the buffer of a value being
+// decoded. Nothing of the document points into it, so it is reused from
+// parse to parse (a list of 10,000 items grew it, a copy at a time, by
+// 300 KB on every parse).
+type parseScratch struct {
+	stack []*ast.ChildValue
+	sels  []ast.Selection
+	notes []*ast.Comment
+	buf   []byte
+}
+
+var parseScratches = sync.Pool{New: func() any { return new(parseScratch) }}
+
+// parseDocument parses query as gqlparser's ParseQueryWithTokenLimit does,
+// stopping after maxTokens tokens (0: no limit). Its error has the message
+// and location of gqlparser's, with "Syntax Error: " before the message
+// (but for the token limit).
+func parseDocument(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
+	scratch := parseScratches.Get().(*parseScratch)
+	p := &parser{lexer: lexer{src: &ast.Source{Input: query}, in: query, line: 1, buf: scratch.buf},
+		max: maxTokens, stack: scratch.stack, sels: scratch.sels, notes: scratch.notes}
+	defer func() {
+		// A failed parse leaves its partial stacks behind: clear them so
+		// the pool holds no part of a document.
+		clear(p.stack)
+		clear(p.sels)
+		clear(p.notes)
+		scratch.stack, scratch.sels, scratch.notes, scratch.buf = p.stack[:0], p.sels[:0], p.notes[:0], p.buf[:0]
+		parseScratches.Put(scratch)
+	}()
+	p.advance()
+	doc := p.document()
+	if p.err != nil {
+		return nil, p.err
+	}
+	return doc, nil
+}
+
+// position returns a new copy of the current token's position.
+func (p *parser) position() *ast.Position {
+	pos := p.positions.new()
+	*pos = p.tpos
+	return pos
+}
+
+// next consumes the current token and reads the following one. It is
+// called on a token of a kind the grammar allows, so never after a failure
+// (which leaves an end of text as the current token).
+func (p *parser) next() {
+	p.count++
+	if p.max != 0 && p.count > p.max {
+		p.failTokens()
+		return
+	}
+	p.advance()
+}
+
+// advance reads the next token, consuming the comments before it as
+// gqlparser does: each is a token, and together they are the group the
+// next node may take.
+func (p *parser) advance() {
+	p.lex()
+	p.comment = nil
+	if p.kind == tokComment {
+		p.commentGroup()
+	}
+}
+
+// commentGroup consumes the comments from the current token on and makes
+// them the current group.
+func (p *parser) commentGroup() {
+	base := len(p.notes)
+	for p.kind == tokComment {
+		c := p.comments.new()
+		c.Value, c.Position = p.val, p.position()
+		p.notes = append(p.notes, c)
+		p.count++
+		if p.max != 0 && p.count > p.max {
+			p.failTokens()
+			return
+		}
+		p.lex()
+	}
+	g := p.groups.new()
+	g.List = p.lists.take(len(p.notes) - base)
+	copy(g.List, p.notes[base:])
+	clear(p.notes[base:])
+	p.notes = p.notes[:base]
+	p.comment = g
+}
+
+// joinComments returns the comments before a description followed by those
+// between it and its definition.
+func (p *parser) joinComments(before, after *ast.CommentGroup) *ast.CommentGroup {
+	switch {
+	case before == nil:
+		return after
+	case after == nil:
+		return before
+	}
+	g := p.groups.new()
+	g.List = p.lists.take(len(before.List) + len(after.List))
+	copy(g.List[copy(g.List, before.List):], after.List)
+	return g
+}
+
+// failAt stops the parse with a syntax error located at line and column.
+func (p *parser) failAt(line, column int, msg string) {
+	if p.err == nil {
+		p.err = &gqlerror.Error{Message: "Syntax Error: " + msg,
+			Locations: []gqlerror.Location{{Line: line, Column: column}}, Err: ErrSyntax}
+	}
+	p.kind, p.val = tokEOF, ""
+}
+
+// fail stops the parse with a syntax error at the current token.
+func (p *parser) fail(msg string) { p.failAt(p.tpos.Line, p.tpos.Column, msg) }
+
+// failTokens stops the parse at the token limit.
+func (p *parser) failTokens() {
+	if p.err == nil {
+		p.err = &gqlerror.Error{Message: "exceeded token limit of " + strconv.Itoa(p.max), Err: ErrTokenLimit}
+	}
+	p.kind, p.val = tokEOF, ""
+}
+
+// unexpected fails on the current token.
+func (p *parser) unexpected() {
+	if p.err == nil {
+		p.fail("Unexpected " + tokenText(p.kind, p.val))
+	}
+}
+
+// expected fails on the current token, which is not what the grammar
+// expects there.
+func (p *parser) expected(what string) {
+	if p.err == nil {
+		p.fail("Expected " + what + ", found " + kindName(p.kind))
+	}
+}
+
+// expectedDefinition fails on the end of an empty list of variable
+// definitions, arguments or selections.
+func (p *parser) expectedDefinition() {
+	if p.err == nil {
+		p.fail("expected at least one definition, found " + kindName(p.kind))
+	}
+}
+
+// expect consumes the current token if it is kind; otherwise the parse
+// fails.
+func (p *parser) expect(kind byte) {
+	if p.kind != kind {
+		p.expected(kindName(kind))
+		return
+	}
+	p.next()
+}
+
+// name consumes a name and returns it.
+func (p *parser) name() string {
+	if p.kind != tokName {
+		p.expected("Name")
+		return ""
+	}
+	v := p.val
+	p.next()
+	return v
+}
+
+// enter goes one nesting level deeper, or fails at the current token.
+func (p *parser) enter() bool {
+	if p.depth >= maxNesting {
+		if p.err == nil {
+			p.fail("exceeded maximum nesting depth of " + strconv.Itoa(maxNesting))
+		}
+		return false
+	}
+	p.depth++
+	return true
+}
+
+// description is the string before a definition.
+type description struct {
+	text    string
+	present bool
+	// comment is the comments before the string.
+	comment *ast.CommentGroup
+	// the string's token, which the error on a query shorthand reports
+	kind         byte
+	line, column int
+}
+
+// document reads the definitions up to the end of the text.
+func (p *parser) document() *ast.QueryDocument {
+	doc := &ast.QueryDocument{}
+	for p.kind != tokEOF {
+		doc.Position = p.position()
+		d := p.description()
+		switch {
+		case p.kind == '{':
+			doc.Operations = append(doc.Operations, p.shorthand(d))
+		case p.kind == tokName && (p.val == "query" || p.val == "mutation" || p.val == "subscription"):
+			doc.Operations = append(doc.Operations, p.operation(d))
+		case p.kind == tokName && p.val == "fragment":
+			doc.Fragments = append(doc.Fragments, p.fragmentDefinition(d))
+		default:
+			p.unexpected()
+		}
+	}
+	return doc
+}
+
+// description consumes the description at the current token, if any.
+func (p *parser) description() description {
+	if p.kind != tokString && p.kind != tokBlock {
+		return description{}
+	}
+	d := description{text: p.val, present: true, comment: p.comment, kind: p.kind, line: p.tpos.Line, column: p.tpos.Column}
+	p.next()
+	return d
+}
+
+// shorthand reads a query shorthand, a selection set. It takes no comment
+// (gqlparser reads its comment after the selection set, when there is
+// none) and no description: gqlparser then fails on the token before the
+// selection set, the description or the last comment after it.
+func (p *parser) shorthand(d description) *ast.OperationDefinition {
+	if d.present {
+		if p.comment != nil {
+			c := p.comment.List[len(p.comment.List)-1]
+			p.failAt(c.Position.Line, c.Position.Column, "Unexpected "+tokenText(tokComment, c.Value))
+		} else {
+			p.failAt(d.line, d.column, "Unexpected "+tokenText(d.kind, d.text))
+		}
+		return nil
+	}
+	op := &ast.OperationDefinition{Position: p.position(), Operation: ast.Query}
+	op.SelectionSet = p.selectionSet()
+	return op
+}
+
+// operation reads an operation that starts with its type.
+func (p *parser) operation(d description) *ast.OperationDefinition {
+	op := &ast.OperationDefinition{Description: d.text, Position: p.position(), Comment: p.joinComments(d.comment, p.comment)}
+	switch p.val {
+	case "query":
+		op.Operation = ast.Query
+	case "mutation":
+		op.Operation = ast.Mutation
+	default:
+		op.Operation = ast.Subscription
+	}
+	p.next()
+	if p.kind == tokName {
+		op.Name = p.val
+		p.next()
+	}
+	op.VariableDefinitions = p.variableDefinitions()
+	op.Directives = p.directives(false)
+	op.SelectionSet = p.selectionSet()
+	return op
+}
+
+// variableDefinitions reads the variable definitions in parentheses, if
+// any.
+func (p *parser) variableDefinitions() ast.VariableDefinitionList {
+	if p.kind != '(' {
+		return nil
+	}
+	p.next()
+	if p.kind == ')' {
+		p.expectedDefinition()
+		return nil
+	}
+	var defs ast.VariableDefinitionList
+	for p.kind != ')' && p.err == nil {
+		defs = append(defs, p.variableDefinition())
+	}
+	p.expect(')')
+	return defs
+}
+
+func (p *parser) variableDefinition() *ast.VariableDefinition {
+	d := p.description()
+	def := &ast.VariableDefinition{Description: d.text, Position: p.position(), Comment: p.joinComments(d.comment, p.comment)}
+	p.expect('$')
+	def.Variable = p.name()
+	p.expect(':')
+	def.Type = p.typeReference()
+	if p.kind == '=' {
+		p.next()
+		def.DefaultValue = p.value(true)
+	}
+	def.Directives = p.directives(false)
+	return def
+}
+
+// typeReference reads a type. Past the nesting bound it fails at the token
+// after the "[".
+func (p *parser) typeReference() *ast.Type {
+	t := &ast.Type{}
+	if p.kind == '[' {
+		p.next()
+		if !p.enter() {
+			return nil
+		}
+		t.Position = p.position()
+		t.Elem = p.typeReference()
+		p.expect(']')
+		p.depth--
+	} else {
+		t.Position = p.position()
+		t.NamedType = p.name()
+	}
+	if p.kind == '!' {
+		p.next()
+		t.NonNull = true
+	}
+	return t
+}
+
+// selectionSet reads a selection set, which the grammar requires here.
+func (p *parser) selectionSet() ast.SelectionSet {
+	if p.kind != '{' {
+		p.expected("{")
+		return nil
+	}
+	return p.selections()
+}
+
+// selections reads the selection set at the current "{"; it must have a
+// selection.
+func (p *parser) selections() ast.SelectionSet {
+	if !p.enter() {
+		return nil
+	}
+	p.next()
+	if p.kind == '}' {
+		p.expectedDefinition()
+		return nil
+	}
+	base := len(p.sels)
+	for p.kind != '}' && p.err == nil {
+		if p.kind == tokSpread {
+			p.sels = append(p.sels, p.fragment())
+		} else {
+			p.sels = append(p.sels, p.field())
+		}
+	}
+	var set ast.SelectionSet
+	if p.err == nil {
+		set = make(ast.SelectionSet, len(p.sels)-base)
+		copy(set, p.sels[base:])
+	}
+	clear(p.sels[base:])
+	p.sels = p.sels[:base]
+	p.expect('}')
+	p.depth--
+	return set
+}
+
+func (p *parser) field() *ast.Field {
+	f := p.fields.new()
+	f.Position = p.position()
+	f.Comment = p.comment
+	f.Alias = p.name()
+	if p.kind == ':' {
+		p.next()
+		f.Name = p.name()
+	} else {
+		f.Name = f.Alias
+	}
+	f.Arguments = p.arguments(false)
+	f.Directives = p.directives(false)
+	if p.kind == '{' {
+		f.SelectionSet = p.selections()
+	}
+	return f
+}
+
+// arguments reads the arguments in parentheses, if any.
+func (p *parser) arguments(isConst bool) ast.ArgumentList {
+	if p.kind != '(' {
+		return nil
+	}
+	p.next()
+	if p.kind == ')' {
+		p.expectedDefinition()
+		return nil
+	}
+	var args ast.ArgumentList
+	for p.kind != ')' && p.err == nil {
+		a := p.args.new()
+		a.Position = p.position()
+		a.Comment = p.comment
+		a.Name = p.name()
+		p.expect(':')
+		a.Value = p.value(isConst)
+		args = append(args, a)
+	}
+	p.expect(')')
+	return args
+}
+
+func (p *parser) directives(isConst bool) ast.DirectiveList {
+	var ds ast.DirectiveList
+	for p.kind == '@' {
+		p.next()
+		d := &ast.Directive{Position: p.position()}
+		d.Name = p.name()
+		d.Arguments = p.arguments(isConst)
+		ds = append(ds, d)
+	}
+	return ds
+}
+
+// fragment reads a fragment spread or an inline fragment, which take the
+// comments before the "...". Any token whose value is "on" (a string
+// too) starts a type condition, as in gqlparser.
+func (p *parser) fragment() ast.Selection {
+	comment := p.comment
+	p.next() // ...
+	if p.kind == tokName && p.val != "on" {
+		s := &ast.FragmentSpread{Position: p.position(), Comment: comment}
+		s.Name = p.name()
+		s.Directives = p.directives(false)
+		return s
+	}
+	f := &ast.InlineFragment{Position: p.position(), Comment: comment}
+	if p.val == "on" {
+		p.next()
+		f.TypeCondition = p.name()
+	}
+	f.Directives = p.directives(false)
+	f.SelectionSet = p.selectionSet()
+	return f
+}
+
+func (p *parser) fragmentDefinition(d description) *ast.FragmentDefinition {
+	f := &ast.FragmentDefinition{Description: d.text, Position: p.position(), Comment: p.joinComments(d.comment, p.comment)}
+	p.next() // fragment
+	// A fragment cannot be named "on", nor, as gqlparser has it, "on" in
+	// quotes.
+	if p.val == "on" {
+		p.unexpected()
+		return f
+	}
+	f.Name = p.name()
+	f.VariableDefinition = p.variableDefinitions()
+	if p.kind != tokName || p.val != "on" {
+		if p.err == nil {
+			p.fail(`Expected "on", found ` + tokenText(p.kind, p.val))
+		}
+		return f
+	}
+	p.next()
+	f.TypeCondition = p.name()
+	f.Directives = p.directives(false)
+	f.SelectionSet = p.selectionSet()
+	return f
+}
+
+func (p *parser) value(isConst bool) *ast.Value {
+	v := p.values.new()
+	if !p.valueInto(v, nil, isConst) {
+		return nil
+	}
+	return v
+}
+
+// valueInto reads a value into v, with its position in pos (a new one
+// when nil), and reports whether it could. Lists and objects take the
+// comments before them; other values none (gqlparser reads their comment
+// after consuming them, when there is none).
+func (p *parser) valueInto(v *ast.Value, pos *ast.Position, isConst bool) bool {
+	if pos == nil {
+		pos = p.positions.new()
+	}
+	*pos = p.tpos
+	v.Position = pos
+	switch p.kind {
+	case '[', '{':
+		if !p.enter() {
+			return false
+		}
+		open, close := p.kind, byte(']')
+		v.Kind = ast.ListValue
+		if open == '{' {
+			close, v.Kind = '}', ast.ObjectValue
+		}
+		v.Comment = p.comment
+		p.next()
+		base := len(p.stack)
+		for p.kind != close && p.err == nil {
+			if open == '{' {
+				ch := p.children.new()
+				ch.Position = p.position()
+				ch.Comment = p.comment
+				ch.Name = p.name()
+				p.expect(':')
+				ch.Value = p.value(isConst)
+				p.stack = append(p.stack, ch)
+				continue
+			}
+			it := p.items.new()
+			it.ch.Value = &it.v
+			if !p.valueInto(&it.v, &it.pos, isConst) {
+				break
+			}
+			p.stack = append(p.stack, &it.ch)
+		}
+		if n := len(p.stack) - base; n > 0 && p.err == nil {
+			v.Children = make(ast.ChildValueList, n)
+			copy(v.Children, p.stack[base:])
+		}
+		clear(p.stack[base:])
+		p.stack = p.stack[:base]
+		p.expect(close)
+		p.depth--
+		return p.err == nil
+	case '$':
+		if isConst {
+			p.unexpected()
+			return false
+		}
+		v.Kind = ast.Variable
+		p.next()
+		v.Raw = p.name()
+		return p.err == nil
+	case tokInt:
+		v.Kind = ast.IntValue
+	case tokFloat:
+		v.Kind = ast.FloatValue
+	case tokString:
+		v.Kind = ast.StringValue
+	case tokBlock:
+		v.Kind = ast.BlockValue
+	case tokName:
+		switch p.val {
+		case "true", "false":
+			v.Kind = ast.BooleanValue
+		case "null":
+			v.Kind = ast.NullValue
+		default:
+			v.Kind = ast.EnumValue
+		}
+	default:
+		p.unexpected()
+		return false
+	}
+	v.Raw = p.val
+	p.next()
+	return p.err == nil
+}
