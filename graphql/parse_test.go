@@ -28,6 +28,37 @@ func TestParseQuery(t *testing.T) {
 		{name: "surrogate escape in a block string", query: `{ a(s: """\uD83D""") }`},
 		{name: "token limit", query: `{ a b c }`, tokens: 3, wantErr: `exceeded token limit of 3 []`, cause: graphql.ErrTokenLimit},
 		{name: "under the token limit", query: `{ a b c }`, tokens: 5},
+		{name: "comments are tokens", query: "# c1\n# c2\n{ a }", tokens: 4, wantErr: `exceeded token limit of 4 []`, cause: graphql.ErrTokenLimit},
+		{name: "a trailing comment is a token", query: "{ a } # c", tokens: 3, wantErr: `exceeded token limit of 3 []`, cause: graphql.ErrTokenLimit},
+		{name: "the end is not a token", query: "{ a } # c", tokens: 4},
+		{name: "a negative limit refuses every token", query: "{ a }", tokens: -1, wantErr: `exceeded token limit of -1 []`, cause: graphql.ErrTokenLimit},
+		{name: "comments, descriptions, escapes, block strings", query: "\ufeff# c\n\"\"\"op\"\"\" query Q(\"v\" $v: Int = 1) " +
+			`{ a(s: "\u{1F600}\t\"", b: """ x \""" """) }`},
+		// gqlparser's error sites
+		{name: "expected", query: "query Q($v Int) { a }", wantErr: `Syntax Error: Expected :, found Name [1:12]`, cause: graphql.ErrSyntax},
+		{name: "expected a selection set", query: "fragment F on T", wantErr: `Syntax Error: Expected {, found <EOF> [1:16]`, cause: graphql.ErrSyntax},
+		{name: "unexpected", query: "{ a }}", wantErr: `Syntax Error: Unexpected } [1:6]`, cause: graphql.ErrSyntax},
+		{name: "unexpected name", query: "type T { a }", wantErr: `Syntax Error: Unexpected Name "type" [1:1]`, cause: graphql.ErrSyntax},
+		{name: "variable in a constant", query: "query Q($v: Int = [$v]) { a }", wantErr: `Syntax Error: Unexpected $ [1:20]`, cause: graphql.ErrSyntax},
+		{name: "empty selection set", query: "{ a { } }", wantErr: `Syntax Error: expected at least one definition, found } [1:7]`, cause: graphql.ErrSyntax},
+		{name: "empty arguments", query: "{ a() }", wantErr: `Syntax Error: expected at least one definition, found ) [1:5]`, cause: graphql.ErrSyntax},
+		{name: "fragment without on", query: "fragment F T { a }", wantErr: `Syntax Error: Expected "on", found Name "T" [1:12]`, cause: graphql.ErrSyntax},
+		{name: "fragment named on", query: `fragment "on" on T { a }`, wantErr: `Syntax Error: Unexpected String "on" [1:11]`, cause: graphql.ErrSyntax},
+		{name: "nesting", query: "{" + strings.Repeat("a{", 1000) + "b" + strings.Repeat("}", 1001),
+			wantErr: `Syntax Error: exceeded maximum nesting depth of 1000 [1:2001]`, cause: graphql.ErrSyntax},
+		{name: "nesting of a list type", query: "query ($v: " + strings.Repeat("[", 1001) + "Int" + strings.Repeat("]", 1001) + ") { a }",
+			wantErr: `Syntax Error: exceeded maximum nesting depth of 1000 [1:1013]`, cause: graphql.ErrSyntax},
+		{name: "description on a shorthand", query: `"d" { a }`, wantErr: `Syntax Error: Unexpected String "d" [1:2]`, cause: graphql.ErrSyntax},
+		{name: "description and comment on a shorthand", query: "\"d\" #c1\n#c2\n{ a }", wantErr: `Syntax Error: Unexpected Comment "#c2" [2:1]`, cause: graphql.ErrSyntax},
+		{name: "a block string is on its last line", query: "\"\"\"a\nb\"\"\" { a }", wantErr: `Syntax Error: Unexpected BlockString "a\nb" [2:-1]`, cause: graphql.ErrSyntax},
+		{name: "a column after CRLF counts the LF", query: "{ a }\r\n\r\n  !", wantErr: `Syntax Error: Unexpected ! [3:4]`, cause: graphql.ErrSyntax},
+		// the lexer's messages never show: the parser reports the invalid
+		// token where the lexer stopped
+		{name: "unterminated string", query: `{ a(x: "open) }`, wantErr: `Syntax Error: Unexpected <Invalid> [1:16]`, cause: graphql.ErrSyntax},
+		{name: "bad escape", query: `{ a(x: "\u{110000}") }`, wantErr: `Syntax Error: Unexpected <Invalid> [1:10]`, cause: graphql.ErrSyntax},
+		{name: "digit after 0", query: "{ a(x: -01) }", wantErr: `Syntax Error: Unexpected <Invalid> [1:10]`, cause: graphql.ErrSyntax},
+		{name: "invalid character", query: "{ é }", wantErr: `Syntax Error: Expected Name, found <Invalid> [1:3]`, cause: graphql.ErrSyntax},
+		{name: "number run into a name", query: "{ a(x: 1a) }", wantErr: `Syntax Error: Expected :, found ) [1:10]`, cause: graphql.ErrSyntax},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

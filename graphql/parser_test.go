@@ -38,7 +38,7 @@ var parseAccepted = []string{
 	"# op\nquery Q #n\n( #v\n $v: #t\n Int #d\n = #dv\n 1) { ... #s\n F #i\n ... #on\n on T { a } } # end",
 	"#a\n#b\n\n#c\n{ a #d\n#e\n}\n#f",
 	"# \u00e9 ü \u2028 \x7f\t\n{ a }",
-	"#\n{ a }#",
+	"#\n{ a }#", "#\xff\xfe\n{ a }", "{ a #\xc3\n}",
 	"{ a #\r\n b #\r c }",
 	// descriptions
 	`"desc" query { a }`, `"""block""" query Q { a }`, `"d" fragment F on T { a }`,
@@ -47,7 +47,7 @@ var parseAccepted = []string{
 	"# before\n\"d\"\nfragment F on T { a }",
 	"\"d\" # after\nmutation { a }",
 	"query ( # before\n \"d\" # after\n $v: Int) { a }",
-	`fragment F("d" $v: Int) on T { a }`,
+	`fragment F("d" $v: Int) on T { a }`, `"\u00e9\n" query { a }`,
 	// strings and escapes
 	`{a(s: "x\"y")}`, `{a(s: "\\ \/ \b \f \n \r \t \" end")}`, `{a(s: "\u0041\u00e9\u2603")}`, `{ a(x: "\u1234") }`,
 	`{a(s: "\uD83D\uDE00 pair")}`, `{a(s: "\uD83D\u0041")}`, `{a(s: "\uDE00")}`, `{a(s: "x\uD83D")}`,
@@ -108,6 +108,7 @@ var parseRefused = []string{
 	"{ a(x 1) }", "{ a(x: $) }", "{ a(x: $1) }", "query Q($v: Int = {a: $v}) { a }", "query Q($v: Int = [$v]) { a }",
 	"{ a(x: ...) }", "{ a(x: ) }", "{ a(x: &) }", "{ a(x: |) }", "{ a(x: #c\n) }", "{ a(x: \"\"\"b\"\"\" y: \"\"\"\nc\n  d\"\"\" ) }z",
 	"{ a }\n#c\n}", "{ a } #c\n query", "query Q @d(x: $v) { a } }", "{ a }\r\n\r\n  !",
+	"{ a(s: \"é\") é }", "{ a(s: \"\"\"é\"\"\") é }", "\"\\n\" { a }", "\"\\u00e9\" { a }", "#\xff\n{ é }",
 	"{ a(x: \"\"\"a\n\n  \"\"\" ) ! }", "{ a(x: \"\"\"\n\n\"\"\" ) ! }", "{ a(x: \"\"\"\r\n\r\n\"\"\" ) ! }",
 	"{" + strings.Repeat("a{", 1000) + "b" + strings.Repeat("}", 1001),
 	"{" + strings.Repeat("... on T {", 1000) + "a" + strings.Repeat("}", 1001),
@@ -135,6 +136,7 @@ var parseLimited = []struct {
 	{query: "query ($v: [[Int]]) { a }", tokens: 12},
 	{query: "{ a(x: [[[]]]) }", tokens: 8},
 	{query: "{ a }\n#1\n#2\n#3", tokens: 5},
+	{query: "{ a }", tokens: 0},
 }
 
 // oracle is ParseQuery as the kit had it with gqlparser's parser:
@@ -456,5 +458,82 @@ func TestParseRandomDocuments(t *testing.T) {
 			limit = rng.IntN(60)
 		}
 		checkQuickParse(t, g.text(), limit)
+	}
+}
+
+// TestParseComments pins where comments go, as gqlparser has it: to the
+// next node that takes one, the comments before a description joined to
+// those after it; never to a query shorthand nor to a value other than a
+// list or an object (gqlparser's composite literals read the parser's
+// current comment after the calls that consume the node's tokens, when
+// there is none left).
+func TestParseComments(t *testing.T) {
+	query := `# op
+"desc" # after desc
+query Q( # var
+  $v: [Int] = # list
+    [1] # dropped: no node after it takes one
+) {
+  # field
+  a(
+    # arg
+    x: $v # y's
+    y: # object
+    { # child
+      f: 1 }
+  )
+  # spread
+  ... F
+  # inline
+  ... on T { b }
+}
+# dropped
+{ c }
+fragment F on T { d }`
+	checkQuickParse(t, query, 0)
+	doc, err := graphql.ParseQuery(query, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := func(g *ast.CommentGroup) string {
+		if g == nil {
+			return "nil"
+		}
+		var out []string
+		for _, c := range g.List {
+			out = append(out, c.Value)
+		}
+		return strings.Join(out, "|")
+	}
+	op := doc.Operations[0]
+	a := op.SelectionSet[0].(*ast.Field)
+	y := a.Arguments[1]
+	for _, c := range []struct {
+		node string
+		got  *ast.CommentGroup
+		want string
+	}{
+		{node: "operation", got: op.Comment, want: "# op|# after desc"},
+		{node: "variable definition", got: op.VariableDefinitions[0].Comment, want: "# var"},
+		{node: "list value", got: op.VariableDefinitions[0].DefaultValue.Comment, want: "# list"},
+		{node: "list item", got: op.VariableDefinitions[0].DefaultValue.Children[0].Value.Comment, want: "nil"},
+		{node: "field", got: a.Comment, want: "# field"},
+		{node: "argument", got: a.Arguments[0].Comment, want: "# arg"},
+		{node: "variable value", got: a.Arguments[0].Value.Comment, want: "nil"},
+		{node: "argument after a value", got: y.Comment, want: "# y's"},
+		{node: "object value", got: y.Value.Comment, want: "# object"},
+		{node: "object field", got: y.Value.Children[0].Comment, want: "# child"},
+		{node: "scalar value", got: y.Value.Children[0].Value.Comment, want: "nil"},
+		{node: "fragment spread", got: op.SelectionSet[1].(*ast.FragmentSpread).Comment, want: "# spread"},
+		{node: "inline fragment", got: op.SelectionSet[2].(*ast.InlineFragment).Comment, want: "# inline"},
+		{node: "query shorthand", got: doc.Operations[1].Comment, want: "nil"},
+		{node: "fragment definition", got: doc.Fragments[0].Comment, want: "nil"},
+	} {
+		if got := texts(c.got); got != c.want {
+			t.Errorf("%s: comments %s, want %s", c.node, got, c.want)
+		}
+	}
+	if op.Description != "desc" {
+		t.Errorf("description %q, want desc", op.Description)
 	}
 }
