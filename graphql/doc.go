@@ -1,7 +1,7 @@
 // Package graphql is gqlkit's GraphQL engine: a schema defined in Go code, and
-// an executor over documents parsed and validated by
-// github.com/vektah/gqlparser/v2. It knows nothing of HTTP; package
-// graphqlhttp serves it.
+// an executor over documents in the AST of github.com/vektah/gqlparser/v2,
+// parsed by the kit's own parser and validated by gqlparser's rules. It
+// knows nothing of HTTP; package graphqlhttp serves it.
 //
 // # Defining a schema
 //
@@ -107,10 +107,12 @@
 // and a cache; [Schema.Do] runs them in one call for tests and trusted
 // callers:
 //
-//  1. [ParseQuery]: the common subset of the language (no comments,
-//     descriptions, escapes or block strings) is read by the kit's own
-//     parser into gqlparser's AST, the same node for node; anything else,
-//     and every syntax error, by gqlparser;
+//  1. [ParseQuery]: the kit's own parser reads the document into
+//     gqlparser's AST, the same node for node as gqlparser's parser would
+//     make it (comments, descriptions, escapes and block strings included),
+//     and refuses what gqlparser refuses with the same message and
+//     location, taking its nodes from a few chunks of memory instead of
+//     allocating them one by one;
 //  2. [Schema.Validate]: gqlparser's rules (those of graphql-js), plus the
 //     kit's: Int literals must fit in 32 bits and custom scalar literals must
 //     parse; with [ValidateOptions.DisableIntrospection], __schema and
