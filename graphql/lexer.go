@@ -15,9 +15,9 @@ import (
 // positions (offsets and columns in runes, its quirks included: a column
 // after "\r\n" counts the "\n", a block string is on the line where it
 // ends), and stops where that lexer stops on text it refuses. A name, a
-// number, a comment and a string without escapes are pieces of the text;
-// the decoded values of other strings are copied, a document's into a few
-// chunks of bytes.
+// number, a comment, a string without escapes and most block strings are
+// pieces of the text; the values of other strings are decoded into a few
+// chunks of bytes per document.
 
 // Token kinds: a punctuator is its own character.
 const (
@@ -161,13 +161,14 @@ func isNameByte(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// skipDigits returns the offset of the first byte of s from i on that is
-// not a digit.
-func skipDigits(s string, i int) int {
-	for i < len(s) && isDigit(s[i]) {
-		i++
+// digits skips the digits of s from i on and reports whether there was
+// one.
+func digits(s string, i int) (int, bool) {
+	j := i
+	for j < len(s) && isDigit(s[j]) {
+		j++
 	}
-	return i
+	return j, j > i
 }
 
 // comment reads a comment up to the end of its line; its value keeps the
@@ -199,40 +200,28 @@ func (l *lexer) number() {
 	if in[i] == '-' {
 		i++
 	}
-	kind := byte(tokInt)
+	kind, ok := byte(tokInt), true
 	if i < len(in) && in[i] == '0' {
 		i++
-		if i < len(in) && isDigit(in[i]) {
-			l.invalidAt(l.runes + i - l.pos)
-			return
-		}
-	} else if j := skipDigits(in, i); j == i {
-		l.invalidAt(l.runes + i - l.pos)
-		return
+		ok = i == len(in) || !isDigit(in[i])
 	} else {
-		i = j
+		i, ok = digits(in, i)
 	}
-	if i < len(in) && in[i] == '.' {
+	if ok && i < len(in) && in[i] == '.' {
 		kind = tokFloat
-		if j := skipDigits(in, i+1); j == i+1 {
-			l.invalidAt(l.runes + j - l.pos)
-			return
-		} else {
-			i = j
-		}
+		i, ok = digits(in, i+1)
 	}
-	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
+	if ok && i < len(in) && (in[i] == 'e' || in[i] == 'E') {
 		kind = tokFloat
 		i++
 		if i < len(in) && (in[i] == '-' || in[i] == '+') {
 			i++
 		}
-		if j := skipDigits(in, i); j == i {
-			l.invalidAt(l.runes + i - l.pos)
-			return
-		} else {
-			i = j
-		}
+		i, ok = digits(in, i)
+	}
+	if !ok {
+		l.invalidAt(l.runes + i - l.pos)
+		return
 	}
 	l.kind, l.val = kind, in[l.pos:i]
 	l.runes += i - l.pos
@@ -477,12 +466,7 @@ func (l *lexer) blockValue(raw string) string {
 	from, to := 0, len(raw) // the bytes of those lines
 	line := 0
 	for s := 0; s <= len(raw); line++ {
-		e := strings.IndexByte(raw[s:], '\n')
-		if e < 0 {
-			e = len(raw)
-		} else {
-			e += s
-		}
+		e := lineEnd(raw, s)
 		if ws := leadingBlanks(raw[s:e]); ws < e-s {
 			if indent < 0 || ws < indent {
 				indent = ws
@@ -505,12 +489,7 @@ func (l *lexer) blockValue(raw string) string {
 	l.buf = l.buf[:0]
 	line = 0
 	for s := 0; line <= last; line++ {
-		e := strings.IndexByte(raw[s:], '\n')
-		if e < 0 {
-			e = len(raw)
-		} else {
-			e += s
-		}
+		e := lineEnd(raw, s)
 		if line >= first {
 			text := raw[s:e]
 			if line > 0 {
@@ -524,6 +503,15 @@ func (l *lexer) blockValue(raw string) string {
 		s = e + 1
 	}
 	return l.texts.keep(l.buf)
+}
+
+// lineEnd returns the offset of the end of the line of s that starts at
+// i.
+func lineEnd(s string, i int) int {
+	if e := strings.IndexByte(s[i:], '\n'); e >= 0 {
+		return i + e
+	}
+	return len(s)
 }
 
 // leadingBlanks returns the number of spaces and tabs s starts with.

@@ -569,9 +569,10 @@ func (p *parser) value(isConst bool) *ast.Value {
 // after consuming them, when there is none).
 func (p *parser) valueInto(v *ast.Value, pos *ast.Position, isConst bool) bool {
 	if pos == nil {
-		pos = p.positions.new()
+		pos = p.position()
+	} else {
+		*pos = p.tpos
 	}
-	*pos = p.tpos
 	v.Position = pos
 	switch p.kind {
 	case '[', '{':
