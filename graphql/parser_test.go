@@ -149,6 +149,9 @@ var parseLimited = []struct {
 	{query: "{ a(x: [[[]]]) }", tokens: 8},
 	{query: "{ a }\n#1\n#2\n#3", tokens: 5},
 	{query: "{ a }", tokens: 0},
+	// the token limit and the nesting bound, whichever comes first
+	{query: "{" + strings.Repeat("a{", 1000) + "b" + strings.Repeat("}", 1001), tokens: 2000},
+	{query: "query ($v: " + strings.Repeat("[", 1001) + "Int" + strings.Repeat("]", 1001) + ") { a }", tokens: 1006},
 }
 
 // oracle is ParseQuery as the kit had it with gqlparser's parser:
