@@ -69,6 +69,7 @@ var parseAccepted = []string{
 	"{a(s: \"\"\"\n a\n\n  b\n \"\"\")}",
 	"{a(s: \"\"\"\n  a\n \n  b\n\"\"\")}",
 	"query Q(\"\"\"\n multi\n line\n\"\"\" $v: Int) { a }",
+	"{a(s: \"\"\"\n  a \\\"\"\" b\n  c\"\"\")}", "{a(s: \"\"\"\r\n  x\r\n\t\"\"\")}",
 	// a byte order mark, anywhere white space may be
 	"\ufeff{a}", "{\ufeffa\ufeff}\ufeff", "{a\ufeffb}",
 	// "on" as a string starts a type condition
@@ -100,7 +101,7 @@ var parseRefused = []string{
 	"{ a(x: \"\\x\") }", "{ a(x: \"\\", "{ a(x: \"\\u12\") }", "{ a(x: \"\\u123g\") }", "{ a(x: \"\\u1234",
 	"{ a(x: 1a) }", "{ a(x: [1.5.5]) }", "{ a(x: \"\\u{}\") }", "{ a(x: \"\\u{110000}\") }", "{ a(x: \"\\u{D800}\") }",
 	"{ a(x: \"\\u{123456789}\") }", "{ a(x: \"\\u{FFFFFFFF}\") }", "{ a(x: \"\\u{12\") }", "{ a(x: \"\\u{1g}\") }",
-	"{ a(x: \"\\u{\") }", "{ a(x: \"\\u\") }", "{ a(x: \"\\uD83D\\uDE0", "{ a(x: \"a\x01b\") }", "{ a(x: \"\\é\") }",
+	"{ a(x: \"\\u{\") }", "{ a(x: \"\\u\") }", "{ a(x: \"\\uD83D\\uDE0", "{ a(x: \"\\uD83D\\uDE00", "{ a(x: \"a\x01b\") }", "{ a(x: \"\\é\") }",
 	"{ a(x: \"\"\"unterminated) }", "{ a(x: \"\"\"un\nterminated\n  ", "{ a(x: \"\"\"a\x01\"\"\") }",
 	"{ a(x: \"\"\"line\nx\x00\"\"\") }", "{ a(x: \"\"\"a\"\"\" b\"\"\"c\n\"\"\") }",
 	"{ a \x00 }", "{ a \x7f }", "{ a \x1f }", "{ a \xef }", "{ a \xef\xbb }", "\xef\xbb\xbf\xef{ a }",
