@@ -23,7 +23,8 @@ func (s *Schema) FullRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerro
 // ParseDocument exposes ParseQuery's parser, without the checks that follow
 // it, to the package's tests.
 func ParseDocument(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
-	return parseDocument(query, maxTokens)
+	var lits literalMemory
+	return parseDocument(query, maxTokens, &lits)
 }
 
 // CheckParsed exposes the checks ParseQuery applies to a parsed document.

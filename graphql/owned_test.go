@@ -63,6 +63,10 @@ func poisonLiterals(doc *ast.QueryDocument) {
 	}
 }
 
+// poisonedDocument fills the memory a Parser reuses with lists and objects
+// of strings "poisoned", of the shapes the tests below use and more.
+var poisonedDocument = "{ " + strings.Repeat(`show(v: [["poisoned", "poisoned"], ["poisoned"]], in: {a: ["poisoned"], b: "poisoned"}, lit: [{poisoned: ["poisoned"]}]) `, 300) + "}"
+
 // ownedSchema has fields whose results show their arguments, and a custom
 // scalar whose ParseLiteral keeps every literal it is handed in kept.
 func ownedSchema(t *testing.T, kept *[]*ast.Value, mu *sync.Mutex) *graphql.Schema {
@@ -134,48 +138,68 @@ func TestOperationKeepsNoLiteral(t *testing.T) {
 		{name: "custom scalar literal", query: `{ show(lit: [1, {a: [2, "b"]}], v: [[14]]) child { show(lit: {x: [3]}) } }`,
 			variables: []string{``, ``}},
 	}
+	// Two ways the inside of the literals changes: overwritten in place, or
+	// released to a Parser that reuses the memory for another document.
+	var parser graphql.Parser
+	spoil := map[string]func(doc *ast.QueryDocument){
+		"overwritten": poisonLiterals,
+		"reused": func(*ast.QueryDocument) {
+			parser.Release()
+			if _, err := parser.Parse(poisonedDocument, 0); err != nil {
+				t.Fatalf("the poisoned document: %v", err)
+			}
+		},
+	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			fresh := prepare(t, s, tt.query)
-			doc := parseValidated(t, s, tt.query)
-			op, errs := s.Prepare(doc, "")
-			if errs != nil {
-				t.Fatalf("Prepare: %v", errs)
-			}
-			mu.Lock()
-			kept = nil
-			mu.Unlock()
-			run := func(op *graphql.Operation, vars string) string {
-				res := execute(op, context.Background(), graphql.ExecParams{Variables: decodeVariables(t, vars), MaxCost: 1000})
-				return jsonText(res)
-			}
-			// Its first execution with the document as parsed.
-			if got, want := run(op, tt.variables[0]), run(fresh, tt.variables[0]); got != want {
-				t.Fatalf("before: %s, want %s", got, want)
-			}
-			mu.Lock()
-			before := make([]string, len(kept))
-			for i, v := range kept {
-				before[i] = v.String()
-			}
-			mu.Unlock()
-			poisonLiterals(doc)
-			for _, vars := range tt.variables {
-				want := run(fresh, vars)
-				if strings.Contains(want, "poisoned") {
-					t.Fatalf("the fresh operation read its poisoned twin: %s", want)
+		for way, spoil := range spoil {
+			t.Run(tt.name+"/"+way, func(t *testing.T) {
+				fresh := prepare(t, s, tt.query)
+				doc, err := parser.Parse(tt.query, 0)
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
 				}
-				if got := run(op, vars); got != want {
-					t.Errorf("variables %s: got %s, want %s", vars, got, want)
+				if errs := validateDoc(s, doc, graphql.ValidateOptions{}); errs != nil {
+					t.Fatalf("Validate: %v", errs)
 				}
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for i, v := range kept[:len(before)] {
-				if got := v.String(); got != before[i] {
-					t.Errorf("a literal ParseLiteral kept changed: %s, was %s", got, before[i])
+				op, errs := s.Prepare(doc, "")
+				if errs != nil {
+					t.Fatalf("Prepare: %v", errs)
 				}
-			}
-		})
+				mu.Lock()
+				kept = nil
+				mu.Unlock()
+				run := func(op *graphql.Operation, vars string) string {
+					res := execute(op, context.Background(), graphql.ExecParams{Variables: decodeVariables(t, vars), MaxCost: 1000})
+					return jsonText(res)
+				}
+				// Its first execution with the document as parsed.
+				if got, want := run(op, tt.variables[0]), run(fresh, tt.variables[0]); got != want {
+					t.Fatalf("before: %s, want %s", got, want)
+				}
+				mu.Lock()
+				before := make([]string, len(kept))
+				for i, v := range kept {
+					before[i] = v.String()
+				}
+				mu.Unlock()
+				spoil(doc)
+				for _, vars := range tt.variables {
+					want := run(fresh, vars)
+					if strings.Contains(want, "poisoned") {
+						t.Fatalf("the fresh operation read its poisoned twin: %s", want)
+					}
+					if got := run(op, vars); got != want {
+						t.Errorf("variables %s: got %s, want %s", vars, got, want)
+					}
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				for i, v := range kept[:len(before)] {
+					if got := v.String(); got != before[i] {
+						t.Errorf("a literal ParseLiteral kept changed: %s, was %s", got, before[i])
+					}
+				}
+			})
+		}
 	}
 }

@@ -20,11 +20,52 @@ import (
 // definitions and a string holding a lone UTF-16 surrogate escape (such as
 // "\uD83D").
 func ParseQuery(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
-	doc, err := parseDocument(query, maxTokens)
+	var lits literalMemory
+	return parseChecked(query, maxTokens, &lits)
+}
+
+// parseChecked parses query with its literals' contents from lits and
+// applies checkParsed.
+func parseChecked(query string, maxTokens int, lits *literalMemory) (*ast.QueryDocument, *gqlerror.Error) {
+	doc, err := parseDocument(query, maxTokens, lits)
 	if err != nil {
 		return nil, err
 	}
 	return checkParsed(query, doc)
+}
+
+// A Parser parses documents as [ParseQuery] does, and reuses the memory of
+// what a document's list and object literals hold (their items and
+// fields: most of a document made of values) for the documents it parses
+// after the document is released. A server that answers documents it
+// never sees again (clients that write their values into the text) parses
+// them that way without leaving garbage: graphqlhttp does, for every
+// document its cache does not keep.
+//
+// The zero value is ready to use. A Parser is not safe for concurrent use:
+// keep one per goroutine, or in a sync.Pool. It keeps at most about 4 MB
+// for reuse, and the text of the last document it parsed.
+type Parser struct {
+	lits literalMemory
+}
+
+// Parse parses query as ParseQuery does. The document's memory is its own
+// unless [Parser.Release] gives it back to p.
+func (p *Parser) Parse(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
+	p.lits.forget() // the last document keeps its memory: it was not released
+	return parseChecked(query, maxTokens, &p.lits)
+}
+
+// Release gives the memory of what the list and object literals of the
+// last document p parsed hold back to p, for its next Parse to reuse.
+// Call it once nothing reads that document any more: no Validate, Prepare
+// or walk of it, and no node of its literals kept. The operations
+// prepared from it stay valid, whatever they are used for later: once
+// prepared, an [Operation] reads nothing inside its document's literals
+// (it coerces again only copies of them). After a Parse that failed,
+// Release gives back what the parse took; a second Release does nothing.
+func (p *Parser) Release() {
+	p.lits.release()
 }
 
 // checkParsed applies to a parsed document the checks of graphql-js that

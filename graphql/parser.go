@@ -42,12 +42,12 @@ type parser struct {
 	positions slab[ast.Position]
 	fields    slab[ast.Field]
 	values    slab[ast.Value]
-	children  slab[ast.ChildValue]
-	items     slab[listItem]
 	args      slab[ast.Argument]
-	comments  slab[ast.Comment]
-	groups    slab[ast.CommentGroup]
-	lists     slab[*ast.Comment] // the comments of the groups
+	// lits holds what list and object literals hold (literalmem.go).
+	lits     *literalMemory
+	comments slab[ast.Comment]
+	groups   slab[ast.CommentGroup]
+	lists    slab[*ast.Comment] // the comments of the groups
 	// stack holds the children of the lists and objects being read, so
 	// that each gets a slice of its exact length.
 	stack []*ast.ChildValue
@@ -84,13 +84,6 @@ func (s *slab[T]) grow(n int) {
 	s.buf = make([]T, 0, max(c, n))
 }
 
-// listItem is an item of a list value, allocated as one.
-type listItem struct {
-	ch  ast.ChildValue
-	v   ast.Value
-	pos ast.Position
-}
-
 // parseScratch is a parser's working space: the stacks of children,
 // selections and comments being read and the buffer of a value being
 // decoded. Nothing of the document points into it, so it is reused from
@@ -106,13 +99,14 @@ type parseScratch struct {
 var parseScratches = sync.Pool{New: func() any { return new(parseScratch) }}
 
 // parseDocument parses query as gqlparser's ParseQueryWithTokenLimit does,
-// stopping after maxTokens tokens (0: no limit). Its error has the message
-// and location of gqlparser's, with "Syntax Error: " before the message
-// (but for the token limit).
-func parseDocument(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
+// stopping after maxTokens tokens (0: no limit), with what its literals
+// hold taken from lits. Its error has the message and location of
+// gqlparser's, with "Syntax Error: " before the message (but for the token
+// limit).
+func parseDocument(query string, maxTokens int, lits *literalMemory) (*ast.QueryDocument, *gqlerror.Error) {
 	scratch := parseScratches.Get().(*parseScratch)
 	p := &parser{lexer: lexer{src: &ast.Source{Input: query}, in: query, line: 1, buf: scratch.buf},
-		max: maxTokens, stack: scratch.stack, sels: scratch.sels, notes: scratch.notes}
+		max: maxTokens, stack: scratch.stack, sels: scratch.sels, notes: scratch.notes, lits: lits}
 	defer func() {
 		// A failed parse leaves its partial stacks behind: clear them so
 		// the pool holds no part of a document.
@@ -589,16 +583,19 @@ func (p *parser) valueInto(v *ast.Value, pos *ast.Position, isConst bool) bool {
 		base := len(p.stack)
 		for p.kind != close && p.err == nil {
 			if open == '{' {
-				ch := p.children.new()
-				ch.Position = p.position()
-				ch.Comment = p.comment
-				ch.Name = p.name()
+				f := p.lits.fields.new()
+				f.chPos = p.tpos
+				f.ch.Position, f.ch.Comment = &f.chPos, p.comment
+				f.ch.Name = p.name()
 				p.expect(':')
-				ch.Value = p.value(isConst)
-				p.stack = append(p.stack, ch)
+				f.ch.Value = &f.v
+				if !p.valueInto(&f.v, &f.vPos, isConst) {
+					break
+				}
+				p.stack = append(p.stack, &f.ch)
 				continue
 			}
-			it := p.items.new()
+			it := p.lits.items.new()
 			it.ch.Value = &it.v
 			if !p.valueInto(&it.v, &it.pos, isConst) {
 				break
@@ -606,7 +603,7 @@ func (p *parser) valueInto(v *ast.Value, pos *ast.Position, isConst bool) bool {
 			p.stack = append(p.stack, &it.ch)
 		}
 		if n := len(p.stack) - base; n > 0 && p.err == nil {
-			v.Children = make(ast.ChildValueList, n)
+			v.Children = p.lits.children.take(n)
 			copy(v.Children, p.stack[base:])
 		}
 		clear(p.stack[base:])

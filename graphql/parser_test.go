@@ -199,6 +199,48 @@ func checkQuickParse(t *testing.T, query string, maxTokens int) {
 	if !reflect.DeepEqual(gotDoc, wantDoc) || !reflect.DeepEqual(gotErr, wantErr2) {
 		t.Fatalf("ParseQuery(%q, %d) = %v, %#v\nwant %v, %#v", query, maxTokens, gotDoc != nil, gotErr, wantDoc != nil, wantErr2)
 	}
+	checkParser(t, query, maxTokens, wantDoc, wantErr2)
+}
+
+// parserFiller is a document whose literals fill a Parser's memory with
+// values of every kind, before and between the parses checkParser makes.
+var parserFiller = `{ f(a: [[1, 2.5], {b: "x", c: [null, true, E]}, """z""", [], {}], d: {e: {f: [[["deep"]]]}}) g(h: [` +
+	strings.Repeat(`{i: [3], j: "k"} `, 20) + `]) }`
+
+// checkParser checks that a Parser reads query as ParseQuery does, want
+// and wantErr, on memory a released document left, and that a document it
+// parsed and did not release keeps its memory through the next parses.
+func checkParser(t *testing.T, query string, maxTokens int, want *ast.QueryDocument, wantErr *gqlerror.Error) {
+	t.Helper()
+	var p graphql.Parser
+	parse := func(what string) *ast.QueryDocument {
+		t.Helper()
+		doc, err := p.Parse(query, maxTokens)
+		if !reflect.DeepEqual(doc, want) || !reflect.DeepEqual(err, wantErr) {
+			t.Fatalf("Parser.Parse(%q, %d) %s = %v, %#v\nwant %v, %#v", query, maxTokens, what, doc != nil, err, want != nil, wantErr)
+		}
+		return doc
+	}
+	fill := func() {
+		t.Helper()
+		if _, err := p.Parse(parserFiller, 0); err != nil {
+			t.Fatalf("the filler: %v", err)
+		}
+	}
+	fill()
+	p.Release()
+	kept := parse("on reused memory")
+	fill() // must not reuse kept's memory: it was not released
+	if !reflect.DeepEqual(kept, want) {
+		t.Fatalf("Parser.Parse(%q, %d): the document changed with the parse after it:\n%s", query, maxTokens, dumpDocument(kept))
+	}
+	p.Release()
+	parse("after a release")
+	p.Release()
+	p.Release() // a second release gives nothing back twice
+	fill()
+	p.Release()
+	parse("after two releases")
 }
 
 // dumpDocument shows a document with what ast.Dump leaves out: positions
