@@ -25,6 +25,10 @@ type document struct {
 
 	mu  sync.Mutex
 	ops []namedOperation // at most maxOperations, searched in order
+
+	// parser parsed doc, when no cache holds d: the request that made d
+	// gives its memory back once answered (Handler.done).
+	parser *graphql.Parser
 }
 
 // namedOperation is an operation prepared from a document, under the name
@@ -151,24 +155,50 @@ func (c *cache) get(query string) *document {
 	return nil
 }
 
-// add offers d to the cache (see [cache]): d is cached if the slot of its
-// text in the doorkeeper holds the text's hash (it was offered before, and
-// no other text took the slot since); else the hash is written there and d
-// is dropped. A document larger than the byte bound is ignored, and one
-// whose text is cached already leaves the cached one in place.
-func (c *cache) add(d *document) {
-	if c == nil || d.size() > c.maxBytes {
-		return
+// offer is a text about to be offered to the cache: its doorkeeper hash
+// and slot, and whether the slot held the hash when looked at.
+type offer struct {
+	h     uint64
+	slot  int
+	again bool
+}
+
+// admits reports whether the text was seen before, so that add will most
+// likely cache its document.
+func (o offer) admits() bool { return o.again }
+
+// offer hashes query for add and looks at its slot in the doorkeeper; a
+// nil cache admits nothing.
+func (c *cache) offer(query string) offer {
+	if c == nil {
+		return offer{}
 	}
-	h, slot := c.hash(d.query)
+	h, slot := c.hash(query)
+	c.mu.Lock()
+	again := c.seen[slot] == h
+	c.mu.Unlock()
+	return offer{h: h, slot: slot, again: again}
+}
+
+// add offers d, whose text was hashed into o, to the cache (see [cache])
+// and reports whether it cached it: d is cached if the slot of its text in
+// the doorkeeper holds the text's hash (it was offered before, and no
+// other text took the slot since); else the hash is written there and d is
+// dropped. A document larger than the byte bound is dropped, and one whose
+// text is cached already leaves the cached one in place.
+func (c *cache) add(d *document, o offer) bool {
+	if c == nil || d.size() > c.maxBytes {
+		return false
+	}
+	h, slot := o.h, o.slot
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.items[d.query]; ok {
-		return
+		return false
 	}
 	if c.seen[slot] != h { // first sight, or the text was forgotten
 		c.seen[slot] = h
-		return
+		return false
 	}
 	c.seen[slot] = 0
 	c.items[d.query] = c.ll.PushFront(d)
@@ -180,6 +210,7 @@ func (c *cache) add(d *document) {
 		delete(c.items, old.query)
 		c.bytes -= old.size()
 	}
+	return true
 }
 
 func (c *cache) len() int {

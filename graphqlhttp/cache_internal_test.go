@@ -68,7 +68,7 @@ func TestCacheDisabled(t *testing.T) {
 	if c != nil {
 		t.Fatalf("newCache(-1, 0) = %+v, want nil (no cache)", c)
 	}
-	c.add(&document{query: "{ a }"})
+	c.offerAndAdd(&document{query: "{ a }"})
 	if d := c.get("{ a }"); d != nil || c.len() != 0 {
 		t.Errorf("a disabled cache returned %v and has %d documents", d, c.len())
 	}
@@ -77,8 +77,8 @@ func TestCacheDisabled(t *testing.T) {
 // admit offers d twice, as two requests for its text do, so that it is
 // cached: nothing can take its slot of the doorkeeper in between.
 func admit(c *cache, d *document) {
-	c.add(d)
-	c.add(d)
+	c.offerAndAdd(d)
+	c.offerAndAdd(d)
 }
 
 func TestCacheDoorkeeperSize(t *testing.T) {
@@ -111,21 +111,21 @@ func TestCacheAdmitsOnSecondSight(t *testing.T) {
 			c := newCache(10, 0)
 			first, second, third := tt.doc(), tt.doc(), tt.doc()
 			h, slot := c.hash("{ a }")
-			c.add(first)
+			c.offerAndAdd(first)
 			if got := keys(t, c); len(got) != 0 || c.get("{ a }") != nil {
 				t.Fatalf("after the first offer keys = %v, want none", got)
 			}
 			if c.seen[slot] != h {
 				t.Fatalf("slot %d holds %x after the first offer, want the hash %x", slot, c.seen[slot], h)
 			}
-			c.add(second)
+			c.offerAndAdd(second)
 			if got := c.get("{ a }"); got != second || !sameKeys(keys(t, c), "{ a }") {
 				t.Fatalf("after the second offer get = %p (want the second document %p), keys = %v", got, second, keys(t, c))
 			}
 			if c.seen[slot] != 0 {
 				t.Errorf("slot %d holds %x after admission, want it cleared", slot, c.seen[slot])
 			}
-			c.add(third)
+			c.offerAndAdd(third)
 			if got := c.get("{ a }"); got != second || c.len() != 1 || c.seen[slot] != 0 {
 				t.Errorf("a third offer replaced the cached document or wrote its slot: get = %p, len %d", got, c.len())
 			}
@@ -145,7 +145,7 @@ func TestCacheIgnoresOneTimeTexts(t *testing.T) {
 		docs[i] = &document{query: fmt.Sprintf("{ a: echo(v: %d) }", i)}
 	}
 	i := 0
-	if allocs := testing.AllocsPerRun(1000, func() { c.add(docs[i]); i++ }); allocs != 0 {
+	if allocs := testing.AllocsPerRun(1000, func() { c.offerAndAdd(docs[i]); i++ }); allocs != 0 {
 		t.Errorf("offering a new text allocates %v times, want 0", allocs)
 	}
 	ptrs := make([]weak.Pointer[document], n)
@@ -153,7 +153,7 @@ func TestCacheIgnoresOneTimeTexts(t *testing.T) {
 		ptrs[j] = weak.Make(d)
 	}
 	for _, d := range docs[i:] {
-		c.add(d)
+		c.offerAndAdd(d)
 	}
 	if got := keys(t, c); !sameKeys(got, "{ kept }") || c.bytes != cached.size() {
 		t.Fatalf("after %d one-time texts keys = %d of them, %d bytes; want only { kept }", n, len(got), c.bytes)
@@ -173,7 +173,7 @@ func TestCacheIgnoresOneTimeTexts(t *testing.T) {
 
 	c = newCache(0, 0)
 	for j := range n {
-		c.add(&document{query: fmt.Sprintf("{ b: echo(v: %d) }", j)})
+		c.offerAndAdd(&document{query: fmt.Sprintf("{ b: echo(v: %d) }", j)})
 	}
 	if c.len() != 0 || c.bytes != 0 || len(c.items) != 0 {
 		t.Errorf("an empty cache holds %d documents (%d in the map), %d bytes after %d one-time texts", c.len(), len(c.items), c.bytes, n)
@@ -206,10 +206,10 @@ func TestCacheDoorkeeperCollision(t *testing.T) {
 	const a = "{ a }"
 	c := newCache(1, 0) // 4 slots
 	_, other := slotMates(t, c, a)
-	c.add(&document{query: a})
-	c.add(&document{query: other}) // another slot: a is still remembered
+	c.offerAndAdd(&document{query: a})
+	c.offerAndAdd(&document{query: other}) // another slot: a is still remembered
 	secondA := &document{query: a}
-	c.add(secondA)
+	c.offerAndAdd(secondA)
 	if got := keys(t, c); c.get(a) != secondA || !sameKeys(got, a) {
 		t.Fatalf("keys = %v: %q is not admitted on its second sight after %q in another slot", got, a, other)
 	}
@@ -218,25 +218,25 @@ func TestCacheDoorkeeperCollision(t *testing.T) {
 	b, _ := slotMates(t, c, a)
 	ha, slot := c.hash(a)
 	hb, _ := c.hash(b)
-	c.add(&document{query: a})
-	c.add(&document{query: b}) // takes a's slot: a is forgotten
+	c.offerAndAdd(&document{query: a})
+	c.offerAndAdd(&document{query: b}) // takes a's slot: a is forgotten
 	if c.seen[slot] != hb {
 		t.Fatalf("slot %d holds %x, want the hash of %q %x (that of %q is %x)", slot, c.seen[slot], b, hb, a, ha)
 	}
-	c.add(&document{query: a}) // second sight, but forgotten: remembered again
+	c.offerAndAdd(&document{query: a}) // second sight, but forgotten: remembered again
 	if got := keys(t, c); len(got) != 0 || c.seen[slot] != ha {
 		t.Fatalf("keys = %v after a collision, want none and %q remembered", got, a)
 	}
 	thirdA := &document{query: a}
-	c.add(thirdA)
+	c.offerAndAdd(thirdA)
 	if got := keys(t, c); c.get(a) != thirdA || !sameKeys(got, a) {
 		t.Fatalf("keys = %v: %q is not admitted on its third sight", got, a)
 	}
-	c.add(&document{query: b}) // b was forgotten too: remembered again
+	c.offerAndAdd(&document{query: b}) // b was forgotten too: remembered again
 	if got := keys(t, c); !sameKeys(got, a) {
 		t.Fatalf("keys = %v, want [%s]", got, a)
 	}
-	c.add(&document{query: b}) // admitted, and evicts a (one document)
+	c.offerAndAdd(&document{query: b}) // admitted, and evicts a (one document)
 	if got := keys(t, c); !sameKeys(got, b) {
 		t.Errorf("keys = %v, want [%s]", got, b)
 	}
@@ -253,11 +253,11 @@ func TestCacheEvictsByCount(t *testing.T) {
 	if c.get("a") == nil { // a becomes the most recently used
 		t.Fatal("get(a) = nil")
 	}
-	c.add(&document{query: "d"}) // first sight: evicts nothing
+	c.offerAndAdd(&document{query: "d"}) // first sight: evicts nothing
 	if got := keys(t, c); !sameKeys(got, "a", "c", "b") {
 		t.Errorf("keys = %v after the first sight of d, want [a c b]", got)
 	}
-	c.add(&document{query: "d"}) // evicts b, the least recently used
+	c.offerAndAdd(&document{query: "d"}) // evicts b, the least recently used
 	if got := keys(t, c); !sameKeys(got, "d", "a", "c") {
 		t.Errorf("keys = %v, want [d a c]", got)
 	}
@@ -336,7 +336,7 @@ func TestCacheConcurrent(t *testing.T) {
 					}
 					continue
 				}
-				c.add(&document{query: q})
+				c.offerAndAdd(&document{query: q})
 				if i%100 == 0 {
 					_ = c.len()
 				}
@@ -597,3 +597,7 @@ func TestResponseType(t *testing.T) {
 		}
 	}
 }
+
+// offerAndAdd offers d to c as the handler does: its text is looked at in
+// the doorkeeper, then d is added.
+func (c *cache) offerAndAdd(d *document) bool { return c.add(d, c.offer(d.query)) }

@@ -37,6 +37,9 @@ type Handler struct {
 	// they are validated under other rules.
 	introCache *cache
 	bufs       sync.Pool
+	// parsers holds *graphql.Parser: a document the cache will not keep is
+	// parsed on the memory of the last one released (see document).
+	parsers sync.Pool
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
 	// budget bounds the response data of all executions at once (nil:
@@ -79,6 +82,7 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 		return nil, err
 	}
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
+	h.parsers.New = func() any { return new(graphql.Parser) }
 	h.gate = h.mutationGate
 	return h, nil
 }
@@ -167,7 +171,8 @@ func (h *Handler) serve(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if tr != nil {
 		tr.info.Document = p.query
 	}
-	op, f := h.operation(p, r.Method, h.introspection(ctx), tr)
+	op, d, f := h.operation(p, r.Method, h.introspection(ctx), tr)
+	defer h.done(d)
 	if f != nil {
 		return f
 	}
@@ -239,25 +244,25 @@ func unauthenticated() *failure {
 // operation returns the prepared operation a request names, from its
 // checked document: steps 2 and 3 of the data flow, and the GET rule.
 // intro says whether the request may use introspection.
-func (h *Handler) operation(p params, method string, intro bool, tr *trace) (*graphql.Operation, *failure) {
+func (h *Handler) operation(p params, method string, intro bool, tr *trace) (*graphql.Operation, *document, *failure) {
 	defer tr.endValidate()
 	doc := h.document(p.query, intro, tr)
 	switch {
 	case doc.fault != nil:
-		return nil, &failure{fault: doc.fault}
+		return nil, doc, &failure{fault: doc.fault}
 	case doc.errs != nil:
-		return nil, &failure{status: http.StatusBadRequest, errs: doc.errs}
+		return nil, doc, &failure{status: http.StatusBadRequest, errs: doc.errs}
 	}
 	op := doc.operation(h.schema, p.operationName)
 	switch {
 	case op.errs != nil:
-		return nil, &failure{status: http.StatusBadRequest, errs: op.errs}
+		return nil, doc, &failure{status: http.StatusBadRequest, errs: op.errs}
 	case method == http.MethodGet && op.op.Kind() != ast.Query:
 		f := fail(http.StatusMethodNotAllowed, apierror.CodeBadUserInput, "Mutations can only be sent with POST.")
 		f.allow = "POST"
-		return nil, f
+		return nil, doc, f
 	}
-	return op.op, nil
+	return op.op, doc, nil
 }
 
 // mutationGate refuses a mutation without an authenticated user, after
@@ -390,6 +395,12 @@ func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Req
 // document returns the checked and validated document for a query text,
 // from the cache or computed now; intro says whether introspection is
 // allowed.
+//
+// A document the cache will not keep (its text is new to the doorkeeper,
+// or there is no cache) is the request's alone: it is parsed with a pooled
+// graphql.Parser, whose memory done gives back once the request is
+// answered, so that documents seen once leave no garbage. One the cache
+// may keep is parsed on memory of its own.
 func (h *Handler) document(query string, intro bool, tr *trace) *document {
 	c := h.cache
 	if intro && h.introCache != nil {
@@ -400,20 +411,41 @@ func (h *Handler) document(query string, intro bool, tr *trace) *document {
 		return d
 	}
 	d := &document{query: query}
-	d.doc, d.errs, d.weight, d.fault = h.check(query, intro, tr)
+	offer := c.offer(query)
+	var parser *graphql.Parser
+	if !offer.admits() {
+		parser = h.parsers.Get().(*graphql.Parser)
+	}
+	d.doc, d.errs, d.weight, d.fault = h.check(query, intro, tr, parser)
 	if d.weight == 0 {
 		d.weight = documentWeight(len(query), 0, 0, 0, len(d.errs))
 	}
-	if d.fault == nil { // a server fault is answered, not remembered
-		c.add(d)
+	// A server fault is answered, not remembered.
+	if d.fault != nil || !c.add(d, offer) {
+		d.parser = parser // the request's alone: done releases it
+	} else if parser != nil {
+		// Cached after all (the same text was offered meanwhile): the
+		// document keeps the parser's memory, which its next Parse leaves.
+		h.parsers.Put(parser)
 	}
 	return d
+}
+
+// done ends a request's use of d: a document no cache holds gives its
+// parser's memory back for the next one.
+func (h *Handler) done(d *document) {
+	if d == nil || d.parser == nil {
+		return
+	}
+	d.parser.Release()
+	h.parsers.Put(d.parser)
+	d.parser = nil
 }
 
 // check runs step 2 of the data flow: the pre-parse scan, parsing, the
 // depth and node limits, and validation. weight estimates the memory a
 // validated document takes in the cache; it is 0 for a refused one.
-func (h *Handler) check(query string, intro bool, tr *trace) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
+func (h *Handler) check(query string, intro bool, tr *trace, parser *graphql.Parser) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
 	var le *limits.Error
 	start := tr.now()
 	stats, err := h.limits.Scan(query)
@@ -431,7 +463,7 @@ func (h *Handler) check(query string, intro bool, tr *trace) (doc *ast.QueryDocu
 		return nil, gqlerror.List{undefinedVariableError(stats.UndefinedVariable)}, 0, nil
 	}
 	start = tr.now()
-	doc, errs = h.parse(query)
+	doc, errs = h.parse(query, parser)
 	tr.phase(graphql.PhaseParse, start)
 	if errs != nil {
 		return nil, errs, 0, nil
@@ -451,10 +483,16 @@ func (h *Handler) check(query string, intro bool, tr *trace) (doc *ast.QueryDocu
 	return doc, nil, documentWeight(len(query), stats.Tokens, ds.Nodes, len(doc.Operations), 0), nil
 }
 
-// parse parses query under the token limit.
-func (h *Handler) parse(query string) (*ast.QueryDocument, gqlerror.List) {
+// parse parses query under the token limit, with parser when not nil.
+func (h *Handler) parse(query string, parser *graphql.Parser) (*ast.QueryDocument, gqlerror.List) {
 	maxTokens := max(h.limits.MaxTokens, 0)
-	doc, perr := graphql.ParseQuery(query, maxTokens)
+	var doc *ast.QueryDocument
+	var perr *gqlerror.Error
+	if parser != nil {
+		doc, perr = parser.Parse(query, maxTokens)
+	} else {
+		doc, perr = graphql.ParseQuery(query, maxTokens)
+	}
 	switch {
 	case perr == nil:
 		return doc, nil
