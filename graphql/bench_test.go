@@ -255,3 +255,19 @@ func BenchmarkParseQuery(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParser is BenchmarkParseQuery with a Parser that releases every
+// document, as graphqlhttp parses the documents its cache does not keep.
+func BenchmarkParser(b *testing.B) {
+	for _, d := range parseBenchDocuments() {
+		b.Run(strings.ReplaceAll(d.name, " ", "_"), func(b *testing.B) {
+			var p graphql.Parser
+			b.SetBytes(int64(len(d.query)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = p.Parse(d.query, 20000)
+				p.Release()
+			}
+		})
+	}
+}

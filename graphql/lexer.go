@@ -104,7 +104,10 @@ ignored:
 			break ignored
 		}
 	}
-	l.tpos = ast.Position{Start: l.runes, End: l.runes, Line: l.line, Column: l.runes - l.lineStart + 1, Src: l.src}
+	// Field by field: a whole ast.Position built first and then copied is
+	// read back before its halves are stored (a store-forwarding stall
+	// that took most of the time of a token). Src is always l.src.
+	l.tpos.Start, l.tpos.End, l.tpos.Line, l.tpos.Column = l.runes, l.runes, l.line, l.runes-l.lineStart+1
 	l.val = ""
 	if l.pos >= len(in) {
 		l.kind = tokEOF
@@ -244,8 +247,7 @@ func (l *lexer) string() {
 			if decoding {
 				l.val = l.texts.keep(l.buf)
 			}
-			l.tpos = ast.Position{Start: quote, End: l.runes + 1, Line: l.line,
-				Column: quote + 1 - l.lineStart + 1, Src: l.src}
+			l.tpos.Start, l.tpos.End, l.tpos.Line, l.tpos.Column = quote, l.runes+1, l.line, quote+1-l.lineStart+1
 			l.pos++
 			l.runes++
 			return
@@ -405,8 +407,7 @@ func (l *lexer) blockString() {
 			if !clean {
 				raw = l.texts.keep(append(l.buf, in[l.pos:l.pos+extra]...))
 			}
-			l.tpos = ast.Position{Start: startRunes - 3, End: l.runes + 3, Line: l.line,
-				Column: startRunes - l.lineStart + 1, Src: l.src}
+			l.tpos.Start, l.tpos.End, l.tpos.Line, l.tpos.Column = startRunes-3, l.runes+3, l.line, startRunes-l.lineStart+1
 			l.pos += quotes
 			l.runes += quotes
 			l.kind, l.val = tokBlock, l.blockValue(raw)

@@ -105,7 +105,8 @@ var parseScratches = sync.Pool{New: func() any { return new(parseScratch) }}
 // limit).
 func parseDocument(query string, maxTokens int, lits *literalMemory) (*ast.QueryDocument, *gqlerror.Error) {
 	scratch := parseScratches.Get().(*parseScratch)
-	p := &parser{lexer: lexer{src: &ast.Source{Input: query}, in: query, line: 1, buf: scratch.buf},
+	src := &ast.Source{Input: query}
+	p := &parser{lexer: lexer{src: src, tpos: ast.Position{Src: src}, in: query, line: 1, buf: scratch.buf},
 		max: maxTokens, stack: scratch.stack, sels: scratch.sels, notes: scratch.notes, lits: lits}
 	defer func() {
 		// A failed parse leaves its partial stacks behind: clear them so
