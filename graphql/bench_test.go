@@ -271,3 +271,40 @@ func BenchmarkParser(b *testing.B) {
 		})
 	}
 }
+
+// largestInvalid are invalid documents of about 20,000 tokens for the
+// field l(v: [[Int]], w: Int): graphqlhttp's largest documents
+// (largestDocuments) and variants that put the fault elsewhere.
+func largestInvalid() []struct{ name, query string } {
+	lists := func(item string, n int) string { return strings.Repeat(item, n) }
+	return []struct{ name, query string }{
+		{"invalid items", "{l(v:[" + lists("[a]", 6663) + "])}"},
+		{"an unknown field", "{l(v:[" + lists("[]", 9991) + "]w:1) nope}"},
+		{"an unknown field first", "{nope l(v:[" + lists("[]", 9991) + "]w:1)}"},
+		{"one invalid item last", "{l(v:[" + lists("[]", 9990) + "[a]])}"},
+		{"one unreadable item last", "{l(v:[" + lists("[]", 9985) + "[99999999999999999999]])}"},
+	}
+}
+
+// BenchmarkValidateLargest measures Validate alone on largestInvalid,
+// each parsed once, with the cap of graphqlhttp (100 errors).
+func BenchmarkValidateLargest(b *testing.B) {
+	s := graphql.MustSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "l", Type: graphql.Int, Args: []graphql.Argument{
+			{Name: "v", Type: graphql.NewList(graphql.NewList(graphql.Int))}, {Name: "w", Type: graphql.Int}}},
+	}}})
+	for _, d := range largestInvalid() {
+		b.Run(strings.ReplaceAll(d.name, " ", "_"), func(b *testing.B) {
+			doc, perr := graphql.ParseQuery(d.query, 20000)
+			if perr != nil {
+				b.Fatal(perr)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if errs, fault := s.Validate(doc, graphql.ValidateOptions{MaxErrors: 100}); len(errs) == 0 || fault != nil {
+					b.Fatalf("errors %v, fault %v", errs, fault)
+				}
+			}
+		})
+	}
+}

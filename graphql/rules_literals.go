@@ -12,46 +12,6 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
-// valuesOfCorrectType wraps gqlparser's rule, which refuses an Int literal
-// beyond 64 bits even where graphql-js accepts it: as a Float (1e20) or as
-// an ID (the digits as a string). It also drops what the rule reports at a
-// variable: gqlparser checks the variable's default there again (graphql-js
-// checks it once, where it is written), and a default it cannot read, such
-// as a 20-digit ID, was refused at every use.
-func valuesOfCorrectType(inner core.RuleFunc) core.RuleFunc {
-	return func(observers *core.Events, addError core.AddErrFunc) {
-		allowed := map[*ast.Position]bool{}
-		observers.OnValue(func(_ *core.Walker, value *ast.Value) {
-			if value.Kind == ast.Variable && value.Position != nil {
-				allowed[value.Position] = true
-				return
-			}
-			if value.Kind == ast.IntValue && value.Definition != nil && value.Definition.Kind == ast.Scalar &&
-				(value.Definition.Name == "Float" || value.Definition.Name == "ID") && value.Position != nil {
-				if _, err := strconv.ParseInt(value.Raw, 10, 64); err != nil {
-					allowed[value.Position] = true
-				}
-			}
-		})
-		inner(observers, func(options ...core.ErrorOption) {
-			var probe gqlerror.Error
-			var at *ast.Position
-			for _, o := range options {
-				o(&probe)
-			}
-			for pos := range allowed {
-				if len(probe.Locations) == 1 && probe.Locations[0].Line == pos.Line && probe.Locations[0].Column == pos.Column {
-					at = pos
-				}
-			}
-			if at != nil {
-				return
-			}
-			addError(options...)
-		})
-	}
-}
-
 // literalValuesRule checks what gqlparser's ValuesOfCorrectType leaves out:
 // Int literals beyond 32 bits and literals of custom scalars.
 func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrFunc) {
@@ -59,8 +19,7 @@ func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrF
 		if value.Definition == nil || value.Definition.Kind != ast.Scalar || value.ExpectedType == nil {
 			return
 		}
-		switch value.Definition.Name {
-		case "Int":
+		if value.Definition.Name == "Int" {
 			if value.Kind != ast.IntValue {
 				return
 			}
@@ -68,43 +27,136 @@ func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrF
 			if err == nil && (n < math.MinInt32 || n > math.MaxInt32) { // beyond 64 bits, gqlparser reports it
 				addError(core.Message("Int cannot represent non 32-bit signed integer value: %s", value.Raw), core.At(value.Position))
 			}
-		case "Float", "String", "Boolean", "ID":
-		default:
-			sc, ok := s.named[value.Definition.Name].(*Scalar)
-			if !ok || value.Kind == ast.NullValue || hasVariables(value) {
+			return
+		}
+		sc := s.customLiteral(value, value.ExpectedType, value.Definition)
+		if sc == nil {
+			return
+		}
+		if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
+			var pe *apierror.PanicError
+			if errors.As(err, &pe) {
+				// A server bug, not a bad document: kept as the cause
+				// so that the HTTP layer masks and logs it.
+				addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
+					core.At(value.Position), func(e *gqlerror.Error) { e.Err = pe })
 				return
 			}
-			if value.ExpectedType.Elem != nil && value.Kind == ast.ListValue {
-				// The walker visits each item at the item type. (A single
-				// value at a list position stands for a list of one, so it
-				// is parsed as the item.)
-				return
-			}
-			if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
-				var pe *apierror.PanicError
-				if errors.As(err, &pe) {
-					// A server bug, not a bad document: kept as the cause
-					// so that the HTTP layer masks and logs it.
-					addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
-						core.At(value.Position), func(e *gqlerror.Error) { e.Err = pe })
-					return
-				}
-				var nv noValueError
-				if errors.As(err, &nv) {
-					addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
-						core.At(value.Position))
-					return
-				}
-				if ge := graphQLError(err); ge != nil {
-					// graphql-js reports a GraphQLError from parseLiteral
-					// as it is: its message and its extensions.
-					addError(core.Message("%s", ge.Message), core.At(value.Position),
-						func(e *gqlerror.Error) { e.Extensions = ge.Extensions })
-					return
-				}
-				addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), errorText(err)),
+			var nv noValueError
+			if errors.As(err, &nv) {
+				addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
 					core.At(value.Position))
+				return
 			}
+			if ge := graphQLError(err); ge != nil {
+				// graphql-js reports a GraphQLError from parseLiteral
+				// as it is: its message and its extensions.
+				addError(core.Message("%s", ge.Message), core.At(value.Position),
+					func(e *gqlerror.Error) { e.Extensions = ge.Extensions })
+				return
+			}
+			addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), errorText(err)),
+				core.At(value.Position))
 		}
 	})
+}
+
+// customLiteral returns the custom scalar that literalValuesRule parses v
+// as, where the walker gives v the type expected (def, its named type), or
+// nil when the rule parses nothing there.
+func (s *Schema) customLiteral(v *ast.Value, expected *ast.Type, def *ast.Definition) *Scalar {
+	if def == nil || def.Kind != ast.Scalar || expected == nil {
+		return nil
+	}
+	if isBuiltinScalar(def.Name) {
+		return nil
+	}
+	sc, ok := s.named[def.Name].(*Scalar)
+	if !ok || v.Kind == ast.NullValue || hasVariables(v) {
+		return nil
+	}
+	if expected.Elem != nil && v.Kind == ast.ListValue {
+		// The walker visits each item at the item type. (A single value
+		// at a list position stands for a list of one, so it is parsed
+		// as the item.)
+		return nil
+	}
+	return sc
+}
+
+// literalPanics reports whether some custom scalar's parser panics on a
+// literal of doc that literalValuesRule parses, or whether it cannot tell
+// (the document is nested too deeply to be searched). It parses each such
+// literal once, and follows only values whose type can hold a custom
+// scalar.
+func (s *Schema) literalPanics(doc *ast.QueryDocument) bool {
+	if len(s.customInputs) == 0 {
+		return false
+	}
+	found := false
+	complete := s.eachArgValue(doc, func(v *ast.Value, typ *ast.Type) {
+		found = found || s.panicsIn(v, typ, s.ast.Types[typ.Name()], 0)
+	})
+	return found || !complete
+}
+
+// panicsIn is literalPanics for v, given the type expected by the walker
+// (def, its named type), and what the walker gives a type inside v.
+func (s *Schema) panicsIn(v *ast.Value, expected *ast.Type, def *ast.Definition, depth int) bool {
+	switch {
+	case v == nil || def == nil || !s.customInputs[def]:
+		return false
+	case depth > maxWalkDepth:
+		return true // cannot tell
+	}
+	if sc := s.customLiteral(v, expected, def); sc != nil {
+		var pe *apierror.PanicError
+		if _, err := s.parseScalarLiteral(sc, v, nil); err != nil && errors.As(err, &pe) {
+			return true
+		}
+	}
+	switch v.Kind {
+	case ast.ObjectValue:
+		for _, ch := range v.Children {
+			if fd := def.Fields.ForName(ch.Name); fd != nil && s.panicsIn(ch.Value, fd.Type, s.ast.Types[fd.Type.Name()], depth+1) {
+				return true
+			}
+		}
+	case ast.ListValue:
+		if expected.Elem != nil {
+			for _, ch := range v.Children {
+				if s.panicsIn(ch.Value, expected.Elem, def, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// customInputTypes returns the input types whose literals can hold a
+// custom scalar's: the custom scalars, and the input objects with a field
+// of such a type, directly or through lists and other input objects.
+func (s *Schema) customInputTypes() map[*ast.Definition]bool {
+	out := map[*ast.Definition]bool{}
+	for _, d := range s.ast.Types {
+		if _, ok := s.named[d.Name].(*Scalar); ok && d.Kind == ast.Scalar {
+			out[d] = true
+		}
+	}
+	for changed := len(out) > 0; changed; { // each pass only adds, so it ends
+		changed = false
+		for _, d := range s.ast.Types {
+			if d.Kind != ast.InputObject || out[d] {
+				continue
+			}
+			for _, f := range d.Fields {
+				if out[s.ast.Types[f.Type.Name()]] {
+					out[d], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return out
 }

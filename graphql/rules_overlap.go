@@ -32,25 +32,31 @@ const (
 	maxOverlapComparisons = 1 << 20
 )
 
-func overlapRule(observers *core.Events, addError core.AddErrFunc) {
-	done := false
-	run := func(w *core.Walker) {
-		if done {
-			return
+// overlapRule returns the rule for a run of the rules in which trimValues
+// set tr aside: it compares the list items set aside too. It checks the
+// whole document when the walker leaves the first operation or fragment.
+func overlapRule(tr *trimmed) core.RuleFunc {
+	return func(observers *core.Events, addError core.AddErrFunc) {
+		done := false
+		run := func(w *core.Walker) {
+			if done {
+				return
+			}
+			done = true
+			c := &overlapChecker{schema: w.Schema, doc: w.Document, trimmed: tr, addError: addError,
+				errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}, sigs: map[*ast.Field]string{},
+				pairs: map[fieldPair]*conflict{}, reported: map[fieldPair]bool{}}
+			c.checkDocument()
 		}
-		done = true
-		c := &overlapChecker{schema: w.Schema, doc: w.Document, addError: addError,
-			errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}, sigs: map[*ast.Field]string{},
-			pairs: map[fieldPair]*conflict{}, reported: map[fieldPair]bool{}}
-		c.checkDocument()
+		observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { run(w) })
+		observers.OnFragment(func(w *core.Walker, _ *ast.FragmentDefinition) { run(w) })
 	}
-	observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { run(w) })
-	observers.OnFragment(func(w *core.Walker, _ *ast.FragmentDefinition) { run(w) })
 }
 
 type overlapChecker struct {
 	schema      *ast.Schema
 	doc         *ast.QueryDocument
+	trimmed     *trimmed // list items set aside during the walk
 	addError    core.AddErrFunc
 	errors      int // conflicts still to report
 	comparisons int // pair comparisons still allowed
@@ -251,7 +257,7 @@ func (c *overlapChecker) compare(key string, a, b ofield) *conflict {
 			return &conflict{key: key, reason: `"` + a.node.Name + `" and "` + b.node.Name + `" are different fields`,
 				fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
 		}
-		if argumentsKey(a.node.Arguments) != argumentsKey(b.node.Arguments) {
+		if c.argumentsKey(a.node.Arguments) != c.argumentsKey(b.node.Arguments) {
 			return &conflict{key: key, reason: "they have differing arguments",
 				fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
 		}
@@ -341,7 +347,7 @@ func (c *overlapChecker) sig(f ofield) string {
 	if f.parent != nil {
 		parentName = f.parent.Name
 	}
-	s := f.node.Name + "(" + argumentsKey(f.node.Arguments) + ")@" + parentName
+	s := f.node.Name + "(" + c.argumentsKey(f.node.Arguments) + ")@" + parentName
 	c.sigs[f.node] = s
 	return s
 }
@@ -352,13 +358,13 @@ func (c *overlapChecker) shape(f *ast.Field) string {
 		return s
 	}
 	var b strings.Builder
-	writeSelection(&b, f.SelectionSet, 0)
+	c.writeSelection(&b, f.SelectionSet, 0)
 	s := b.String()
 	c.shapes[f] = s
 	return s
 }
 
-func writeSelection(b *strings.Builder, set ast.SelectionSet, depth int) {
+func (c *overlapChecker) writeSelection(b *strings.Builder, set ast.SelectionSet, depth int) {
 	if depth > 64 {
 		b.WriteString("…")
 		return
@@ -367,33 +373,34 @@ func writeSelection(b *strings.Builder, set ast.SelectionSet, depth int) {
 	for _, sel := range set {
 		switch x := sel.(type) {
 		case *ast.Field:
-			b.WriteString(x.Alias + ":" + x.Name + "(" + argumentsKey(x.Arguments) + ")")
-			writeDirectives(b, x.Directives)
+			b.WriteString(x.Alias + ":" + x.Name + "(" + c.argumentsKey(x.Arguments) + ")")
+			c.writeDirectives(b, x.Directives)
 			if len(x.SelectionSet) > 0 {
-				writeSelection(b, x.SelectionSet, depth+1)
+				c.writeSelection(b, x.SelectionSet, depth+1)
 			}
 		case *ast.FragmentSpread:
 			b.WriteString("..." + x.Name)
-			writeDirectives(b, x.Directives)
+			c.writeDirectives(b, x.Directives)
 		case *ast.InlineFragment:
 			b.WriteString("... on " + x.TypeCondition)
-			writeDirectives(b, x.Directives)
-			writeSelection(b, x.SelectionSet, depth+1)
+			c.writeDirectives(b, x.Directives)
+			c.writeSelection(b, x.SelectionSet, depth+1)
 		}
 		b.WriteByte(' ')
 	}
 	b.WriteByte('}')
 }
 
-func writeDirectives(b *strings.Builder, ds ast.DirectiveList) {
+func (c *overlapChecker) writeDirectives(b *strings.Builder, ds ast.DirectiveList) {
 	for _, d := range ds {
-		b.WriteString("@" + d.Name + "(" + argumentsKey(d.Arguments) + ")")
+		b.WriteString("@" + d.Name + "(" + c.argumentsKey(d.Arguments) + ")")
 	}
 }
 
 // argumentsKey prints arguments in a canonical form: sorted by name, object
-// fields sorted, so that equal arguments print equal.
-func argumentsKey(args ast.ArgumentList) string {
+// fields sorted, so that equal arguments print equal. Lists print with the
+// items trimValues set aside.
+func (c *overlapChecker) argumentsKey(args ast.ArgumentList) string {
 	if len(args) == 0 {
 		return ""
 	}
@@ -401,14 +408,14 @@ func argumentsKey(args ast.ArgumentList) string {
 	for i, a := range args {
 		var b strings.Builder
 		b.WriteString(a.Name + ":")
-		writeCanonical(&b, a.Value)
+		c.writeCanonical(&b, a.Value)
 		parts[i] = b.String()
 	}
 	sort.Strings(parts)
 	return strings.Join(parts, ",")
 }
 
-func writeCanonical(b *strings.Builder, v *ast.Value) {
+func (c *overlapChecker) writeCanonical(b *strings.Builder, v *ast.Value) {
 	if v == nil {
 		return
 	}
@@ -423,16 +430,16 @@ func writeCanonical(b *strings.Builder, v *ast.Value) {
 				b.WriteByte(',')
 			}
 			b.WriteString(ch.Name + ":")
-			writeCanonical(b, ch.Value)
+			c.writeCanonical(b, ch.Value)
 		}
 		b.WriteByte('}')
 	case ast.ListValue:
 		b.WriteByte('[')
-		for i, ch := range v.Children {
+		for i, ch := range c.trimmed.original(v) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			writeCanonical(b, ch.Value)
+			c.writeCanonical(b, ch.Value)
 		}
 		b.WriteByte(']')
 	default:

@@ -6,7 +6,6 @@ import (
 	"reflect"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/validator/core"
 
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -58,8 +57,11 @@ type Schema struct {
 
 	ast          *ast.Schema
 	quick        *quickIndex // for the fast path of Validate
-	rules        []core.Rule // introspection allowed, sorted by name
-	rulesPrivate []core.Rule // introspection refused, no suggestions
+	rules        []checkRule // introspection allowed, sorted by name
+	rulesPrivate []checkRule // introspection refused, no suggestions
+	// customInputs: the input types whose literals can hold a custom
+	// scalar's (see literalPanics).
+	customInputs map[*ast.Definition]bool
 }
 
 type objectInfo struct {
@@ -296,6 +298,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	s.ast = astSchema
 	s.quick = newQuickIndex(astSchema)
 	s.rules, s.rulesPrivate = s.buildRules()
+	s.customInputs = s.customInputTypes()
 	return s, nil
 }
 

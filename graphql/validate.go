@@ -3,6 +3,7 @@ package graphql
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -18,6 +19,11 @@ type ValidateOptions struct {
 	// allowed) and removes "Did you mean …" suggestions from messages, so
 	// that errors do not reveal the schema.
 	DisableIntrospection bool
+	// MaxErrors, when positive, is the most errors the caller will use:
+	// the rules stop looking once they have found that many, and the
+	// errors returned are the first MaxErrors of those found without the
+	// bound, in the same order. Zero finds them all (up to 100 per rule).
+	MaxErrors int
 }
 
 // Validate checks a parsed document against the schema: gqlparser's rules
@@ -47,6 +53,9 @@ func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gq
 		if pe, ok := e.Err.(*apierror.PanicError); ok {
 			return nil, pe
 		}
+	}
+	if opts.MaxErrors > 0 && len(errs) > opts.MaxErrors {
+		errs = errs[:opts.MaxErrors] // runRules walked the whole document again
 	}
 	return errs, nil
 }
@@ -125,64 +134,126 @@ func checkSpreadNesting(doc *ast.QueryDocument) *gqlerror.Error {
 	return nil
 }
 
-// dedupe drops repeated errors: gqlparser walks a fragment's fields at its
-// definition and again at every spread, where graphql-js reports once.
-func dedupe(errs gqlerror.List) gqlerror.List {
-	if len(errs) < 2 {
-		return errs
+// errorSet collects the errors of one run of the rules, dropping repeated
+// ones as they come: gqlparser walks a fragment's fields at its definition
+// and again at every spread, where graphql-js reports once. The first
+// report of an error is kept, so the list grows only at its end, and its
+// first n errors never change once it has n.
+type errorSet struct {
+	list gqlerror.List
+	seen map[string]bool
+	max  int // stop once the list has this many; 0: never
+}
+
+// stopWalk is the panic with which errorSet.add ends the walk of the rules
+// once the list is full; walkRules recovers it.
+type stopWalk struct{}
+
+func (es *errorSet) add(e *gqlerror.Error) {
+	key := e.Message
+	for _, l := range e.Locations {
+		key += "@" + strconv.Itoa(l.Line) + ":" + strconv.Itoa(l.Column)
 	}
-	seen := make(map[string]bool, len(errs))
-	out := errs[:0]
-	for _, e := range errs {
-		key := e.Message
-		for _, l := range e.Locations {
-			key += fmt.Sprintf("@%d:%d", l.Line, l.Column)
-		}
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, e)
-		}
+	if es.seen[key] {
+		return
 	}
-	return out
+	if es.seen == nil {
+		es.seen = map[string]bool{}
+	}
+	es.seen[key] = true
+	es.list = append(es.list, e)
+	if es.max > 0 && len(es.list) >= es.max {
+		panic(stopWalk{})
+	}
 }
 
 // runRules runs the rule set that opts selects over doc, in the order of
 // their names, as gqlparser's validator.ValidateWithRules does (without
 // copying and sorting the set on every call), and drops repeated errors.
+//
+// With opts.MaxErrors, the walk stops at the MaxErrors-th error, and its
+// errors are the first MaxErrors of a whole walk: the rules report in the
+// order of the walk, the list grows only at its end, and a repeated error
+// is dropped where its first report is kept, so the first n errors are
+// settled once the list has n. What the rest of the walk could still
+// change is whether Validate answers with a fault: a custom scalar's
+// parser that panics on a literal further on (its PanicError among the
+// first 100 reports of GqlkitLiteralValues). literalPanics parses those
+// literals, and when one panics the walk is done again in full. (A rule
+// that would panic further on, a bug in the rule, is not looked for.)
+//
+// The walk skips the list items that no rule can find fault with (see
+// trimValues).
 func (s *Schema) runRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerror.List {
+	tr := s.trimValues(doc)
+	defer tr.restore()
+	errs, stopped := s.walkRules(doc, opts, tr)
+	if stopped && s.literalPanics(doc) {
+		errs, _ = s.walkRules(doc, ValidateOptions{DisableIntrospection: opts.DisableIntrospection}, tr)
+	}
+	return errs
+}
+
+// walkRules walks doc once with every rule and reports whether it stopped
+// at opts.MaxErrors errors; tr is what trimValues set aside.
+func (s *Schema) walkRules(doc *ast.QueryDocument, opts ValidateOptions, tr *trimmed) (errs gqlerror.List, stopped bool) {
 	rs := s.rules
 	if opts.DisableIntrospection {
 		rs = s.rulesPrivate
 	}
-	var errs gqlerror.List
+	es := &errorSet{max: opts.MaxErrors}
 	observers := &core.Events{}
 	for i := range rs {
-		name := rs[i].Name
-		rs[i].RuleFunc(observers, func(options ...core.ErrorOption) {
+		name := rs[i].name
+		left := maxErrorsPerRule
+		rs[i].fn(tr)(observers, func(options ...core.ErrorOption) {
+			if left == 0 {
+				return // dropped before its message is even formatted
+			}
+			left--
 			err := &gqlerror.Error{Rule: name}
 			for _, o := range options {
 				o(err)
 			}
-			errs = append(errs, err)
+			es.add(err)
 		})
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(stopWalk); !ok {
+				panic(r)
+			}
+			errs, stopped = es.list, true
+		}
+	}()
 	core.Walk(s.ast, doc, observers)
-	return dedupe(errs)
+	return es.list, false
 }
+
+// checkRule is a rule of the full validation: fn returns its function for
+// a run in which trimValues set tr aside. Only the kit's
+// OverlappingFieldsCanBeMerged and ValuesOfCorrectType read tr; the other
+// rules are the same for every run.
+type checkRule struct {
+	name string
+	fn   func(tr *trimmed) core.RuleFunc
+}
+
+// The names of gqlparser's rules that overlapRule and valuesRule replace.
+const (
+	overlapRuleName = "OverlappingFieldsCanBeMerged"
+	valuesRuleName  = "ValuesOfCorrectType"
+)
 
 // buildRules returns the validation rules with introspection allowed, and
 // the private set: introspection refused and no "Did you mean" suggestions,
 // each sorted by name as gqlparser runs them.
-func (s *Schema) buildRules() (public, private []core.Rule) {
+func (s *Schema) buildRules() (public, private []checkRule) {
 	pub := rules.NewDefaultRules()
 	pub.AddRule("GqlkitLiteralValues", s.literalValuesRule)
-	pub.ReplaceRule("ValuesOfCorrectType", valuesOfCorrectType(rules.ValuesOfCorrectTypeRule.RuleFunc))
-	pub.ReplaceRule("OverlappingFieldsCanBeMerged", overlapRule)
 
 	priv := rules.NewDefaultRules()
 	priv.AddRule("GqlkitLiteralValues", s.literalValuesRule)
-	priv.ReplaceRule("ValuesOfCorrectType", valuesOfCorrectType(rules.ValuesOfCorrectTypeRuleWithoutSuggestions.RuleFunc))
-	priv.ReplaceRule("OverlappingFieldsCanBeMerged", overlapRule)
 	for _, r := range []core.Rule{
 		rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
 		rules.KnownArgumentNamesRuleWithoutSuggestions,
@@ -193,29 +264,31 @@ func (s *Schema) buildRules() (public, private []core.Rule) {
 		priv.ReplaceRule(base, r.RuleFunc)
 	}
 	priv.AddRule("GqlkitNoIntrospection", noIntrospectionRule)
-	return capRules(pub), capRules(priv)
+	return sortedRules(pub, true), sortedRules(priv, false)
 }
 
 // maxErrorsPerRule bounds the errors one rule reports for one document.
 // gqlparser's rules report every fault (10 000 undefined variables make
-// 10 000 errors); past the cap, further reports are dropped before their
-// messages are even formatted.
+// 10 000 errors); past the cap, walkRules drops further reports before
+// their messages are even formatted.
 const maxErrorsPerRule = 100
 
-func capRules(r *rules.Rules) []core.Rule {
-	var out []core.Rule
+// sortedRules returns the rules of r sorted by name, with the kit's rules
+// in place of gqlparser's OverlappingFieldsCanBeMerged and
+// ValuesOfCorrectType (with "Did you mean" suggestions or without).
+func sortedRules(r *rules.Rules, suggest bool) []checkRule {
+	var out []checkRule
 	for name, fn := range r.GetInner() {
-		out = append(out, core.Rule{Name: name, RuleFunc: func(observers *core.Events, addError core.AddErrFunc) {
-			left := maxErrorsPerRule
-			fn(observers, func(options ...core.ErrorOption) {
-				if left > 0 {
-					left--
-					addError(options...)
-				}
-			})
-		}})
+		rule := checkRule{name: name, fn: func(*trimmed) core.RuleFunc { return fn }}
+		switch name {
+		case overlapRuleName:
+			rule.fn = overlapRule
+		case valuesRuleName:
+			rule.fn = valuesRule(suggest)
+		}
+		out = append(out, rule)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 

@@ -50,3 +50,75 @@ func TestRegressionCustomLiteralWithoutValue(t *testing.T) {
 		t.Errorf("\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestValidateMaxErrors(t *testing.T) {
+	s := boomSchema(t)
+	ints := func(n int) string { return strings.TrimSuffix(strings.Repeat("1, ", n), ", ") }
+	for _, c := range []struct {
+		name, query string
+		max         int
+		errs        int  // how many errors Validate returns
+		fault       bool // a parser's panic: a fault, and no errors
+	}{
+		{"fewer errors than the cap", `{ q(s: [` + ints(3) + `]) }`, 10, 3, false},
+		{"as many errors as the cap", `{ q(s: [` + ints(10) + `]) }`, 10, 10, false},
+		{"more errors than the cap", `{ q(s: [` + ints(150) + `]) }`, 10, 10, false},
+		{"no cap: at most 100 per rule", `{ q(s: [` + ints(150) + `]) }`, 0, 100, false},
+		{"rules past their own cap", `{ q(s: [` + ints(150) + `], x: 2147483648, f: [true, true]) nope }`, 120, 102, false},
+		{"a panic after the cap", `{ q(s: [` + ints(150) + `]) p(b: "boom") }`, 10, 0, true},
+		{"a panic in a list after the cap", `{ q(s: [` + ints(150) + `]) p(v: ["x", "boom"]) }`, 10, 0, true},
+		{"a panic in an input object after the cap", `{ q(s: [` + ints(150) + `]) p(i: [{need: "x"}, {need: "y", b: "boom"}]) }`, 10, 0, true},
+		{"a panic before the cap", `{ p(b: "boom") q(s: [` + ints(150) + `]) }`, 10, 0, true},
+		{"custom literals after the cap that parse", `{ q(s: [` + ints(150) + `]) p(b: "fine", v: ["x", 1, {a: 1}]) }`, 10, 10, false},
+		{"two panics", `{ p(v: ["boom", "boom"]) }`, 10, 0, true},
+		// GqlkitLiteralValues reports 100 errors at most: the panic is not
+		// among them, so the document is answered with its errors.
+		{"a panic past its rule's own cap", `{ p(n: [[` + strings.Repeat("2147483648, ", 100) + `]]) p2: p(b: "boom") }`, 10, 10, false},
+		{"a panic past its rule's own cap, no cap", `{ p(n: [[` + strings.Repeat("2147483648, ", 100) + `]]) p2: p(b: "boom") }`, 0, 100, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc, perr := graphql.ParseQuery(c.query, 0)
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			errs, fault := s.Validate(doc, graphql.ValidateOptions{MaxErrors: c.max})
+			if len(errs) != c.errs || (fault != nil) != c.fault {
+				t.Fatalf("%d errors, fault %v; want %d errors, fault %v\n%v", len(errs), fault, c.errs, c.fault, errs)
+			}
+			if fault != nil && !strings.Contains(fault.Error(), "Boom parser exploded") {
+				t.Errorf("fault %v, want the parser's panic", fault)
+			}
+			checkLikeReference(t, s, c.query)
+		})
+	}
+}
+
+// TestValidateLargestCost checks that Validate does not walk what cannot
+// change its answer on the largest documents the limits accept: the items
+// of a long list of correct items are set aside for the walk of the rules,
+// and a document with thousands of faults stops at the caller's cap (it
+// made 120,000 allocations).
+func TestValidateLargestCost(t *testing.T) {
+	s := graphql.MustSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "l", Type: graphql.Int,
+		Args: []graphql.Argument{{Name: "v", Type: graphql.NewList(graphql.NewList(graphql.Int))}, {Name: "w", Type: graphql.Int}}})})
+	for _, d := range largestInvalid() {
+		t.Run(d.name, func(t *testing.T) {
+			doc, perr := graphql.ParseQuery(d.query, 20000)
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			if n := s.TrimmedLists(doc); d.name != "invalid items" && n != 1 {
+				t.Errorf("%d lists shortened for the walk, want 1 (the long one)", n)
+			}
+			allocs := testing.AllocsPerRun(3, func() {
+				if errs, fault := s.Validate(doc, graphql.ValidateOptions{MaxErrors: 100}); len(errs) == 0 || fault != nil {
+					t.Fatalf("errors %v, fault %v", errs, fault)
+				}
+			})
+			if allocs > 3000 {
+				t.Errorf("Validate made %.0f allocations, want at most 3000", allocs)
+			}
+			checkLikeReference(t, s, d.query)
+		})
+	}
+}

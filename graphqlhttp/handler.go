@@ -476,7 +476,7 @@ func (h *Handler) check(query string, intro bool, tr *trace, parser *graphql.Par
 	case err != nil:
 		return nil, gqlerror.List{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, 0, nil
 	}
-	verrs, fault := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !intro})
+	verrs, fault := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !intro, MaxErrors: MaxErrors})
 	if fault != nil || len(verrs) > 0 {
 		return nil, requestErrors(verrs), 0, fault
 	}
