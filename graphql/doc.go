@@ -121,7 +121,11 @@
 //     and fragments, built-in scalar, enum and input literals, @skip and
 //     @include, no introspection) is accepted by one quick walk without
 //     running them; any other document, and so every error, goes through
-//     the rules;
+//     the rules. Two of them are the kit's own, with gqlparser's messages
+//     at a bounded cost (OverlappingFieldsCanBeMerged and
+//     ValuesOfCorrectType); list items the rules cannot fault are set
+//     aside while they walk, and with [ValidateOptions.MaxErrors] they stop
+//     once the caller has all the errors it will show;
 //  3. [Schema.Prepare] selects the operation and plans it once: fragments
 //     expanded, fields looked up, literal arguments coerced, static
 //     @skip/@include applied. An [*Operation] is reusable and safe for

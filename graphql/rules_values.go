@@ -79,15 +79,18 @@ func (r *valueRule) report(p *ast.Position, options ...core.ErrorOption) {
 // arguments that are values or types are printed then too.
 func (r *valueRule) message(format string, args ...any) core.ErrorOption {
 	return func(e *gqlerror.Error) {
+		printed := make([]any, len(args))
 		for i, a := range args {
 			switch x := a.(type) {
 			case *ast.Value:
-				args[i] = r.text(x)
+				printed[i] = r.text(x)
 			case *ast.Type:
-				args[i] = x.String()
+				printed[i] = x.String()
+			default:
+				printed[i] = a
 			}
 		}
-		e.Message += fmt.Sprintf(format, args...)
+		e.Message += fmt.Sprintf(format, printed...)
 	}
 }
 
