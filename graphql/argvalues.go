@@ -14,10 +14,11 @@ import "github.com/vektah/gqlparser/v2/ast"
 // each node is visited once here, where the walker may visit a fragment's
 // nodes at every spread.
 
-// maxWalkDepth bounds the nesting of selections and values the functions
-// of this file follow. The parsers refuse documents nested more than 1000
-// levels, so only a document built in Go can reach it; what lies deeper is
-// then treated as unknown (see eachArgValue).
+// maxWalkDepth bounds the nesting of selections and values that the kit's
+// own walks of validation follow (this file, rules_trim.go,
+// rules_values.go, literalPanics). The parsers refuse documents nested
+// more than 1000 levels, so only a document built in Go can reach it;
+// what lies deeper is left whole, or counts as a possible fault.
 const maxWalkDepth = 1100
 
 // argWalk is the state of eachArgValue.

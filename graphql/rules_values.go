@@ -25,12 +25,12 @@ import (
 //     reads numbers without building values, and only those still in the
 //     literal during the walk (see rules_trim.go: the items set aside are
 //     clean, so they read).
-//   - gqlparser's rule prints the value and formats its message before it
-//     reports, even when the report is then dropped (each rule reports at
-//     most maxErrorsPerRule errors, and the same error found again, in a
-//     fragment walked at every spread, is dropped). This rule formats a
-//     message only when it is kept, printing the literal whole, with the
-//     list items set aside.
+//   - gqlparser's rule prints the value before it reports, even when the
+//     report is then dropped: each rule reports at most maxErrorsPerRule
+//     errors, and a fragment walked at every spread reports its errors
+//     again. This rule prints and formats a message only for the reports
+//     within its cap, and prints the literal whole, with the list items
+//     set aside.
 
 // valuesRule returns ValuesOfCorrectType, with "Did you mean" suggestions
 // or without.
