@@ -22,7 +22,8 @@ type ValidateOptions struct {
 	// MaxErrors, when positive, is the most errors the caller will use:
 	// the rules stop looking once they have found that many, and the
 	// errors returned are the first MaxErrors of those found without the
-	// bound, in the same order. Zero finds them all (up to 100 per rule).
+	// bound, in the same order; a custom scalar parser's panic further on
+	// is still the fault. Zero finds them all (up to 100 per rule).
 	MaxErrors int
 }
 
