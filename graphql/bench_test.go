@@ -286,13 +286,56 @@ func largestInvalid() []struct{ name, query string } {
 	}
 }
 
-// BenchmarkValidateLargest measures Validate alone on largestInvalid,
-// each parsed once, with the cap of graphqlhttp (100 errors).
-func BenchmarkValidateLargest(b *testing.B) {
-	s := graphql.MustSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+// spreadInvalid are documents of ops operations that spread one fragment
+// holding a long list, which gqlparser's walker visits once per operation:
+// its items all correct, one Int beyond 64 bits last (ValuesOfCorrectType
+// prints the list in its messages), or all faulty.
+func spreadInvalid(ops int) []struct{ name, query string } {
+	spread := func(items string) string {
+		var b strings.Builder
+		for i := range ops {
+			fmt.Fprintf(&b, "query Q%d{...F}", i)
+		}
+		return b.String() + "fragment F on Query{l(v:[" + items + "])}"
+	}
+	return []struct{ name, query string }{
+		{"correct items", spread(strings.Repeat("[]", 3000))},
+		{"one unreadable item last", spread(strings.Repeat("[]", 3000) + "[99999999999999999999]")},
+		{"invalid items", spread(strings.Repeat("[a]", 1500))},
+	}
+}
+
+// listSchema has the field of largestInvalid and spreadInvalid.
+func listSchema() *graphql.Schema {
+	return graphql.MustSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "l", Type: graphql.Int, Args: []graphql.Argument{
 			{Name: "v", Type: graphql.NewList(graphql.NewList(graphql.Int))}, {Name: "w", Type: graphql.Int}}},
 	}}})
+}
+
+// BenchmarkValidateSpread measures Validate alone on spreadInvalid (700
+// operations, about 17 KB), each parsed once, with the cap of graphqlhttp
+// (100 errors).
+func BenchmarkValidateSpread(b *testing.B) {
+	s := listSchema()
+	for _, d := range spreadInvalid(700) {
+		b.Run(strings.ReplaceAll(d.name, " ", "_"), func(b *testing.B) {
+			doc, perr := graphql.ParseQuery(d.query, 0)
+			if perr != nil {
+				b.Fatal(perr)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				s.Validate(doc, graphql.ValidateOptions{MaxErrors: 100})
+			}
+		})
+	}
+}
+
+// BenchmarkValidateLargest measures Validate alone on largestInvalid,
+// each parsed once, with the cap of graphqlhttp (100 errors).
+func BenchmarkValidateLargest(b *testing.B) {
+	s := listSchema()
 	for _, d := range largestInvalid() {
 		b.Run(strings.ReplaceAll(d.name, " ", "_"), func(b *testing.B) {
 			doc, perr := graphql.ParseQuery(d.query, 20000)

@@ -88,8 +88,8 @@ func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions)
 	for i := range rs {
 		name := rs[i].name
 		left := maxErrorsPerRule
-		fn := rs[i].fn(&trimmed{})
-		if name == valuesRuleName {
+		fn := rs[i].fn(ruleRun{trimmed: &trimmed{}, left: &left})
+		if name == "ValuesOfCorrectType" {
 			fn = referenceValuesOfCorrectType(voct)
 		}
 		fn(observers, func(options ...core.ErrorOption) {

@@ -14,51 +14,60 @@ import (
 
 // literalValuesRule checks what gqlparser's ValuesOfCorrectType leaves out:
 // Int literals beyond 32 bits and literals of custom scalars.
-func (s *Schema) literalValuesRule(observers *core.Events, addError core.AddErrFunc) {
-	observers.OnValue(func(_ *core.Walker, value *ast.Value) {
-		if value.Definition == nil || value.Definition.Kind != ast.Scalar || value.ExpectedType == nil {
+func (s *Schema) literalValuesRule(run ruleRun) core.RuleFunc {
+	return func(observers *core.Events, addError core.AddErrFunc) {
+		observers.OnValue(func(_ *core.Walker, value *ast.Value) {
+			if *run.left > 0 {
+				s.checkLiteral(value, addError)
+			}
+		})
+	}
+}
+
+// checkLiteral is literalValuesRule at one value.
+func (s *Schema) checkLiteral(value *ast.Value, addError core.AddErrFunc) {
+	if value.Definition == nil || value.Definition.Kind != ast.Scalar || value.ExpectedType == nil {
+		return
+	}
+	if value.Definition.Name == "Int" {
+		if value.Kind != ast.IntValue {
 			return
 		}
-		if value.Definition.Name == "Int" {
-			if value.Kind != ast.IntValue {
-				return
-			}
-			n, err := strconv.ParseInt(value.Raw, 10, 64)
-			if err == nil && (n < math.MinInt32 || n > math.MaxInt32) { // beyond 64 bits, gqlparser reports it
-				addError(core.Message("Int cannot represent non 32-bit signed integer value: %s", value.Raw), core.At(value.Position))
-			}
+		n, err := strconv.ParseInt(value.Raw, 10, 64)
+		if err == nil && (n < math.MinInt32 || n > math.MaxInt32) { // beyond 64 bits, gqlparser reports it
+			addError(core.Message("Int cannot represent non 32-bit signed integer value: %s", value.Raw), core.At(value.Position))
+		}
+		return
+	}
+	sc := s.customLiteral(value, value.ExpectedType, value.Definition)
+	if sc == nil {
+		return
+	}
+	if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
+		var pe *apierror.PanicError
+		if errors.As(err, &pe) {
+			// A server bug, not a bad document: kept as the cause
+			// so that the HTTP layer masks and logs it.
+			addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
+				core.At(value.Position), func(e *gqlerror.Error) { e.Err = pe })
 			return
 		}
-		sc := s.customLiteral(value, value.ExpectedType, value.Definition)
-		if sc == nil {
-			return
-		}
-		if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
-			var pe *apierror.PanicError
-			if errors.As(err, &pe) {
-				// A server bug, not a bad document: kept as the cause
-				// so that the HTTP layer masks and logs it.
-				addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
-					core.At(value.Position), func(e *gqlerror.Error) { e.Err = pe })
-				return
-			}
-			var nv noValueError
-			if errors.As(err, &nv) {
-				addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
-					core.At(value.Position))
-				return
-			}
-			if ge := graphQLError(err); ge != nil {
-				// graphql-js reports a GraphQLError from parseLiteral
-				// as it is: its message and its extensions.
-				addError(core.Message("%s", ge.Message), core.At(value.Position),
-					func(e *gqlerror.Error) { e.Extensions = ge.Extensions })
-				return
-			}
-			addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), errorText(err)),
+		var nv noValueError
+		if errors.As(err, &nv) {
+			addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
 				core.At(value.Position))
+			return
 		}
-	})
+		if ge := graphQLError(err); ge != nil {
+			// graphql-js reports a GraphQLError from parseLiteral
+			// as it is: its message and its extensions.
+			addError(core.Message("%s", ge.Message), core.At(value.Position),
+				func(e *gqlerror.Error) { e.Extensions = ge.Extensions })
+			return
+		}
+		addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), errorText(err)),
+			core.At(value.Position))
+	}
 }
 
 // customLiteral returns the custom scalar that literalValuesRule parses v

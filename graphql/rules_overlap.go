@@ -32,10 +32,10 @@ const (
 	maxOverlapComparisons = 1 << 20
 )
 
-// overlapRule returns the rule for a run of the rules in which trimValues
-// set tr aside: it compares the list items set aside too. It checks the
-// whole document when the walker leaves the first operation or fragment.
-func overlapRule(tr *trimmed) core.RuleFunc {
+// overlapRule returns the rule for one run of the rules: it compares the
+// list items set aside for the walk too. It checks the whole document when
+// the walker leaves the first operation or fragment.
+func overlapRule(run ruleRun) core.RuleFunc {
 	return func(observers *core.Events, addError core.AddErrFunc) {
 		done := false
 		run := func(w *core.Walker) {
@@ -43,7 +43,7 @@ func overlapRule(tr *trimmed) core.RuleFunc {
 				return
 			}
 			done = true
-			c := &overlapChecker{schema: w.Schema, doc: w.Document, trimmed: tr, addError: addError,
+			c := &overlapChecker{schema: w.Schema, doc: w.Document, trimmed: run.trimmed, addError: addError,
 				errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}, sigs: map[*ast.Field]string{},
 				pairs: map[fieldPair]*conflict{}, reported: map[fieldPair]bool{}}
 			c.checkDocument()

@@ -34,10 +34,10 @@ import (
 
 // valuesRule returns ValuesOfCorrectType, with "Did you mean" suggestions
 // or without.
-func valuesRule(suggest bool) func(tr *trimmed) core.RuleFunc {
-	return func(tr *trimmed) core.RuleFunc {
+func valuesRule(suggest bool) func(run ruleRun) core.RuleFunc {
+	return func(run ruleRun) core.RuleFunc {
 		return func(observers *core.Events, addError core.AddErrFunc) {
-			r := &valueRule{tr: tr, suggest: suggest, addError: addError}
+			r := &valueRule{tr: run.trimmed, left: run.left, suggest: suggest, addError: addError}
 			observers.OnValue(r.check)
 		}
 	}
@@ -46,6 +46,7 @@ func valuesRule(suggest bool) func(tr *trimmed) core.RuleFunc {
 // valueRule is ValuesOfCorrectType for one walk.
 type valueRule struct {
 	tr       *trimmed
+	left     *int // reports still kept (ruleRun.left)
 	suggest  bool
 	addError core.AddErrFunc
 	// passed holds the places (line and column) whose reports are dropped:
@@ -53,6 +54,7 @@ type valueRule struct {
 	passed map[[2]int]bool
 	// defaults memoises whether a variable's default reads (see reads).
 	defaults map[*ast.VariableDefinition]bool
+	texts    map[*ast.Value]string // see text
 }
 
 // pass drops the reports at p from now on.
@@ -95,6 +97,9 @@ func (r *valueRule) message(format string, args ...any) core.ErrorOption {
 }
 
 func (r *valueRule) check(_ *core.Walker, v *ast.Value) {
+	if *r.left == 0 {
+		return // nothing it reports is kept any more
+	}
 	def, expected := v.Definition, v.ExpectedType
 	switch {
 	case v.Kind == ast.Variable:
@@ -291,10 +296,22 @@ func (r *valueRule) reads(v *ast.Value, depth int) bool {
 }
 
 // text is v.String() for the literal as written, with the items set aside.
+// A literal in a fragment is reported again at every spread, so the text
+// of a list or an object is kept.
 func (r *valueRule) text(v *ast.Value) string {
+	if v == nil || v.Kind != ast.ListValue && v.Kind != ast.ObjectValue {
+		return v.String()
+	}
+	if s, ok := r.texts[v]; ok {
+		return s
+	}
 	var b strings.Builder
 	r.writeText(&b, v, 0)
-	return b.String()
+	if r.texts == nil {
+		r.texts = map[*ast.Value]string{}
+	}
+	r.texts[v] = b.String()
+	return r.texts[v]
 }
 
 func (r *valueRule) writeText(b *strings.Builder, v *ast.Value, depth int) {

@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -207,7 +208,7 @@ func (s *Schema) walkRules(doc *ast.QueryDocument, opts ValidateOptions, tr *tri
 	for i := range rs {
 		name := rs[i].name
 		left := maxErrorsPerRule
-		rs[i].fn(tr)(observers, func(options ...core.ErrorOption) {
+		rs[i].fn(ruleRun{trimmed: tr, left: &left})(observers, func(options ...core.ErrorOption) {
 			if left == 0 {
 				return // dropped before its message is even formatted
 			}
@@ -232,29 +233,33 @@ func (s *Schema) walkRules(doc *ast.QueryDocument, opts ValidateOptions, tr *tri
 }
 
 // checkRule is a rule of the full validation: fn returns its function for
-// a run in which trimValues set tr aside. Only the kit's
-// OverlappingFieldsCanBeMerged and ValuesOfCorrectType read tr; the other
-// rules are the same for every run.
+// one run. gqlparser's rules are the same for every run; the kit's read
+// the run's state.
 type checkRule struct {
 	name string
-	fn   func(tr *trimmed) core.RuleFunc
+	fn   func(run ruleRun) core.RuleFunc
 }
 
-// The names of gqlparser's rules that overlapRule and valuesRule replace.
-const (
-	overlapRuleName = "OverlappingFieldsCanBeMerged"
-	valuesRuleName  = "ValuesOfCorrectType"
-)
+// ruleRun is what the kit's rules read of the run they are registered for.
+type ruleRun struct {
+	trimmed *trimmed // the list items set aside for the walk
+	// left is how many more reports walkRules keeps from the rule: once it
+	// is 0, the rule can no longer change the errors, and may rest.
+	left *int
+}
 
 // buildRules returns the validation rules with introspection allowed, and
 // the private set: introspection refused and no "Did you mean" suggestions,
 // each sorted by name as gqlparser runs them.
 func (s *Schema) buildRules() (public, private []checkRule) {
-	pub := rules.NewDefaultRules()
-	pub.AddRule("GqlkitLiteralValues", s.literalValuesRule)
-
+	kit := func(suggest bool) []checkRule {
+		return []checkRule{
+			{name: "GqlkitLiteralValues", fn: s.literalValuesRule},
+			{name: "OverlappingFieldsCanBeMerged", fn: overlapRule},
+			{name: "ValuesOfCorrectType", fn: valuesRule(suggest)},
+		}
+	}
 	priv := rules.NewDefaultRules()
-	priv.AddRule("GqlkitLiteralValues", s.literalValuesRule)
 	for _, r := range []core.Rule{
 		rules.FieldsOnCorrectTypeRuleWithoutSuggestions,
 		rules.KnownArgumentNamesRuleWithoutSuggestions,
@@ -265,7 +270,7 @@ func (s *Schema) buildRules() (public, private []checkRule) {
 		priv.ReplaceRule(base, r.RuleFunc)
 	}
 	priv.AddRule("GqlkitNoIntrospection", noIntrospectionRule)
-	return sortedRules(pub, true), sortedRules(priv, false)
+	return withKitRules(rules.NewDefaultRules(), kit(true)), withKitRules(priv, kit(false))
 }
 
 // maxErrorsPerRule bounds the errors one rule reports for one document.
@@ -274,21 +279,16 @@ func (s *Schema) buildRules() (public, private []checkRule) {
 // their messages are even formatted.
 const maxErrorsPerRule = 100
 
-// sortedRules returns the rules of r sorted by name, with the kit's rules
-// in place of gqlparser's OverlappingFieldsCanBeMerged and
-// ValuesOfCorrectType (with "Did you mean" suggestions or without).
-func sortedRules(r *rules.Rules, suggest bool) []checkRule {
+// withKitRules returns gqlparser's rules r, with the kit's rules in place
+// of those of the same name or added, sorted by name.
+func withKitRules(r *rules.Rules, kit []checkRule) []checkRule {
 	var out []checkRule
 	for name, fn := range r.GetInner() {
-		rule := checkRule{name: name, fn: func(*trimmed) core.RuleFunc { return fn }}
-		switch name {
-		case overlapRuleName:
-			rule.fn = overlapRule
-		case valuesRuleName:
-			rule.fn = valuesRule(suggest)
+		if !slices.ContainsFunc(kit, func(k checkRule) bool { return k.name == name }) {
+			out = append(out, checkRule{name: name, fn: func(ruleRun) core.RuleFunc { return fn }})
 		}
-		out = append(out, rule)
 	}
+	out = append(out, kit...)
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }

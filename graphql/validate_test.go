@@ -99,8 +99,7 @@ func TestValidateMaxErrors(t *testing.T) {
 // and a document with thousands of faults stops at the caller's cap (it
 // made 120,000 allocations).
 func TestValidateLargestCost(t *testing.T) {
-	s := graphql.MustSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "l", Type: graphql.Int,
-		Args: []graphql.Argument{{Name: "v", Type: graphql.NewList(graphql.NewList(graphql.Int))}, {Name: "w", Type: graphql.Int}}})})
+	s := listSchema()
 	for _, d := range largestInvalid() {
 		t.Run(d.name, func(t *testing.T) {
 			doc, perr := graphql.ParseQuery(d.query, 20000)
@@ -119,6 +118,28 @@ func TestValidateLargestCost(t *testing.T) {
 				t.Errorf("Validate made %.0f allocations, want at most 3000", allocs)
 			}
 			checkLikeReference(t, s, d.query)
+		})
+	}
+}
+
+// TestValidateSpreadCost checks the cost of a fragment with a long list
+// spread by 700 operations (spreadInvalid), which took up to 0.8 s: the
+// walker visits the fragment once per operation, but not the items set
+// aside, and the rules no longer print or parse what they cannot report.
+func TestValidateSpreadCost(t *testing.T) {
+	s := listSchema()
+	small := spreadInvalid(40) // the old path, which the answers are checked against, takes long
+	for i, d := range spreadInvalid(700) {
+		t.Run(d.name, func(t *testing.T) {
+			doc, perr := graphql.ParseQuery(d.query, 0)
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			allocs := testing.AllocsPerRun(2, func() { s.Validate(doc, graphql.ValidateOptions{MaxErrors: 100}) })
+			if allocs > 12000 {
+				t.Errorf("Validate made %.0f allocations, want at most 12000", allocs)
+			}
+			checkLikeReference(t, s, small[i].query)
 		})
 	}
 }
