@@ -62,12 +62,15 @@ func (m *literalMemory) forget() {
 }
 
 // reusable hands out elements of T from chunks, as slab does, and keeps
-// the chunks it handed out so that they can be reused: a chunk handed out
-// again is cleared first, so every element starts as a new one would.
+// the chunks it handed out so that they can be reused: an element of a
+// chunk used before is cleared as it is handed out again, so that every
+// element starts as a new one would (clearing it there, rather than the
+// whole chunk when it is taken, writes its memory once).
 type reusable[T any] struct {
-	cur  []T   // the chunk being filled
-	used [][]T // the full chunks of the current document
-	free [][]T // chunks to fill again
+	cur   []T   // the chunk being filled
+	dirty bool  // cur was used before: clear what it hands out
+	used  [][]T // the full chunks of the current document
+	free  [][]T // chunks to fill again
 }
 
 // chunkBytes is the size of the largest chunk, as in slab.
@@ -78,7 +81,12 @@ func (r *reusable[T]) new() *T {
 		r.grow(1)
 	}
 	r.cur = r.cur[:len(r.cur)+1]
-	return &r.cur[len(r.cur)-1]
+	e := &r.cur[len(r.cur)-1]
+	if r.dirty {
+		var zero T
+		*e = zero
+	}
+	return e
 }
 
 // take returns n consecutive elements, a slice of capacity n.
@@ -87,7 +95,11 @@ func (r *reusable[T]) take(n int) []T {
 		r.grow(n)
 	}
 	r.cur = r.cur[:len(r.cur)+n]
-	return r.cur[len(r.cur)-n : len(r.cur) : len(r.cur)]
+	out := r.cur[len(r.cur)-n : len(r.cur) : len(r.cur)]
+	if r.dirty {
+		clear(out)
+	}
+	return out
 }
 
 // grow starts a chunk with room for at least n elements: a free one if
@@ -98,16 +110,14 @@ func (r *reusable[T]) grow(n int) {
 		r.used = append(r.used, r.cur)
 	}
 	if last := len(r.free) - 1; last >= 0 && cap(r.free[last]) >= n {
-		c := r.free[last][:cap(r.free[last])]
+		r.cur, r.dirty = r.free[last][:0], true
 		r.free[last] = nil
 		r.free = r.free[:last]
-		clear(c)
-		r.cur = c[:0]
 		return
 	}
 	var zero T
 	size := min(max(2*cap(r.cur), 8), max(chunkBytes/int(unsafe.Sizeof(zero)), 1))
-	r.cur = make([]T, 0, max(size, n))
+	r.cur, r.dirty = make([]T, 0, max(size, n)), false
 }
 
 // release makes the chunks of the current document free, up to budget
