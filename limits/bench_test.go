@@ -55,6 +55,8 @@ func BenchmarkScan(b *testing.B) {
 		// The most tokens the default limits allow, nearly all brackets of
 		// list values: {l(v:[[][]…]w:1)}.
 		{name: "lists-20KB", query: "{l(v:[" + strings.Repeat("[]", 9994) + "]w:1)}"},
+		// Lists of enum values: names inside arguments.
+		{name: "names-20KB", query: "{l(v:[" + strings.Repeat("[a]", 6663) + "])}"},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			if _, err := (Config{}).Scan(bm.query); err != nil {

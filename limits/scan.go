@@ -236,7 +236,7 @@ func (s *scanner) scan() crossing {
 				i++
 			}
 		}
-		if s.outline.parens > 0 && valueToken(kind) {
+		if s.outline.parens > 0 && valueToken(kind, s.outline.vars.dollar) {
 			s.outline.vars.dollar = 0 // as next would: see the brackets above
 			continue
 		}
@@ -249,11 +249,18 @@ func (s *scanner) scan() crossing {
 
 // valueToken reports whether, inside parentheses (arguments and variable
 // definitions), a token of this kind changes nothing in the outline but
-// that it ends a $ that no name followed: any token but a name, a $ and a
-// parenthesis. Inside parentheses the outline counts no field and follows
-// no selection; it only pairs parentheses and reads variable names.
-func valueToken(kind token) bool {
-	return kind != tokName && kind != tokDollar && kind != tokParenL && kind != tokParenR
+// that it ends a $ that no name followed: any token but a $, a
+// parenthesis and a name right after a $ (dollar, the outline's, is then
+// not 0). Inside parentheses the outline counts no field and follows no
+// selection; it only pairs parentheses and reads variable names.
+func valueToken(kind token, dollar int) bool {
+	switch kind {
+	case tokDollar, tokParenL, tokParenR:
+		return false
+	case tokName:
+		return dollar == 0
+	}
+	return true
 }
 
 func isNameStart(c byte) bool {
