@@ -42,14 +42,15 @@ type namedOperation struct {
 // 1,000 cached 500-field documents (about 150 bytes per token and node).
 const (
 	bytesPerToken = 160 // parsed and validated document
-	bytesPerNode  = 160 // execution plans, per prepared operation
+	bytesPerNode  = 160 // execution plans
 	bytesPerError = 256 // a request error answered from the cache
 )
 
-// documentWeight estimates the memory a cached document takes.
-func documentWeight(queryLen, tokens, nodes, operations, errs int) int {
-	ops := min(max(operations, 1), maxOperations)
-	return queryLen + tokens*bytesPerToken + nodes*ops*bytesPerNode + errs*bytesPerError
+// documentWeight estimates the memory a cached document takes; nodes are
+// those of all its operations (limits.DocStats.Nodes), whose plans it may
+// come to hold.
+func documentWeight(queryLen, tokens, nodes, errs int) int {
+	return queryLen + tokens*bytesPerToken + nodes*bytesPerNode + errs*bytesPerError
 }
 
 // size is the weight of d in the cache.

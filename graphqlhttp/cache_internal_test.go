@@ -470,7 +470,7 @@ func TestHandlerWithoutCache(t *testing.T) {
 // cache.
 func TestHandlerCacheBoundedByBytes(t *testing.T) {
 	// Each query is 13 bytes, 5 tokens and 1 node: room for two.
-	one := documentWeight(13, 5, 1, 1, 0)
+	one := documentWeight(13, 5, 1, 0)
 	h := newCacheHandler(t, Config{CacheSize: 100, CacheBytes: 2*one + one/2})
 	for i := range 5 {
 		for range 2 { // cached from the second request

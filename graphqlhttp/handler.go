@@ -418,7 +418,7 @@ func (h *Handler) document(query string, intro bool, tr *trace) *document {
 	}
 	d.doc, d.errs, d.weight, d.fault = h.check(query, intro, tr, parser)
 	if d.weight == 0 {
-		d.weight = documentWeight(len(query), 0, 0, 0, len(d.errs))
+		d.weight = documentWeight(len(query), 0, 0, len(d.errs))
 	}
 	// A server fault is answered, not remembered.
 	if d.fault != nil || !c.add(d, offer) {
@@ -480,7 +480,7 @@ func (h *Handler) check(query string, intro bool, tr *trace, parser *graphql.Par
 	if fault != nil || len(verrs) > 0 {
 		return nil, requestErrors(verrs), 0, fault
 	}
-	return doc, nil, documentWeight(len(query), stats.Tokens, ds.Nodes, len(doc.Operations), 0), nil
+	return doc, nil, documentWeight(len(query), stats.Tokens, ds.Nodes, 0), nil
 }
 
 // parse parses query under the token limit, with parser when not nil.

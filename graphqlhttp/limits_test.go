@@ -83,6 +83,8 @@ func TestLimitBoundaries(t *testing.T) {
 	nodes500, data500 := aliases(500)
 	nodes501, _ := aliases(501)
 	nodes5, data5 := aliases(5)
+	nodes250, data250 := aliases(250)
+	nodes251, _ := aliases(251)
 	nodes6, _ := aliases(6)
 	tokens20001 := listTokens(9994, true)
 	padded := func(n int) string { return "{ hello }" + strings.Repeat(" ", n-len("{ hello }")) }
@@ -128,9 +130,17 @@ func TestLimitBoundaries(t *testing.T) {
 			want: wantBody(200, data5)},
 		{name: "6 nodes of 5", limits: limits.Config{MaxNodes: 5}, req: request{contentType: appGQL, body: nodes6},
 			want: wantBody(400, limitBody("query node count 6 exceeds the maximum of 5", "nodes", 5, 6, 1, column(t, nodes6, "a5:", 1)))},
+		// The validator walks every operation: their nodes add up.
 		{name: "every operation is checked, not only the selected one", req: request{contentType: appJSON,
 			body: jsonBody("query Small { hello } query Big "+nodes501, "", "Small")},
-			want: wantBody(400, limitBody("query node count 501 exceeds the maximum of 500", "nodes", 500, 501, 1, 32+column(t, nodes501, "a500:", 1)))},
+			want: wantBody(400, limitBody("query node count 502 exceeds the maximum of 500", "nodes", 500, 502, 1, 32+column(t, nodes501, "a499:", 1)))},
+		{name: "500 nodes in two operations", req: request{contentType: appJSON,
+			body: jsonBody("query Q1 "+nodes250+" query Q2 "+nodes250, "", "Q2")},
+			want: wantBody(200, data250)},
+		{name: "501 nodes in two operations", req: request{contentType: appJSON,
+			body: jsonBody("query Q1 "+nodes250+" query Q2 "+nodes251, "", "Q1")},
+			want: wantBody(400, limitBody("query node count 501 exceeds the maximum of 500", "nodes", 500, 501, 1,
+				len("query Q1 "+nodes250+" query Q2 ")+column(t, nodes251, "a250:", 1)))},
 
 		// length and the request body cap
 		{name: "length 20000, application/graphql", req: request{contentType: appGQL, body: padded(20000)},
@@ -341,8 +351,24 @@ func largestDocuments() []largestDocument {
 			body: invalidItems, errs: 100},
 		{name: "20000 tokens and an unknown field", query: "{l(v:[" + items("[]", 9991) + "]w:1) nope}", status: 400,
 			body: errorsBodyAt(`Cannot query field "nope" on type "Query".`, "GRAPHQL_VALIDATION_FAILED", 1, 19995), errs: 1},
+		// Each operation alone is within the node limit; the validator
+		// walks the fragment for each of them, 450,000 nodes in all: the
+		// limit counts them together and stops at the second.
+		{name: "1000 operations spreading a fragment of 450 fields", query: spreadOperations, status: 400,
+			body: limitBody("query node count 900 exceeds the maximum of 500", "nodes", 500, 900, 3, 13), errs: 1},
 	}
 }
+
+// spreadOperations is a fragment of 450 fields and 1000 operations that
+// each spread it, 19,614 bytes.
+var spreadOperations = func() string {
+	var b strings.Builder
+	b.WriteString("fragment F on Query { " + strings.Repeat("hello ", 450) + "}\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "query Q%d{...F}\n", i)
+	}
+	return b.String()
+}()
 
 // TestLargestDocuments checks the answers to the largest documents the
 // limits accept; BenchmarkHostile measures them.

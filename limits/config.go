@@ -17,9 +17,10 @@ const (
 	// DefaultMaxDepth is the default maximum depth of field selections in
 	// an operation (the specification's max_depth).
 	DefaultMaxDepth = 10
-	// DefaultMaxNodes is the default maximum number of field nodes in an
-	// operation, counted after fragment expansion (the specification's
-	// max_nodes).
+	// DefaultMaxNodes is the default maximum number of field nodes in a
+	// document, counted after fragment expansion (the specification's
+	// max_nodes): each operation's with the fragments it spreads, added
+	// up.
 	DefaultMaxNodes = 500
 	// DefaultMaxCost is the default maximum cost of an operation: the
 	// sum, over its fields, of each field's weight plus its size times the
@@ -68,8 +69,9 @@ type Config struct {
 	// MaxDepth is the maximum depth of field selections in an operation.
 	// Zero means DefaultMaxDepth.
 	MaxDepth int
-	// MaxNodes is the maximum number of field nodes in an operation after
-	// fragment expansion. Zero means DefaultMaxNodes.
+	// MaxNodes is the maximum number of field nodes in a document after
+	// fragment expansion, its operations' added up (see CheckDocument).
+	// Zero means DefaultMaxNodes.
 	MaxNodes int
 	// MaxCost is the maximum cost of an operation, with its variables
 	// (see graphql.Cost). Zero means DefaultMaxCost. The checks of this

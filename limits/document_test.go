@@ -289,7 +289,7 @@ func TestCheckDocument(t *testing.T) {
 		{
 			name:      "cycle among unused fragments",
 			query:     "{ a } fragment A on Query { ...B } fragment B on Query { b { ...A } }",
-			wantStats: DocStats{Depth: 1, Nodes: 1},
+			wantStats: DocStats{Depth: 1, Nodes: 2},
 		},
 		{
 			name:      "unknown fragments count nothing",
@@ -300,39 +300,40 @@ func TestCheckDocument(t *testing.T) {
 			name:      "unused fragment over the depth",
 			config:    Config{MaxDepth: 2},
 			query:     "{ a } fragment F on Query { b { c { d } } }",
-			wantStats: DocStats{Depth: 3, Nodes: 3},
+			wantStats: DocStats{Depth: 3, Nodes: 4},
 			wantErr:   func(q string) *Error { return limitErr(t, q, "d", Depth, 2, 3) },
 		},
 		{
+			// a and F's first 499 fields make 500 nodes: f500 is one more.
 			name:      "unused fragment over the nodes",
 			query:     "{ a } fragment F on Query " + wide(501),
-			wantStats: DocStats{Depth: 1, Nodes: 501},
-			wantErr:   func(q string) *Error { return limitErr(t, q, "f501", Nodes, 500, 501) },
+			wantStats: DocStats{Depth: 1, Nodes: 502},
+			wantErr:   func(q string) *Error { return limitErr(t, q, "f500", Nodes, 500, 502) },
 		},
 		{
 			name:      "fragment used by an unused fragment is within it",
 			config:    Config{MaxNodes: 3},
 			query:     "{ a } fragment F on Query { ...G ...G } fragment G on Query { b c }",
-			wantStats: DocStats{Depth: 1, Nodes: 4},
-			wantErr:   func(q string) *Error { return limitErr(t, q, "G }", Nodes, 3, 4) },
+			wantStats: DocStats{Depth: 1, Nodes: 5},
+			wantErr:   func(q string) *Error { return limitErr(t, q, "G }", Nodes, 3, 5) },
 		},
 		{
 			name:      "second fragment of the same name is checked",
 			config:    Config{MaxDepth: 1},
 			query:     "{ ...F } fragment F on Query { a } fragment F on Query { b { c } }",
-			wantStats: DocStats{Depth: 2, Nodes: 2},
+			wantStats: DocStats{Depth: 2, Nodes: 3},
 			wantErr:   func(q string) *Error { return limitErr(t, q, "c", Depth, 1, 2) },
 		},
 		{
-			name:      "largest of several operations",
+			name:      "the nodes of several operations add up",
 			query:     "query A { a { b { c } } } query B { d e f g }",
-			wantStats: DocStats{Depth: 3, Nodes: 4},
+			wantStats: DocStats{Depth: 3, Nodes: 7},
 		},
 		{
 			name:      "every operation is checked",
 			config:    Config{MaxDepth: 2},
 			query:     "query A { a } query B { b { c { d } } }",
-			wantStats: DocStats{Depth: 3, Nodes: 3},
+			wantStats: DocStats{Depth: 3, Nodes: 4},
 			wantErr:   func(q string) *Error { return limitErr(t, q, "d", Depth, 2, 3) },
 		},
 		{

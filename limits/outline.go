@@ -163,10 +163,9 @@ type outline struct {
 	// addsDepth has bit l-1 set when the selection set at level l is a
 	// field's that added one to depth.
 	addsDepth [trackedLevels / 64]uint64
-	fields    int // fields written in it so far
 	defDepth  int // its deepest field so far
-	// depthAt and nodesAt are the offsets of its first field over maxDepth
-	// and over maxNodes, or -1.
+	// depthAt is the offset of its first field over maxDepth, nodesAt that
+	// of its field that took the document's fields over maxNodes; or -1.
 	depthAt, nodesAt int
 
 	// The field being read: where its first name starts and ends, and,
@@ -175,7 +174,7 @@ type outline struct {
 	introspection     bool
 
 	// The document so far.
-	maxFields int // most fields written in one definition
+	fields    int // fields written in it, in every definition
 	opDepth   int // deepest field of an operation
 	fragDepth int // deepest field of a fragment definition
 	// fragTooDeep is the first fragment definition too deep.
@@ -298,7 +297,6 @@ func (o *outline) finish() crossing {
 func (o *outline) field(nameStart, nameEnd int) {
 	o.state, o.after = atSelection, afterField
 	o.fields++
-	o.maxFields = max(o.maxFields, o.fields)
 	if o.fields > o.maxNodes && o.nodesAt < 0 {
 		o.nodesAt = o.fieldAt
 	}
@@ -392,7 +390,7 @@ func (o *outline) endDefinition() bool {
 	}
 	o.crossed = c
 	o.state, o.fragment, o.level, o.depth, o.exemptFrom, o.untracked = atTop, false, 0, 0, 0, false
-	o.fields, o.defDepth, o.depthAt, o.nodesAt = 0, 0, -1, -1
+	o.defDepth, o.depthAt, o.nodesAt = 0, -1, -1
 	return c.limit != ""
 }
 

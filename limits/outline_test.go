@@ -110,19 +110,19 @@ var boundsCases = []struct {
 	{
 		name:       "several operations",
 		query:      "query A { a { b { c } } } query B { d e f g } { h }",
-		wantScan:   Stats{Depth: 3, Fields: 4},
-		wantChecks: DocStats{Depth: 3, Nodes: 4},
+		wantScan:   Stats{Depth: 3, Fields: 8},
+		wantChecks: DocStats{Depth: 3, Nodes: 8},
 	},
 	{
 		name:       "spreads are not expanded",
 		query:      "{ ...F a } fragment F on Q { b { c } d }",
-		wantScan:   Stats{Depth: 2, Fields: 3},
+		wantScan:   Stats{Depth: 2, Fields: 4},
 		wantChecks: DocStats{Depth: 2, Nodes: 4},
 	},
 	{
 		name:       "doc.go worked example",
 		query:      "query Feed { posts { title author { name } ...Meta } __typename } fragment Meta on Post { createdAt author { id } }",
-		wantScan:   Stats{Depth: 3, Fields: 5},
+		wantScan:   Stats{Depth: 3, Fields: 8},
 		wantChecks: DocStats{Depth: 3, Nodes: 8},
 	},
 	{
@@ -134,13 +134,13 @@ var boundsCases = []struct {
 	{
 		name:       "unused fragment",
 		query:      "{ a } fragment U on Q { b { c { d } } }",
-		wantScan:   Stats{Depth: 3, Fields: 3},
-		wantChecks: DocStats{Depth: 3, Nodes: 3},
+		wantScan:   Stats{Depth: 3, Fields: 4},
+		wantChecks: DocStats{Depth: 3, Nodes: 4},
 	},
 	{
 		name:       "fragment cycle",
 		query:      "{ ...A } fragment A on Q { a ...B } fragment B on Q { b { ...A } }",
-		wantScan:   Stats{Depth: 1, Fields: 1},
+		wantScan:   Stats{Depth: 1, Fields: 2},
 		wantChecks: DocStats{Depth: 1, Nodes: 2},
 	},
 	{
@@ -152,27 +152,27 @@ var boundsCases = []struct {
 	{
 		name:       "two fragments of one name",
 		query:      "{ ...F } fragment F on Q { a } fragment F on Q { b { c } }",
-		wantScan:   Stats{Depth: 2, Fields: 2},
-		wantChecks: DocStats{Depth: 2, Nodes: 2},
+		wantScan:   Stats{Depth: 2, Fields: 3},
+		wantChecks: DocStats{Depth: 2, Nodes: 3},
 	},
 	{
 		// CheckDocument drops T's depth where it is spread, inside
 		// __schema, so the scan must not count it.
 		name:       "fragment spread inside introspection",
 		query:      "{ __schema { types { ...T } } } fragment T on __Type { ofType { ofType { name } } }",
-		wantScan:   Stats{Depth: 0, Fields: 3},
+		wantScan:   Stats{Depth: 0, Fields: 5},
 		wantChecks: DocStats{Depth: 0, Nodes: 5},
 	},
 	{
 		name:       "fragment spread inside introspection, later in the text",
 		query:      "fragment T on __Type { ofType { ofType { name } } } { __type(name: \"Q\") { ... on __Type { ...T } } }",
-		wantScan:   Stats{Depth: 0, Fields: 3},
+		wantScan:   Stats{Depth: 0, Fields: 4},
 		wantChecks: DocStats{Depth: 0, Nodes: 4},
 	},
 	{
 		name:       "introspection without spreads inside keeps fragment depth",
 		query:      "{ __schema { types { name } } ...F } fragment F on Query { a { b { c } } }",
-		wantScan:   Stats{Depth: 3, Fields: 3},
+		wantScan:   Stats{Depth: 3, Fields: 6},
 		wantChecks: DocStats{Depth: 3, Nodes: 6},
 	},
 }
@@ -189,10 +189,10 @@ func TestScanBounds(t *testing.T) {
 		wantChecks DocStats
 	}{
 		// Its fragments are spread inside __schema: their depth (TypeRef's
-		// is 10) is left out. The largest definition is TypeRef.
+		// is 10) is left out. Its definitions hold 73 fields.
 		name:       "standard introspection query",
 		query:      string(introspection),
-		wantScan:   Stats{Depth: 0, Fields: 29},
+		wantScan:   Stats{Depth: 0, Fields: 73},
 		wantChecks: DocStats{Depth: 0, Nodes: 230},
 	})
 	for _, tt := range cases {
@@ -327,26 +327,28 @@ func TestScanDepthAndNodes(t *testing.T) {
 			wantStats: Stats{Length: 96, Tokens: 57, Nesting: 4, Depth: 1, Fields: 1},
 		},
 		{
-			name:      "second operation over the nodes",
+			// hello and a make 2 nodes: b is one more.
+			name:      "two operations over the nodes together",
 			config:    Config{MaxNodes: 2},
 			query:     "query Small { hello } query Big { a b c }",
-			wantStats: Stats{Length: 41, Tokens: 12, Nesting: 1, Depth: 1, Fields: 3},
-			wantErr:   func(q string) *Error { return limitErr(t, q, "c", Nodes, 2, 3) },
-			wantCheck: func(q string) *Error { return limitErr(t, q, "c", Nodes, 2, 3) },
+			wantStats: Stats{Length: 41, Tokens: 12, Nesting: 1, Depth: 1, Fields: 4},
+			wantErr:   func(q string) *Error { return limitErr(t, q, "b c", Nodes, 2, 4) },
+			wantCheck: func(q string) *Error { return limitErr(t, q, "b c", Nodes, 2, 4) },
 		},
 		{
+			// a and F's first 499 fields make 500 nodes: f500 is one more.
 			name:      "unused fragment over the nodes",
 			query:     "{ a } fragment F on Query " + wide(501),
-			wantStats: Stats{Length: 2426, Tokens: 510, Nesting: 1, Depth: 1, Fields: 501},
-			wantErr:   func(q string) *Error { return limitErr(t, q, "f501", Nodes, 500, 501) },
-			wantCheck: func(q string) *Error { return limitErr(t, q, "f501", Nodes, 500, 501) },
+			wantStats: Stats{Length: 2426, Tokens: 510, Nesting: 1, Depth: 1, Fields: 502},
+			wantErr:   func(q string) *Error { return limitErr(t, q, "f500", Nodes, 500, 502) },
+			wantCheck: func(q string) *Error { return limitErr(t, q, "f500", Nodes, 500, 502) },
 		},
 		{
 			// CheckDocument places the crossing at the spread.
 			name:      "fragment too deep, reported at the end",
 			config:    Config{MaxDepth: 2},
 			query:     "{ ...F } fragment F on Query { b { c { d } } } { e }",
-			wantStats: Stats{Length: 52, Tokens: 20, Nesting: 3, Depth: 3, Fields: 3},
+			wantStats: Stats{Length: 52, Tokens: 20, Nesting: 3, Depth: 3, Fields: 4},
 			wantErr:   func(q string) *Error { return limitErr(t, q, "d", Depth, 2, 3) },
 			wantCheck: func(q string) *Error { return limitErr(t, q, "F }", Depth, 2, 3) },
 		},
@@ -354,7 +356,7 @@ func TestScanDepthAndNodes(t *testing.T) {
 			name:      "an operation too deep is reported before an earlier fragment",
 			config:    Config{MaxDepth: 2},
 			query:     "fragment F on Query { b { c { d } } } { x { y { z } } ...F }",
-			wantStats: Stats{Length: 60, Tokens: 24, Nesting: 3, Depth: 3, Fields: 3},
+			wantStats: Stats{Length: 60, Tokens: 24, Nesting: 3, Depth: 3, Fields: 6},
 			wantErr:   func(q string) *Error { return limitErr(t, q, "z", Depth, 2, 3) },
 			wantCheck: func(q string) *Error { return limitErr(t, q, "z", Depth, 2, 3) },
 		},
@@ -362,7 +364,7 @@ func TestScanDepthAndNodes(t *testing.T) {
 			name:      "fragment depth dropped by a spread inside introspection",
 			config:    Config{MaxDepth: 2},
 			query:     "fragment T on __Type { a { b { c } } } { __schema { types { ...T } } }",
-			wantStats: Stats{Length: 70, Tokens: 23, Nesting: 3, Depth: 0, Fields: 3},
+			wantStats: Stats{Length: 70, Tokens: 23, Nesting: 3, Depth: 0, Fields: 5},
 		},
 		{
 			name:      "tokens crossed before the operation ends",
@@ -384,7 +386,7 @@ func TestScanDepthAndNodes(t *testing.T) {
 			name:      "depth and nodes off",
 			config:    Config{MaxLength: NoLimit, MaxDepth: NoLimit, MaxNodes: NoLimit},
 			query:     hostile + nested64,
-			wantStats: Stats{Length: 20195, Tokens: 6194, Nesting: 64, Depth: 64, Fields: 2000},
+			wantStats: Stats{Length: 20195, Tokens: 6194, Nesting: 64, Depth: 64, Fields: 2064},
 		},
 	}
 	for _, tt := range tests {

@@ -18,8 +18,8 @@ type Stats struct {
 	// expanded.
 	Depth int
 	// Fields is a lower bound of the node count CheckDocument finds: the
-	// most fields written in one operation or fragment definition,
-	// fragment spreads not expanded.
+	// fields written in the document's operations and fragment
+	// definitions, fragment spreads not expanded.
 	Fields int
 	// UndefinedVariable is the first reference, in the body of an
 	// operation, to a variable its header does not declare; its zero value
@@ -55,14 +55,16 @@ type VariableRef struct {
 // reject. Brackets inside strings, block strings and comments are not
 // counted. See the package documentation for the counting rules.
 //
-// Depth and nodes are counted on the fields written in each operation and
-// fragment definition, without expanding fragment spreads: lower bounds of
-// what [Config.CheckDocument] finds, so that Scan rejects a document for
-// depth or nodes only if CheckDocument would reject it too. Like
-// CheckDocument, Scan reports a definition over a limit once it has read
-// the whole definition, depth before nodes, with its whole count and the
-// place of its first field over the maximum; for a document without
-// fragments its error is the one CheckDocument would return. A fragment
+// Depth and nodes are counted on the fields written in the text, without
+// expanding fragment spreads: depth in each operation and fragment
+// definition, nodes in all of them together. Both are lower bounds of what
+// [Config.CheckDocument] finds, so that Scan rejects a document for depth
+// or nodes only if CheckDocument would reject it too. Like CheckDocument,
+// Scan reports a definition over a limit once it has read the whole
+// definition, depth before nodes: the definition's depth, or the fields
+// written so far, placed at the first field over the maximum; for a
+// document without fragments its error is the one CheckDocument would
+// return. A fragment
 // definition too deep is reported only once the whole text is read, when
 // no later fragment spread can drop its depth.
 //
@@ -82,7 +84,7 @@ func (c Config) Scan(query string) (Stats, error) {
 	}
 	crossed := s.scan()
 	stats.Tokens, stats.Nesting = s.tokens, s.nesting
-	stats.Depth, stats.Fields = s.outline.depthBound(), s.outline.maxFields
+	stats.Depth, stats.Fields = s.outline.depthBound(), s.outline.fields
 	if u := s.outline.vars.undefined; u.nameEnd > 0 {
 		line, column := position(query, u.at)
 		stats.UndefinedVariable = VariableRef{Name: query[u.nameStart:u.nameEnd],
