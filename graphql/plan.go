@@ -325,7 +325,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 					continue
 				}
 				if c.static == nil {
-					c.static = map[string]bool{}
+					c.static = make(map[string]bool, len(c.p.doc.Fragments))
 				}
 				c.static[x.Name] = true
 			}
@@ -809,7 +809,7 @@ func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (shape,
 		return shape{}, nil // an unknown fragment spreads nothing
 	}
 	if c.sizes == nil {
-		c.sizes = map[string]shape{}
+		c.sizes = make(map[string]shape, len(c.doc.Fragments))
 	}
 	c.sizes[spread.Name] = shape{depth: -1}
 	sh, err := c.measure(f.SelectionSet, spreads)

@@ -508,16 +508,14 @@ func (c *quickChecker) merged(lo, hi, depth int) bool {
 	}
 	start := len(c.keys)
 	defer func() { c.keys = c.keys[:start] }()
-	var seen []string // fragments already collected into this set
+	var seen fragmentSet // fragments already collected into this set
 	for i := lo; i < hi; i++ {
 		if !c.collect(c.sets[i], 0, &seen) {
 			return false
 		}
 	}
 	keys := c.keys[start:]
-	if len(keys) > 256 {
-		return false // the full rules handle wide sets without comparing every pair
-	}
+	sameKey := c.sameKeyChains(keys)
 	for i, k := range keys {
 		if k.f == nil {
 			continue // merged into an earlier field of its key
@@ -526,12 +524,12 @@ func (c *quickChecker) merged(lo, hi, depth int) bool {
 		if len(k.f.SelectionSet) > 0 {
 			c.sets = append(c.sets, k.f.SelectionSet)
 		}
-		if !c.spend(len(keys) - i) {
-			return false
-		}
-		for j := i + 1; j < len(keys); j++ {
+		for j := sameKey.next(keys, i); j >= 0; j = sameKey.next(keys, j) {
+			if !c.spend(1) {
+				return false
+			}
 			o := keys[j]
-			if o.f == nil || o.key != k.key {
+			if o.f == nil {
 				continue
 			}
 			if o.f.Name != k.f.Name || !c.sameArguments(o.f.Arguments, k.f.Arguments) {
@@ -553,9 +551,77 @@ func (c *quickChecker) merged(lo, hi, depth int) bool {
 	return true
 }
 
+// keyChains links the fields of a merged selection set that share a
+// response key: each to the next, so that comparing each field with the
+// later ones of its key costs a step a field, not a step a pair. Small
+// sets are searched in place instead (nil links).
+type keyChains []int32
+
+// sameKeyChains returns the links of keys when it has more than
+// collectorScan fields.
+func (c *quickChecker) sameKeyChains(keys []quickKey) keyChains {
+	if len(keys) <= collectorScan {
+		return nil
+	}
+	links := make(keyChains, len(keys))
+	last := make(map[string]int32, len(keys))
+	for i := len(keys) - 1; i >= 0; i-- {
+		links[i] = -1
+		if j, ok := last[keys[i].key]; ok {
+			links[i] = j
+		}
+		last[keys[i].key] = int32(i)
+	}
+	return links
+}
+
+// next returns the index of the next field after i with the response key
+// of keys[i], or -1.
+func (l keyChains) next(keys []quickKey, i int) int {
+	if l != nil {
+		return int(l[i])
+	}
+	for j := i + 1; j < len(keys); j++ {
+		if keys[j].key == keys[i].key {
+			return j
+		}
+	}
+	return -1
+}
+
+// fragmentSet holds the names of the fragments collected into a selection
+// set: a few in a slice, more in a map.
+type fragmentSet struct {
+	few  []string
+	many map[string]bool
+}
+
+// add adds name and reports whether it was not in the set yet.
+func (s *fragmentSet) add(name string) bool {
+	switch {
+	case s.many != nil:
+		if s.many[name] {
+			return false
+		}
+		s.many[name] = true
+		return true
+	case slices.Contains(s.few, name):
+		return false
+	case len(s.few) < collectorScan:
+		s.few = append(s.few, name)
+		return true
+	}
+	s.many = make(map[string]bool, 4*collectorScan)
+	for _, n := range s.few {
+		s.many[n] = true
+	}
+	s.many[name] = true
+	return true
+}
+
 // collect appends the fields of set to c.keys, through inline fragments
 // and the fragments it spreads, each fragment once (seen).
-func (c *quickChecker) collect(set ast.SelectionSet, nest int, seen *[]string) bool {
+func (c *quickChecker) collect(set ast.SelectionSet, nest int, seen *fragmentSet) bool {
 	if nest > quickMaxDepth || !c.spend(len(set)) {
 		return false
 	}
@@ -568,10 +634,9 @@ func (c *quickChecker) collect(set ast.SelectionSet, nest int, seen *[]string) b
 				return false
 			}
 		case *ast.FragmentSpread:
-			if slices.Contains(*seen, x.Name) {
+			if !seen.add(x.Name) {
 				continue
 			}
-			*seen = append(*seen, x.Name)
 			if !c.collect(c.frags[x.Name].def.SelectionSet, nest+1, seen) {
 				return false
 			}

@@ -76,7 +76,7 @@ func checkSpreadNesting(doc *ast.QueryDocument) *gqlerror.Error {
 		return nil
 	}
 	byName := fragmentIndex(nil)
-	depth := map[string]int{} // the longest chain a fragment starts, itself included
+	depth := make(map[string]int, len(doc.Fragments)) // the longest chain a fragment starts, itself included
 	var chain func(name string) int
 	var inSet func(set ast.SelectionSet) (deepest int, at *ast.FragmentSpread)
 	chain = func(name string) int {
