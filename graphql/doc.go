@@ -112,7 +112,10 @@
 //     make it (comments, descriptions, escapes and block strings included),
 //     and refuses what gqlparser refuses with the same message and
 //     location, taking its nodes from a few chunks of memory instead of
-//     allocating them one by one;
+//     allocating them one by one. A [Parser] does the same and reuses the
+//     memory of what a document's list and object literals hold once the
+//     document is released: once prepared, an Operation reads nothing
+//     inside them (it coerces again only copies of them);
 //  2. [Schema.Validate]: gqlparser's rules (those of graphql-js), plus the
 //     kit's: Int literals must fit in 32 bits and custom scalar literals must
 //     parse; with [ValidateOptions.DisableIntrospection], __schema and

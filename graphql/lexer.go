@@ -72,6 +72,15 @@ func (t *textSlab) keep(b []byte) string {
 // It first skips white space, commas, line breaks and byte order marks.
 func (l *lexer) lex() {
 	in := l.in
+	// A punctuator right after the last token (the brackets of list
+	// values, most of the largest documents) needs none of what follows.
+	if l.pos < len(in) && punctuator[in[l.pos]] {
+		l.tpos.Start, l.tpos.End, l.tpos.Line, l.tpos.Column = l.runes, l.runes+1, l.line, l.runes-l.lineStart+1
+		l.kind, l.val = in[l.pos], ""
+		l.pos++
+		l.runes++
+		return
+	}
 ignored:
 	for l.pos < len(in) {
 		switch in[l.pos] {
@@ -157,6 +166,10 @@ func (l *lexer) invalidAt(at int) {
 	l.kind, l.val = tokInvalid, ""
 	l.tpos.Line, l.tpos.Column = l.line, at-l.lineStart+1
 }
+
+// punctuator tells the bytes that are a token of their own.
+var punctuator = [256]bool{'!': true, '$': true, '&': true, '(': true, ')': true, ':': true, '=': true,
+	'@': true, '[': true, ']': true, '{': true, '}': true, '|': true}
 
 func isNameStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 

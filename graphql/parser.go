@@ -141,7 +141,11 @@ func (p *parser) next() {
 		p.failTokens()
 		return
 	}
-	p.advance()
+	p.lex() // advance, written out: next runs for every token
+	p.comment = nil
+	if p.kind == tokComment {
+		p.commentGroup()
+	}
 }
 
 // advance reads the next token, consuming the comments before it as

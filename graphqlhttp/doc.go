@@ -24,11 +24,14 @@
 //     is present but holds no valid bearer token (an invalid token, a
 //     malformed header, another scheme) is a 401 whatever the operation;
 //  2. the document: scanned before parsing (length, tokens, nesting),
-//     parsed, checked for depth and field nodes after fragment expansion,
-//     then validated. The outcome of these steps, errors included, is
-//     cached by query text in a bounded LRU, so a repeated query costs one
-//     map lookup and a hostile document never reaches the validator's
-//     expensive rules. A document that uses a variable its operation does
+//     parsed, checked for depth and field nodes after fragment expansion
+//     (the nodes of all its operations together), then validated. The
+//     outcome of these steps, errors included, is cached by query text in
+//     a bounded LRU from the text's second request, so a repeated query
+//     costs one map lookup and a hostile document never reaches the
+//     validator's expensive rules. A document the cache will not keep is
+//     parsed on memory a pooled graphql.Parser reuses once the request is
+//     answered. A document that uses a variable its operation does
 //     not declare is refused before parsing, with the validation error of
 //     the first such reference only;
 //  3. the operation that operationName selects, prepared once per document;
