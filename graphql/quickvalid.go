@@ -360,25 +360,14 @@ func (c *quickChecker) constant(v *ast.Value, t *ast.Type, depth int) bool {
 }
 
 func (c *quickChecker) literal(v *ast.Value, t *ast.Type, depth int, vars bool) bool {
-	next := func(v *ast.Value, t *ast.Type) bool {
-		if vars {
-			return c.value(v, t, depth+1)
-		}
-		return c.constant(v, t, depth+1)
-	}
 	if v.Kind == ast.NullValue {
 		return !t.NonNull
 	}
 	if t.Elem != nil {
 		if v.Kind != ast.ListValue {
-			return next(v, t.Elem)
+			return c.next(v, t.Elem, depth+1, vars)
 		}
-		for _, ch := range v.Children {
-			if !next(ch.Value, t.Elem) {
-				return false
-			}
-		}
-		return true
+		return c.items(v.Children, t.Elem, depth+1, vars)
 	}
 	d := c.s.ast.Types[t.NamedType]
 	if d == nil {
@@ -395,7 +384,7 @@ func (c *quickChecker) literal(v *ast.Value, t *ast.Type, depth int, vars bool) 
 		}
 		for i, ch := range v.Children {
 			fd := d.Fields.ForName(ch.Name)
-			if fd == nil || !next(ch.Value, fd.Type) {
+			if fd == nil || !c.next(ch.Value, fd.Type, depth+1, vars) {
 				return false
 			}
 			for _, other := range v.Children[:i] {
@@ -412,6 +401,39 @@ func (c *quickChecker) literal(v *ast.Value, t *ast.Type, depth int, vars bool) 
 		return true
 	}
 	return false
+}
+
+// next checks v, inside a literal, at a place of type t: a value that may
+// hold variables when vars is set, a constant otherwise.
+func (c *quickChecker) next(v *ast.Value, t *ast.Type, depth int, vars bool) bool {
+	if vars {
+		return c.value(v, t, depth)
+	}
+	return c.constant(v, t, depth)
+}
+
+// items checks the items of a list literal at a place of item type t,
+// charging the budget once for all of them: a list of 10,000 items is
+// most of the largest documents.
+func (c *quickChecker) items(items ast.ChildValueList, t *ast.Type, depth int, vars bool) bool {
+	if depth > quickMaxDepth || !c.spend(len(items)) {
+		return false
+	}
+	for _, ch := range items {
+		v := ch.Value
+		switch {
+		case v == nil:
+			return false
+		case v.Kind == ast.Variable:
+			if !vars {
+				return false
+			}
+			c.uses = append(c.uses, varUse{name: v.Raw, typ: t})
+		case !c.literal(v, t, depth, vars):
+			return false
+		}
+	}
+	return true
 }
 
 // builtinLiteral reports whether v is a correct literal of the built-in
