@@ -271,6 +271,10 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 // had passed: fieldError reports it as the one TIMEOUT error.
 var errTimedOut = errors.New("graphql: resolver timed out")
 
+// errNoPlan is a field error that cannot happen: an object value with no
+// plan for its sub-selection. It is masked like any error without a code.
+var errNoPlan = errors.New("graphql: internal error: no plan for the sub-selection of an object field")
+
 // invoke calls a resolver, turning its panic into a field error.
 func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, info ResolveInfo) (res any, err error) {
 	defer func() {
@@ -393,7 +397,12 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 	case *Object:
 		sp := fp.childPlan(&e.cond, &e.dynPlans)
 		if sp == nil || sp.obj.obj != x {
-			sp = fp.planner.plan(e.s.objects[x], fp.countingFields(&e.cond), fp)
+			// Prepare plans the sub-selection of every object field, or
+			// keeps what planning it during executions needs (owned.go),
+			// for the field's own type: no other can come here. Planning
+			// from the document now could read literals released since.
+			e.fieldError(fp, errNoPlan)
+			return false
 		}
 		return e.execSelection(sp, v)
 	case *List:
