@@ -153,9 +153,14 @@ func (p *planner) keepConditional(sp *selectionPlan, seen *map[string]bool, dept
 	}
 }
 
-// keepBelow keeps the arguments of every field in set and below it.
+// keepBelow keeps the arguments of every field in set and below it. depth
+// counts fields only: planning follows any number of fragments in all (up
+// to planNestingGuard within one field's selection set), and Prepare has
+// refused fragment cycles and fields nested past maxPlanDepth, so the walk
+// ends and is never cut (a fragment cut once would be skipped where seen
+// again).
 func (p *planner) keepBelow(set ast.SelectionSet, seen *map[string]bool, depth int) {
-	if depth > maxPlanDepth+planNestingGuard {
+	if depth > maxPlanDepth {
 		return
 	}
 	for _, sel := range set {
@@ -164,7 +169,7 @@ func (p *planner) keepBelow(set ast.SelectionSet, seen *map[string]bool, depth i
 			p.keepArgs(x, x.Arguments)
 			p.keepBelow(x.SelectionSet, seen, depth+1)
 		case *ast.InlineFragment:
-			p.keepBelow(x.SelectionSet, seen, depth+1)
+			p.keepBelow(x.SelectionSet, seen, depth)
 		case *ast.FragmentSpread:
 			if (*seen)[x.Name] {
 				continue
@@ -174,7 +179,7 @@ func (p *planner) keepBelow(set ast.SelectionSet, seen *map[string]bool, depth i
 			}
 			(*seen)[x.Name] = true
 			if f := p.fragments.get(p.doc, x.Name); f != nil {
-				p.keepBelow(f.SelectionSet, seen, depth+1)
+				p.keepBelow(f.SelectionSet, seen, depth)
 			}
 		}
 	}
