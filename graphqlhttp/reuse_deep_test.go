@@ -1,0 +1,113 @@
+package graphqlhttp_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/graphqlhttp"
+)
+
+// TestOneTimeDocumentsReuseMemoryDeepFragments: within the default limits
+// (64 brackets open, depth 10, 64 nested spreads), a chain of fragments of
+// 60 nested inline fragments each puts a field's list argument under a
+// conditional field more than 1256 fragments and fields deep. An operation
+// a resolver kept from that document must still plan the field, in an
+// execution where the condition holds, from its own copy of the argument,
+// not from the document's memory, which later documents reused.
+func TestOneTimeDocumentsReuseMemoryDeepFragments(t *testing.T) {
+	var mu sync.Mutex
+	var kept *graphql.Operation
+	var node *graphql.Object
+	node = &graphql.Object{Name: "Node", Fields: graphql.FieldsFunc(func() graphql.Fields {
+		return graphql.Fields{
+			{Name: "show", Type: graphql.String, Args: []graphql.Argument{{Name: "v", Type: graphql.NewList(graphql.NewList(graphql.Int))}},
+				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+					b, err := args.MarshalJSON()
+					return string(b), err
+				}},
+			{Name: "child", Type: node, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
+				return struct{}{}, nil
+			}},
+			{Name: "keep", Type: graphql.Boolean, Resolve: func(_ context.Context, _ any, _ graphql.Args, info graphql.ResolveInfo) (any, error) {
+				mu.Lock()
+				if kept == nil {
+					kept = info.Operation()
+				}
+				mu.Unlock()
+				return true, nil
+			}},
+		}
+	})}
+	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: node})
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	nop := zerolog.Nop()
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Logger: &nop})
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	post := func(body string) string {
+		t.Helper()
+		resp, err := http.Post(srv.URL, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatalf("POST: %v", err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatalf("reading the answer: %v", err)
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("answer = %d %s", resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	// 6 fields deep, 4 fragments a field, 60 inline fragments a fragment.
+	const groups, perGroup, nest = 6, 4, 60
+	var b strings.Builder
+	b.WriteString("query Deep($c: Boolean!) { keep child @include(if: $c) { ...F0 } }\n")
+	n := groups * perGroup
+	for i := range n {
+		fmt.Fprintf(&b, "fragment F%d on Node {%s ", i, strings.Repeat("...{", nest))
+		switch {
+		case i == n-1:
+			b.WriteString("show(v: [[1, 2], [3]])")
+		case i%perGroup == perGroup-1:
+			fmt.Fprintf(&b, "child { ...F%d }", i+1)
+		default:
+			fmt.Fprintf(&b, "...F%d", i+1)
+		}
+		b.WriteString(strings.Repeat("}", nest) + "}\n")
+	}
+	query := b.String()
+	if got, want := post(jsonBody(query, `{"c": false}`, "")), `{"data":{"keep":true}}`; got != want {
+		t.Fatalf("first answer = %s, want %s", got, want)
+	}
+	for i := range 50 {
+		items := strings.Repeat(fmt.Sprintf("[%d, %d], ", 90+i, 91+i), 40)
+		post(jsonBody(fmt.Sprintf(`query P%d { show(v: [%s]) }`, i, items), "", ""))
+	}
+	mu.Lock()
+	op := kept
+	mu.Unlock()
+	res, err := op.Execute(context.Background(), graphql.ExecParams{Variables: map[string]any{"c": true}})
+	if err != nil {
+		t.Fatalf("Execute: %v", err)
+	}
+	got, _ := res.MarshalJSON()
+	if !strings.Contains(string(got), `"show":"{\"v\":[[1,2],[3]]}"`) {
+		t.Errorf("the kept operation with c=true = %s", got)
+	}
+}
