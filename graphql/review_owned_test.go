@@ -88,3 +88,24 @@ func TestOperationKeepsNoLiteralDeep(t *testing.T) {
 		t.Errorf("after the literals changed:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestOperationCopiesLongLiterals: copyLiteral stops at maxLiteralNodes
+// (2^20) nodes, which owned.go says a document from ParseQuery never
+// reaches ("one a token"); without a token limit (Schema.Do parses with
+// none, and graphqlhttp with limits.NoLimit) a 2 MB document does, and the
+// operation's copy of an argument with a variable silently loses the
+// items past the budget.
+func TestOperationCopiesLongLiterals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 2 MB document")
+	}
+	var kept []*ast.Value
+	var mu sync.Mutex
+	s := ownedSchema(t, &kept, &mu)
+	const n = 1 << 20
+	q := "query($x: Int) { show(v: [[$x" + strings.Repeat(",0", n) + "]]) }"
+	out := response(t, s, q, "", `{"x": 7}`)
+	if got := strings.Count(out, ",0"); got != n {
+		t.Errorf("the answer holds %d of the %d items after $x", got, n)
+	}
+}
