@@ -297,9 +297,10 @@ func (p *planner) planRoot(obj *objectInfo, set ast.SelectionSet) *selectionPlan
 }
 
 // planNestingGuard bounds the fragment and inline-fragment nesting that
-// collecting one selection set follows. Prepare refuses fragment cycles and
-// documents deeper than maxPlanDepth first, so only a document built
-// without Prepare's checks gets here; it is cut, never followed for ever.
+// collecting one selection set follows. Prepare refuses fragment cycles,
+// documents deeper than maxPlanDepth and selection sets that nest more
+// fragments than this between two fields (checkShape) first, so collection
+// is never cut; the guard is there for a plan built otherwise.
 const planNestingGuard = 256
 
 func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth int) {
@@ -743,6 +744,9 @@ const maxPlanSelections = 100_000
 func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) (selections int, err *gqlerror.Error) {
 	c := shapeChecker{doc: doc}
 	sh, err := c.measure(set, 0)
+	if err == nil && sh.nest > planNestingGuard && len(set) > 0 {
+		err = c.nestedTooDeep(set[0])
+	}
 	if err == nil && sh.selections > maxPlanSelections {
 		err = &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections.", maxPlanSelections),
 			Err: ErrInvalidDocument}
@@ -756,9 +760,10 @@ type shapeChecker struct {
 	sizes map[string]shape // each fragment's; depth -1 while it is measured
 }
 
-// shape is how deep a selection set nests, in fields, and how many field
-// selections it expands to (saturating).
-type shape struct{ depth, selections int }
+// shape is how deep a selection set nests, in fields, how many field
+// selections it expands to (saturating), and how many fragments (inline or
+// spread) it nests before a field, at the most.
+type shape struct{ depth, selections, nest int }
 
 func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (shape, *gqlerror.Error) {
 	var out shape
@@ -768,23 +773,37 @@ func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (shape, *gqler
 		switch x := sel.(type) {
 		case *ast.Field:
 			if sh, err = c.measure(x.SelectionSet, spreads); err == nil {
+				if sh.nest > planNestingGuard {
+					return shape{}, c.nestedTooDeep(x)
+				}
 				sh.depth++
 				sh.selections = addSaturating(sh.selections, 1)
+				sh.nest = 0
 			}
 		case *ast.InlineFragment:
 			sh, err = c.measure(x.SelectionSet, spreads)
+			sh.nest++
 		case *ast.FragmentSpread:
 			sh, err = c.fragment(x, spreads+1)
+			sh.nest++
 		}
 		if err != nil {
 			return shape{}, err
 		}
 		out.selections = addSaturating(out.selections, sh.selections)
+		out.nest = max(out.nest, sh.nest)
 		if out.depth = max(out.depth, sh.depth); out.depth > maxPlanDepth {
 			return shape{}, c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fields deep.", maxPlanDepth))
 		}
 	}
 	return out, nil
+}
+
+// nestedTooDeep reports a selection set, sel's (a field's or, for the
+// operation's, its first selection), that nests more than planNestingGuard
+// fragments before a field: planning would not follow them all.
+func (c *shapeChecker) nestedTooDeep(sel ast.Selection) *gqlerror.Error {
+	return c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fragments between two fields.", planNestingGuard))
 }
 
 func addSaturating(a, b int) int {

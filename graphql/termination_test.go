@@ -224,6 +224,59 @@ func TestTerminationPrepare(t *testing.T) {
 	}
 }
 
+// TestPrepareFragmentNesting: planning follows at most 256 fragments,
+// inline or spread, between two fields, so Prepare refuses a selection set
+// that nests more rather than plan it without the fields past them.
+func TestPrepareFragmentNesting(t *testing.T) {
+	s := cyclicSchema(t)
+	inline := func(n int, inside string) string {
+		return strings.Repeat("... { ", n) + inside + strings.Repeat(" }", n)
+	}
+	// Five fragments, each 60 inline fragments deep, the last holding id:
+	// 300 fragments between user and id.
+	var chained strings.Builder
+	chained.WriteString("{ user { ...F0 name } }")
+	for i := range 5 {
+		inside := "...F" + itoa(i+1)
+		if i == 4 {
+			inside = "id"
+		}
+		chained.WriteString(" fragment F" + itoa(i) + " on User { " + inline(59, inside) + " }")
+	}
+	const refused = "The operation nests more than 256 fragments between two fields."
+	tests := []struct {
+		name, query, want, data string
+	}{
+		{name: "256 inline fragments", query: "{ user { " + inline(256, "id") + " } }", data: `{"user":{"id":"1"}}`},
+		{name: "257 inline fragments", query: "{ user { " + inline(257, "id") + " } }", want: refused},
+		{name: "257 at the top", query: "{ " + inline(257, "user { id }") + " }", want: refused},
+		{name: "fragments of 60 inline fragments, chained", query: chained.String(), want: refused},
+		{name: "257 under a field that is not the first", query: "{ user { id best { " + inline(257, "id") + " } } }", want: refused},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, perr := parser.ParseQuery(&ast.Source{Input: tt.query})
+			if perr != nil {
+				t.Fatal(perr)
+			}
+			op, errs := s.Prepare(doc, "")
+			if tt.want != "" {
+				if op != nil || len(errs) != 1 || errs[0].Message != tt.want || !errors.Is(errs[0], graphql.ErrInvalidDocument) {
+					t.Errorf("Prepare = %v, %v; want one ErrInvalidDocument %q", op, errs, tt.want)
+				}
+				return
+			}
+			if len(errs) > 0 {
+				t.Fatalf("Prepare: %v", errs)
+			}
+			res := execute(op, context.Background(), graphql.ExecParams{})
+			if got := jsonText(res); got != `{"data":`+tt.data+`}` {
+				t.Errorf("Execute = %s, want data %s", got, tt.data)
+			}
+		})
+	}
+}
+
 func spreadChain(n int) string {
 	var b strings.Builder
 	for i := range n {

@@ -395,3 +395,23 @@ func TestLargestDocuments(t *testing.T) {
 		})
 	}
 }
+
+// TestFragmentsNestedPastPlanning: within every default limit, five
+// fragments of 59 nested inline fragments each put 300 fragments between
+// the root and a field; planning follows 256, so the document is refused
+// (before, the answer left the field out without an error).
+func TestFragmentsNestedPastPlanning(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("{ ...F0 other: hello }")
+	for i := range 5 {
+		inside := fmt.Sprintf("...F%d", i+1)
+		if i == 4 {
+			inside = "hello"
+		}
+		fmt.Fprintf(&b, " fragment F%d on Query { %s%s%s }", i, strings.Repeat("... { ", 59), inside, strings.Repeat(" }", 59))
+	}
+	ts := newTestServer(t, graphqlhttp.Config{})
+	req := request{contentType: "application/graphql", body: b.String()}
+	check(t, req, ts.send(t, req), wantBody(400, errorsBodyAt("The operation nests more than 256 fragments between two fields.",
+		"GRAPHQL_VALIDATION_FAILED", 1, 6)))
+}
