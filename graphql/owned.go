@@ -25,11 +25,6 @@ import (
 // document's list and object literals may change or be reused without the
 // Operation noticing: nothing that can outlive a request reads it.
 
-// maxLiteralNodes bounds the nodes copyLiteral copies: a document from
-// ParseQuery has far fewer (one a token), so only a value built by hand
-// that shares its children (a graph rather than a tree) gets cut.
-const maxLiteralNodes = 1 << 20
-
 // hasInterior reports whether a value of args is a list or an object with
 // something in it.
 func hasInterior(args ast.ArgumentList) bool {
@@ -55,23 +50,22 @@ func copyArgs(args ast.ArgumentList) ast.ArgumentList {
 // copyLiteral returns a deep copy of v: its own nodes, positions and
 // children. Definition, VariableDefinition and ExpectedType, which
 // validation sets to the schema's and the document's nodes, are shared. A
-// value nested more than maxLiteralNesting deep, or with more than
-// maxLiteralNodes nodes, is copied up to there; a document from
-// ParseQuery never is.
+// value nested more than maxLiteralNesting deep is copied down to there:
+// the parser nests values at most 1000 deep, so only a value built by hand
+// is (one that contains itself, for instance). The copy costs what
+// coercing the value costs, which Prepare does anyway.
 func copyLiteral(v *ast.Value) *ast.Value {
-	budget := maxLiteralNodes
-	return copyValue(v, 0, &budget)
+	return copyValue(v, 0)
 }
 
-// maxLiteralNesting bounds the recursion of copyValue: the parser nests
-// values at most 1000 deep.
+// maxLiteralNesting bounds the recursion of copyValue, past the parser's
+// bound of 1000.
 const maxLiteralNesting = 1024
 
-func copyValue(v *ast.Value, depth int, budget *int) *ast.Value {
+func copyValue(v *ast.Value, depth int) *ast.Value {
 	if v == nil {
 		return nil
 	}
-	*budget--
 	n := &struct {
 		v   ast.Value
 		pos ast.Position
@@ -80,7 +74,7 @@ func copyValue(v *ast.Value, depth int, budget *int) *ast.Value {
 		n.pos = *v.Position
 		n.v.Position = &n.pos
 	}
-	if len(v.Children) == 0 || depth >= maxLiteralNesting || *budget <= 0 {
+	if len(v.Children) == 0 || depth >= maxLiteralNesting {
 		n.v.Children = nil
 		return &n.v
 	}
@@ -90,16 +84,12 @@ func copyValue(v *ast.Value, depth int, budget *int) *ast.Value {
 	}, len(v.Children))
 	n.v.Children = make(ast.ChildValueList, len(v.Children))
 	for i, c := range v.Children {
-		if *budget <= 0 {
-			n.v.Children = n.v.Children[:i]
-			break
-		}
 		children[i].ch = *c
 		if c.Position != nil {
 			children[i].pos = *c.Position
 			children[i].ch.Position = &children[i].pos
 		}
-		children[i].ch.Value = copyValue(c.Value, depth+1, budget)
+		children[i].ch.Value = copyValue(c.Value, depth+1)
 		n.v.Children[i] = &children[i].ch
 	}
 	return &n.v
