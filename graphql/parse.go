@@ -44,7 +44,8 @@ func parseChecked(query string, maxTokens int, lits *literalMemory) (*ast.QueryD
 //
 // The zero value is ready to use. A Parser is not safe for concurrent use:
 // keep one per goroutine, or in a sync.Pool. It keeps at most about 4 MB
-// for reuse, and the text of the last document it parsed.
+// for reuse; until it is used again, that memory may still refer to the
+// documents that used it (to their texts, for instance).
 type Parser struct {
 	lits literalMemory
 }
