@@ -38,6 +38,10 @@ func CheckParsed(query string, doc *ast.QueryDocument) (*ast.QueryDocument, *gql
 	return checkParsed(query, doc)
 }
 
+// ShortInt exposes the quick read of short Int literals to the package's
+// tests.
+func ShortInt(s string) (int, bool) { return shortInt(s) }
+
 // AppendString exposes the JSON string writer to the package's tests.
 func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
 

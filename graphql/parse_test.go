@@ -2,6 +2,7 @@ package graphql_test
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,5 +109,25 @@ func TestParserReusesMemory(t *testing.T) {
 	t.Logf("allocations per parse: %v with a Parser that releases, %v with ParseQuery", reused, fresh)
 	if reused > 20 || fresh < 100 {
 		t.Errorf("allocations per parse: %v with a Parser that releases, %v with ParseQuery", reused, fresh)
+	}
+}
+
+// TestShortInt: the quick read of short Int literals agrees with strconv
+// on whatever it reads, and reads every integer of up to nine digits
+// written as the lexer writes them.
+func TestShortInt(t *testing.T) {
+	for _, s := range []string{"0", "-0", "7", "-7", "123456789", "-999999999", "007", "1a", "-", "", "1234567890", "--1", "+1", "٣"} {
+		// Whatever it reads, strconv reads alike; what it leaves, strconv
+		// reads or refuses.
+		n, ok := graphql.ShortInt(s)
+		if want, err := strconv.Atoi(s); ok && (err != nil || n != want) {
+			t.Errorf("ShortInt(%q) = %d, strconv says %d, %v", s, n, want, err)
+		}
+	}
+	for i := -1_000_000_000; i <= 1_000_000_000; i += 997_331 {
+		s := strconv.Itoa(i)
+		if n, ok := graphql.ShortInt(s); len(strings.TrimPrefix(s, "-")) <= 9 && (!ok || n != i) {
+			t.Errorf("ShortInt(%q) = %d, %v", s, n, ok)
+		}
 	}
 }

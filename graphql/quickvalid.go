@@ -444,6 +444,9 @@ func builtinLiteral(name string, v *ast.Value) bool {
 		if v.Kind != ast.IntValue {
 			return false
 		}
+		if _, ok := shortInt(v.Raw); ok {
+			return true
+		}
 		n, err := strconv.ParseInt(v.Raw, 10, 64)
 		return err == nil && n >= math.MinInt32 && n <= math.MaxInt32
 	case "Float":

@@ -204,6 +204,31 @@ func idInt(v any) (string, bool) {
 	return strconv.FormatFloat(f, 'f', -1, 64), true
 }
 
+// shortInt reads s when it is an integer of at most nine digits, with a
+// leading minus or not: such an integer always fits in 32 bits, and reading
+// it takes no more than a loop (a list literal may hold thousands).
+func shortInt(s string) (int, bool) {
+	digits := s
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || len(digits) > 9 {
+		return 0, false
+	}
+	n := 0
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	if len(digits) < len(s) {
+		n = -n
+	}
+	return n, true
+}
+
 // parseBuiltinLiteral coerces a literal (already checked for its kind by
 // validation) to a built-in scalar.
 func parseBuiltinLiteral(kind BuiltinScalar, v *ast.Value) (any, error) {
@@ -211,6 +236,9 @@ func parseBuiltinLiteral(kind BuiltinScalar, v *ast.Value) (any, error) {
 	case Int:
 		if v.Kind != ast.IntValue {
 			return nil, fmt.Errorf("Int cannot represent non-integer value: %s", v.String())
+		}
+		if n, ok := shortInt(v.Raw); ok {
+			return n, nil
 		}
 		n, err := strconv.ParseInt(v.Raw, 10, 64)
 		if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
