@@ -102,15 +102,24 @@ func (r *reusable[T]) take(n int) []T {
 	return out
 }
 
-// grow starts a chunk with room for at least n elements: a free one if
-// the last is large enough, else a new one, twice the size of the one
-// before up to chunkBytes (or n elements, if more).
+// grow starts a chunk with room for at least n elements: the smallest
+// free one that has it (so that a large chunk, kept for the children of a
+// long list, is not spent on a short one), else a new one, twice the size
+// of the one before up to chunkBytes (or n elements, if more).
 func (r *reusable[T]) grow(n int) {
 	if cap(r.cur) > 0 {
 		r.used = append(r.used, r.cur)
 	}
-	if last := len(r.free) - 1; last >= 0 && cap(r.free[last]) >= n {
-		r.cur, r.dirty = r.free[last][:0], true
+	best := -1
+	for i, c := range r.free {
+		if cap(c) >= n && (best < 0 || cap(c) < cap(r.free[best])) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		last := len(r.free) - 1
+		r.cur, r.dirty = r.free[best][:0], true
+		r.free[best] = r.free[last]
 		r.free[last] = nil
 		r.free = r.free[:last]
 		return
