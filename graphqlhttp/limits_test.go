@@ -343,6 +343,7 @@ func largestDocuments() []largestDocument {
 			status: 200, body: `{"data":{"l":9988}}`},
 		{name: "20000 tokens unclosed", query: unclosed, status: 400,
 			body: errorsBodyAt("Syntax Error: Expected Name, found <EOF>", "GRAPHQL_PARSE_FAILED", 1, len(unclosed)+1), errs: 1},
+		{name: "10000 Int items", query: "{l(v:[[" + items("1 ", 9990) + "]])}", status: 200, body: `{"data":{"l":1}}`},
 		{name: "strings with escapes", query: `{strs(v:[` + items(`"\n"`, 4994) + `])}`,
 			status: 200, body: `{"data":{"strs":4994}}`},
 		{name: "block strings", query: `{strs(v:[` + items(`"""b""" `, 2498) + `])}`,
