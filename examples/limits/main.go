@@ -20,11 +20,13 @@
 //
 // Unlike a server, which stops at the first limit crossed, the command
 // measures the whole document, so the numbers are not cut short at a
-// maximum. Depth and nodes are those of the largest operation (or unused
-// fragment). When the document does not parse, they are what the scan of
-// the raw text counts (the fields written in each operation or fragment,
-// spreads not expanded: lower bounds, for a document that parses), printed
-// as ">=N", and the syntax error goes to standard error. A server rejects
+// maximum. Depth is that of the deepest operation (or unused fragment);
+// nodes are the whole document's, every operation's added up with the
+// fragments it spreads, as the validator walks them. When the document does
+// not parse, they are what the scan of the raw text counts (the depth
+// written in each operation or fragment and the fields written in all of
+// them, spreads not expanded: lower bounds, for a document that parses),
+// printed as ">=N", and the syntax error goes to standard error. A server rejects
 // such a document for depth or nodes, before parsing it, when a count
 // crosses the maximum.
 //

@@ -144,7 +144,7 @@ func TestRun(t *testing.T) {
 				"tokens         19  max 20000\n" +
 				"nesting         3  max 64\n" +
 				"depth         >=3  max 2  exceeded\n" +
-				"nodes         >=3  max 500\n" +
+				"nodes         >=6  max 500\n" +
 				"query depth 3 exceeds the maximum of 2 (first at line 1, column 11)\n",
 			wantStderr: "limits: depth and nodes are lower bounds, the document does not parse: input:2:24: Expected Name, found <EOF>\n",
 			wantCode:   1,
