@@ -298,7 +298,18 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			return emptyList, nil
 		}
 		out := make([]any, len(v.Children))
+		bs, builtin := x.OfType.(BuiltinScalar)
 		for i, c := range v.Children {
+			if builtin && c.Value != nil && c.Value.Kind != ast.Variable && c.Value.Kind != ast.NullValue {
+				// The common case of long lists, without the steps
+				// above that do not apply to it.
+				item, err := parseBuiltinLiteral(bs, c.Value)
+				if err != nil {
+					return nil, err
+				}
+				out[i] = item
+				continue
+			}
 			item, err := s.literalValue(c.Value, x.OfType, vars, defaults)
 			if err == errAbsent {
 				if _, nonNull := x.OfType.(*NonNull); nonNull {
