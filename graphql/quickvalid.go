@@ -419,33 +419,16 @@ func (c *quickChecker) items(items ast.ChildValueList, t *ast.Type, depth int, v
 	if depth > quickMaxDepth || !c.spend(len(items)) {
 		return false
 	}
+	// Items of a scalar type are checked here, with the type looked up
+	// once; the others by literal.
+	scalar := ""
 	if t.Elem == nil {
-		// Items of a named type: the type is looked up once, and the
-		// items of a built-in scalar type checked in a loop of their own.
 		d := c.s.ast.Types[t.NamedType]
 		if d == nil {
 			return false
 		}
 		if d.Kind == ast.Scalar {
-			for _, ch := range items {
-				v := ch.Value
-				switch {
-				case v == nil:
-					return false
-				case v.Kind == ast.Variable:
-					if !vars {
-						return false
-					}
-					c.uses = append(c.uses, varUse{name: v.Raw, typ: t})
-				case v.Kind == ast.NullValue:
-					if t.NonNull {
-						return false
-					}
-				case !builtinLiteral(d.Name, v):
-					return false
-				}
-			}
-			return true
+			scalar = d.Name
 		}
 	}
 	for _, ch := range items {
@@ -458,7 +441,15 @@ func (c *quickChecker) items(items ast.ChildValueList, t *ast.Type, depth int, v
 				return false
 			}
 			c.uses = append(c.uses, varUse{name: v.Raw, typ: t})
-		case !c.literal(v, t, depth, vars):
+		case scalar == "":
+			if !c.literal(v, t, depth, vars) {
+				return false
+			}
+		case v.Kind == ast.NullValue:
+			if t.NonNull {
+				return false
+			}
+		case !builtinLiteral(scalar, v):
 			return false
 		}
 	}
