@@ -317,34 +317,29 @@ func listSchema() *graphql.Schema {
 // operations, about 17 KB), each parsed once, with the cap of graphqlhttp
 // (100 errors).
 func BenchmarkValidateSpread(b *testing.B) {
-	s := listSchema()
-	for _, d := range spreadInvalid(700) {
-		b.Run(strings.ReplaceAll(d.name, " ", "_"), func(b *testing.B) {
-			doc, perr := graphql.ParseQuery(d.query, 0)
-			if perr != nil {
-				b.Fatal(perr)
-			}
-			b.ReportAllocs()
-			for b.Loop() {
-				s.Validate(doc, graphql.ValidateOptions{MaxErrors: 100})
-			}
-		})
-	}
+	benchValidate(b, spreadInvalid(700), 0, false)
 }
 
 // BenchmarkValidateLargest measures Validate alone on largestInvalid,
 // each parsed once, with the cap of graphqlhttp (100 errors).
 func BenchmarkValidateLargest(b *testing.B) {
+	benchValidate(b, largestInvalid(), 20000, true)
+}
+
+// benchValidate measures Validate on each document of docs against
+// listSchema, parsed once under maxTokens; invalid says every document
+// must be refused.
+func benchValidate(b *testing.B, docs []struct{ name, query string }, maxTokens int, invalid bool) {
 	s := listSchema()
-	for _, d := range largestInvalid() {
+	for _, d := range docs {
 		b.Run(strings.ReplaceAll(d.name, " ", "_"), func(b *testing.B) {
-			doc, perr := graphql.ParseQuery(d.query, 20000)
+			doc, perr := graphql.ParseQuery(d.query, maxTokens)
 			if perr != nil {
 				b.Fatal(perr)
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if errs, fault := s.Validate(doc, graphql.ValidateOptions{MaxErrors: 100}); len(errs) == 0 || fault != nil {
+				if errs, fault := s.Validate(doc, graphql.ValidateOptions{MaxErrors: 100}); fault != nil || invalid && len(errs) == 0 {
 					b.Fatalf("errors %v, fault %v", errs, fault)
 				}
 			}

@@ -72,8 +72,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions)}
 	if p.conditional {
-		var seen map[string]bool
-		p.keepConditional(op.plan, &seen, 0)
+		p.keepConditional(op.plan, map[string]bool{}, 0)
 	}
 	p.arena, p.preparing = planArena{}, false // executions plan with memory of their own
 	if err := op.checkArguments(op.plan, 0); err != nil {

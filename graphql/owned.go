@@ -127,7 +127,7 @@ func (p *planner) keepArgs(f *ast.Field, args ast.ArgumentList) ast.ArgumentList
 // that executions may plan: those below the fields of sp, and of its
 // sub-plans, whose sub-selection depends on a variable's @skip or
 // @include. seen holds the fragments walked already: each is walked once.
-func (p *planner) keepConditional(sp *selectionPlan, seen *map[string]bool, depth int) {
+func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, depth int) {
 	if sp == nil || depth > maxPlanDepth {
 		return
 	}
@@ -149,7 +149,7 @@ func (p *planner) keepConditional(sp *selectionPlan, seen *map[string]bool, dept
 // refused fragment cycles and fields nested past maxPlanDepth, so the walk
 // ends and is never cut (a fragment cut once would be skipped where seen
 // again).
-func (p *planner) keepBelow(set ast.SelectionSet, seen *map[string]bool, depth int) {
+func (p *planner) keepBelow(set ast.SelectionSet, seen map[string]bool, depth int) {
 	if depth > maxPlanDepth {
 		return
 	}
@@ -161,13 +161,10 @@ func (p *planner) keepBelow(set ast.SelectionSet, seen *map[string]bool, depth i
 		case *ast.InlineFragment:
 			p.keepBelow(x.SelectionSet, seen, depth)
 		case *ast.FragmentSpread:
-			if (*seen)[x.Name] {
+			if seen[x.Name] {
 				continue
 			}
-			if *seen == nil {
-				*seen = map[string]bool{}
-			}
-			(*seen)[x.Name] = true
+			seen[x.Name] = true
 			if f := p.fragments.get(p.doc, x.Name); f != nil {
 				p.keepBelow(f.SelectionSet, seen, depth)
 			}

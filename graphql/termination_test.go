@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -199,14 +200,8 @@ func TestTerminationPrepare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, perr := parser.ParseQuery(&ast.Source{Input: tt.query})
-			if perr != nil {
-				t.Fatal(perr)
-			}
-			op, errs := s.Prepare(doc, "")
-			if op != nil || len(errs) != 1 || errs[0].Message != tt.want || !errors.Is(errs[0], graphql.ErrInvalidDocument) {
-				t.Errorf("Prepare = %v, %v; want one ErrInvalidDocument %q", op, errs, tt.want)
-			}
+			op, errs := parseAndPrepare(t, s, tt.query)
+			checkRefusal(t, op, errs, tt.want)
 		})
 	}
 	// 1000 fields deep is allowed and runs (the data has a cycle too).
@@ -255,15 +250,9 @@ func TestPrepareFragmentNesting(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			doc, perr := parser.ParseQuery(&ast.Source{Input: tt.query})
-			if perr != nil {
-				t.Fatal(perr)
-			}
-			op, errs := s.Prepare(doc, "")
+			op, errs := parseAndPrepare(t, s, tt.query)
 			if tt.want != "" {
-				if op != nil || len(errs) != 1 || errs[0].Message != tt.want || !errors.Is(errs[0], graphql.ErrInvalidDocument) {
-					t.Errorf("Prepare = %v, %v; want one ErrInvalidDocument %q", op, errs, tt.want)
-				}
+				checkRefusal(t, op, errs, tt.want)
 				return
 			}
 			if len(errs) > 0 {
@@ -600,5 +589,25 @@ func TestTerminationSchemaBuilding(t *testing.T) {
 	_, err = graphql.NewSchema(graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "f", Type: graphql.Int}), Types: []graphql.NamedType{e}})
 	if err == nil || !strings.Contains(err.Error(), "has an unsupported type graphql_test.embeddedObject") {
 		t.Errorf("a struct embedding *Object: %v", err)
+	}
+}
+
+// parseAndPrepare parses query with gqlparser's parser and prepares its
+// operation with s.
+func parseAndPrepare(t *testing.T, s *graphql.Schema, query string) (*graphql.Operation, gqlerror.List) {
+	t.Helper()
+	doc, perr := parser.ParseQuery(&ast.Source{Input: query})
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	return s.Prepare(doc, "")
+}
+
+// checkRefusal checks that Prepare, which returned op and errs, refused
+// its document with one ErrInvalidDocument whose message is want.
+func checkRefusal(t *testing.T, op *graphql.Operation, errs gqlerror.List, want string) {
+	t.Helper()
+	if op != nil || len(errs) != 1 || errs[0].Message != want || !errors.Is(errs[0], graphql.ErrInvalidDocument) {
+		t.Errorf("Prepare = %v, %v; want one ErrInvalidDocument %q", op, errs, want)
 	}
 }

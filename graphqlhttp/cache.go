@@ -157,16 +157,13 @@ func (c *cache) get(query string) *document {
 }
 
 // offer is a text about to be offered to the cache: its doorkeeper hash
-// and slot, and whether the slot held the hash when looked at.
+// and slot, and whether the slot held the hash when looked at (the text
+// was seen before, so that add will most likely cache its document).
 type offer struct {
 	h     uint64
 	slot  int
 	again bool
 }
-
-// admits reports whether the text was seen before, so that add will most
-// likely cache its document.
-func (o offer) admits() bool { return o.again }
 
 // offer hashes query for add and looks at its slot in the doorkeeper; a
 // nil cache admits nothing.

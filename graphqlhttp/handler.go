@@ -413,7 +413,7 @@ func (h *Handler) document(query string, intro bool, tr *trace) *document {
 	d := &document{query: query}
 	offer := c.offer(query)
 	var parser *graphql.Parser
-	if !offer.admits() {
+	if !offer.again {
 		parser = h.parsers.Get().(*graphql.Parser)
 	}
 	d.doc, d.errs, d.weight, d.fault = h.check(query, intro, tr, parser)
@@ -485,14 +485,11 @@ func (h *Handler) check(query string, intro bool, tr *trace, parser *graphql.Par
 
 // parse parses query under the token limit, with parser when not nil.
 func (h *Handler) parse(query string, parser *graphql.Parser) (*ast.QueryDocument, gqlerror.List) {
-	maxTokens := max(h.limits.MaxTokens, 0)
-	var doc *ast.QueryDocument
-	var perr *gqlerror.Error
-	if parser != nil {
-		doc, perr = parser.Parse(query, maxTokens)
-	} else {
-		doc, perr = graphql.ParseQuery(query, maxTokens)
+	if parser == nil {
+		parser = new(graphql.Parser) // the document keeps its memory
 	}
+	maxTokens := max(h.limits.MaxTokens, 0)
+	doc, perr := parser.Parse(query, maxTokens)
 	switch {
 	case perr == nil:
 		return doc, nil

@@ -151,13 +151,13 @@
 // [Config.Scan] follows the selection sets of the raw text and counts the
 // fields written in it and, for each operation and fragment definition,
 // their depth, without expanding fragment spreads. [Stats] reports the
-// fields of all definitions as Fields and the largest depth as Depth. A field is counted once with its alias (the
-// error points at the alias, as gqlparser places the field); names in
-// arguments, variable definitions, directives, fragment spreads, type
-// conditions and definition headers are not fields, and brackets in
-// values, strings and comments are not selection sets. __typename is a
-// field, and __schema, __type and their sub-trees add no depth, as above.
-// For
+// fields of all definitions as Fields and the largest depth as Depth. A
+// field is counted once with its alias (the error points at the alias, as
+// gqlparser places the field); names in arguments, variable definitions,
+// directives, fragment spreads, type conditions and definition headers are
+// not fields, and brackets in values, strings and comments are not
+// selection sets. __typename is a field, and __schema, __type and their
+// sub-trees add no depth, as above. For
 //
 //	query Feed { posts { title author { name } ...Meta } __typename }
 //	fragment Meta on Post { createdAt author { id } }

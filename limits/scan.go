@@ -64,9 +64,8 @@ type VariableRef struct {
 // definition, depth before nodes: the definition's depth, or the fields
 // written so far, placed at the first field over the maximum; for a
 // document without fragments its error is the one CheckDocument would
-// return. A fragment
-// definition too deep is reported only once the whole text is read, when
-// no later fragment spread can drop its depth.
+// return. A fragment definition too deep is reported only once the whole
+// text is read, when no later fragment spread can drop its depth.
 //
 // The Stats returned with an error hold the counts up to where the scan
 // stopped. With every limit set to [NoLimit], Scan measures the whole text
@@ -155,11 +154,8 @@ func (s *scanner) scan() crossing {
 			s.outline.vars.dollar = 0
 			if c == '[' {
 				open++
-				if open > s.nesting {
-					s.nesting = open
-					if s.nesting > s.maxNesting {
-						return crossing{limit: Nesting, found: s.nesting, at: i}
-					}
+				if over, ok := s.deeper(open, i); ok {
+					return over
 				}
 			} else if open > 0 {
 				open--
@@ -178,11 +174,8 @@ func (s *scanner) scan() crossing {
 			kind = tokName
 		case c == '{' || c == '[' || c == '(':
 			open++
-			if open > s.nesting {
-				s.nesting = open
-				if s.nesting > s.maxNesting {
-					return crossing{limit: Nesting, found: s.nesting, at: i}
-				}
+			if over, ok := s.deeper(open, i); ok {
+				return over
 			}
 			i++
 			switch c {
@@ -247,6 +240,19 @@ func (s *scanner) scan() crossing {
 		}
 	}
 	return s.outline.finish()
+}
+
+// deeper records that open brackets are open after the one at offset at,
+// and returns the crossing of the nesting limit, with ok, when that is one
+// too many.
+func (s *scanner) deeper(open, at int) (over crossing, ok bool) {
+	if open > s.nesting {
+		s.nesting = open
+		if s.nesting > s.maxNesting {
+			return crossing{limit: Nesting, found: s.nesting, at: at}, true
+		}
+	}
+	return crossing{}, false
 }
 
 // valueToken reports whether, inside parentheses (arguments and variable
