@@ -34,7 +34,6 @@ const (
 
 // lexer reads a document a token at a time.
 type lexer struct {
-	src   *ast.Source
 	in    string
 	pos   int // byte offset of the next unread byte
 	runes int // rune offset of pos
@@ -61,7 +60,7 @@ func (t *textSlab) keep(b []byte) string {
 		return ""
 	}
 	if cap(t.buf)-len(t.buf) < len(b) {
-		t.buf = make([]byte, 0, max(len(b), min(max(2*cap(t.buf), 64), 16<<10)))
+		t.buf = make([]byte, 0, chunkLen(cap(t.buf), len(b), 1, 64))
 	}
 	start := len(t.buf)
 	t.buf = append(t.buf, b...)
@@ -115,7 +114,8 @@ ignored:
 	}
 	// Field by field: a whole ast.Position built first and then copied is
 	// read back before its halves are stored (a store-forwarding stall
-	// that took most of the time of a token). Src is always l.src.
+	// that took most of the time of a token). Src stays what
+	// parseDocument set.
 	l.tpos.Start, l.tpos.End, l.tpos.Line, l.tpos.Column = l.runes, l.runes, l.line, l.runes-l.lineStart+1
 	l.val = ""
 	if l.pos >= len(in) {
@@ -374,7 +374,7 @@ func bracedHex(s string) (r rune, n int, ok bool) {
 	for ; n < len(s) && n <= 8; n++ {
 		c := s[n]
 		if c == '}' {
-			if n == 0 || v > utf8.MaxRune || !utf8.ValidRune(rune(v)) {
+			if n == 0 || !utf8.ValidRune(rune(v)) { // above MaxRune too: negative past 1<<31
 				return 0, 0, false
 			}
 			return rune(v), n + 1, true

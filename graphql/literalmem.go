@@ -73,9 +73,6 @@ type reusable[T any] struct {
 	free  [][]T // chunks to fill again
 }
 
-// chunkBytes is the size of the largest chunk, as in slab.
-const chunkBytes = 16 << 10
-
 func (r *reusable[T]) new() *T {
 	if len(r.cur) == cap(r.cur) {
 		r.grow(1)
@@ -125,8 +122,7 @@ func (r *reusable[T]) grow(n int) {
 		return
 	}
 	var zero T
-	size := min(max(2*cap(r.cur), 8), max(chunkBytes/int(unsafe.Sizeof(zero)), 1))
-	r.cur, r.dirty = make([]T, 0, max(size, n)), false
+	r.cur, r.dirty = make([]T, 0, chunkLen(cap(r.cur), n, int(unsafe.Sizeof(zero)), 8)), false
 }
 
 // release makes the chunks of the current document free, up to budget

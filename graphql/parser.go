@@ -7,6 +7,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+	gqlparser "github.com/vektah/gqlparser/v2/parser"
 )
 
 // This file is [ParseQuery]'s parser. It reads an executable document
@@ -23,10 +24,9 @@ import (
 // made 60,000 allocations); this one takes its nodes from a few slabs.
 // FuzzQuickParse holds it to gqlparser's documents and errors.
 
-// maxNesting is gqlparser's parser.MaxNestingDepth: selection sets, list
-// and object values and list types nest at most this deep, all counted
-// together.
-const maxNesting = 1000
+// maxNesting is gqlparser's: selection sets, list and object values and
+// list types nest at most this deep, all counted together.
+const maxNesting = gqlparser.MaxNestingDepth
 
 // parser reads a document a token ahead: kind, val and tpos are the token
 // gqlparser's parser would peek at.
@@ -80,8 +80,17 @@ func (s *slab[T]) take(n int) []T {
 // grow starts a new chunk with room for at least n elements.
 func (s *slab[T]) grow(n int) {
 	var zero T
-	c := min(max(2*cap(s.buf), 8), max(16<<10/int(unsafe.Sizeof(zero)), 1))
-	s.buf = make([]T, 0, max(c, n))
+	s.buf = make([]T, 0, chunkLen(cap(s.buf), n, int(unsafe.Sizeof(zero)), 8))
+}
+
+// chunkBytes is the size of the largest chunk of a slab.
+const chunkBytes = 16 << 10
+
+// chunkLen is the capacity of the chunk of elements of size bytes that
+// follows one of capacity prev: twice as large, at least least elements
+// and at most chunkBytes, or n elements when more.
+func chunkLen(prev, n, size, least int) int {
+	return max(min(max(2*prev, least), max(chunkBytes/size, 1)), n)
 }
 
 // parseScratch is a parser's working space: the stacks of children,
@@ -106,7 +115,7 @@ var parseScratches = sync.Pool{New: func() any { return new(parseScratch) }}
 func parseDocument(query string, maxTokens int, lits *literalMemory) (*ast.QueryDocument, *gqlerror.Error) {
 	scratch := parseScratches.Get().(*parseScratch)
 	src := &ast.Source{Input: query}
-	p := &parser{lexer: lexer{src: src, tpos: ast.Position{Src: src}, in: query, line: 1, buf: scratch.buf},
+	p := &parser{lexer: lexer{tpos: ast.Position{Src: src}, in: query, line: 1, buf: scratch.buf},
 		max: maxTokens, stack: scratch.stack, sels: scratch.sels, notes: scratch.notes, lits: lits}
 	defer func() {
 		// A failed parse leaves its partial stacks behind: clear them so
@@ -136,9 +145,7 @@ func (p *parser) position() *ast.Position {
 // called on a token of a kind the grammar allows, so never after a failure
 // (which leaves an end of text as the current token).
 func (p *parser) next() {
-	p.count++
-	if p.max != 0 && p.count > p.max {
-		p.failTokens()
+	if !p.consume() {
 		return
 	}
 	p.lex() // advance, written out: next runs for every token
@@ -146,6 +153,17 @@ func (p *parser) next() {
 	if p.kind == tokComment {
 		p.commentGroup()
 	}
+}
+
+// consume counts the current token as consumed, and fails the parse when
+// that is one past the token limit.
+func (p *parser) consume() bool {
+	p.count++
+	if p.max != 0 && p.count > p.max {
+		p.failTokens()
+		return false
+	}
+	return true
 }
 
 // advance reads the next token, consuming the comments before it as
@@ -167,9 +185,7 @@ func (p *parser) commentGroup() {
 		c := p.comments.new()
 		c.Value, c.Position = p.val, p.position()
 		p.notes = append(p.notes, c)
-		p.count++
-		if p.max != 0 && p.count > p.max {
-			p.failTokens()
+		if !p.consume() {
 			return
 		}
 		p.lex()
@@ -275,11 +291,11 @@ func (p *parser) enter() bool {
 
 // description is the string before a definition.
 type description struct {
-	text    string
-	present bool
+	text string
 	// comment is the comments before the string.
 	comment *ast.CommentGroup
 	// the string's token, which the error on a query shorthand reports
+	// (tokEOF: no description)
 	kind         byte
 	line, column int
 }
@@ -309,7 +325,7 @@ func (p *parser) description() description {
 	if p.kind != tokString && p.kind != tokBlock {
 		return description{}
 	}
-	d := description{text: p.val, present: true, comment: p.comment, kind: p.kind, line: p.tpos.Line, column: p.tpos.Column}
+	d := description{text: p.val, comment: p.comment, kind: p.kind, line: p.tpos.Line, column: p.tpos.Column}
 	p.next()
 	return d
 }
@@ -319,7 +335,7 @@ func (p *parser) description() description {
 // none) and no description: gqlparser then fails on the token before the
 // selection set, the description or the last comment after it.
 func (p *parser) shorthand(d description) *ast.OperationDefinition {
-	if d.present {
+	if d.kind != tokEOF { // a description was read
 		if p.comment != nil {
 			c := p.comment.List[len(p.comment.List)-1]
 			p.failAt(c.Position.Line, c.Position.Column, "Unexpected "+tokenText(tokComment, c.Value))
@@ -355,15 +371,22 @@ func (p *parser) operation(d description) *ast.OperationDefinition {
 	return op
 }
 
+// opened consumes the token that opens a list which must not be empty,
+// and reports whether the list has an item: on the closing token right
+// away, it fails the parse.
+func (p *parser) opened(closing byte) bool {
+	p.next()
+	if p.kind == closing {
+		p.expectedDefinition()
+		return false
+	}
+	return true
+}
+
 // variableDefinitions reads the variable definitions in parentheses, if
 // any.
 func (p *parser) variableDefinitions() ast.VariableDefinitionList {
-	if p.kind != '(' {
-		return nil
-	}
-	p.next()
-	if p.kind == ')' {
-		p.expectedDefinition()
+	if p.kind != '(' || !p.opened(')') {
 		return nil
 	}
 	var defs ast.VariableDefinitionList
@@ -425,12 +448,7 @@ func (p *parser) selectionSet() ast.SelectionSet {
 // selections reads the selection set at the current "{"; it must have a
 // selection.
 func (p *parser) selections() ast.SelectionSet {
-	if !p.enter() {
-		return nil
-	}
-	p.next()
-	if p.kind == '}' {
-		p.expectedDefinition()
+	if !p.enter() || !p.opened('}') {
 		return nil
 	}
 	base := len(p.sels)
@@ -474,12 +492,7 @@ func (p *parser) field() *ast.Field {
 
 // arguments reads the arguments in parentheses, if any.
 func (p *parser) arguments(isConst bool) ast.ArgumentList {
-	if p.kind != '(' {
-		return nil
-	}
-	p.next()
-	if p.kind == ')' {
-		p.expectedDefinition()
+	if p.kind != '(' || !p.opened(')') {
 		return nil
 	}
 	var args ast.ArgumentList

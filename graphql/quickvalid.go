@@ -1,7 +1,6 @@
 package graphql
 
 import (
-	"math"
 	"slices"
 	"strconv"
 
@@ -464,11 +463,8 @@ func builtinLiteral(name string, v *ast.Value) bool {
 		if v.Kind != ast.IntValue {
 			return false
 		}
-		if _, ok := shortInt(v.Raw); ok {
-			return true
-		}
-		n, err := strconv.ParseInt(v.Raw, 10, 64)
-		return err == nil && n >= math.MinInt32 && n <= math.MaxInt32
+		_, ok := int32Literal(v.Raw)
+		return ok
 	case "Float":
 		switch v.Kind {
 		case ast.IntValue:

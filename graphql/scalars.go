@@ -229,6 +229,19 @@ func shortInt(s string) (int, bool) {
 	return n, true
 }
 
+// int32Literal reads s, the text of an Int literal, when its value fits
+// in 32 bits.
+func int32Literal(s string) (int, bool) {
+	if n, ok := shortInt(s); ok {
+		return n, true
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int(n), true
+}
+
 // parseBuiltinLiteral coerces a literal (already checked for its kind by
 // validation) to a built-in scalar.
 func parseBuiltinLiteral(kind BuiltinScalar, v *ast.Value) (any, error) {
@@ -237,14 +250,11 @@ func parseBuiltinLiteral(kind BuiltinScalar, v *ast.Value) (any, error) {
 		if v.Kind != ast.IntValue {
 			return nil, fmt.Errorf("Int cannot represent non-integer value: %s", v.String())
 		}
-		if n, ok := shortInt(v.Raw); ok {
-			return n, nil
-		}
-		n, err := strconv.ParseInt(v.Raw, 10, 64)
-		if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
+		n, ok := int32Literal(v.Raw)
+		if !ok {
 			return nil, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", v.Raw)
 		}
-		return int(n), nil
+		return n, nil
 	case Float:
 		if v.Kind != ast.IntValue && v.Kind != ast.FloatValue {
 			return nil, fmt.Errorf("Float cannot represent non numeric value: %s", v.String())
