@@ -299,6 +299,9 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 		}
 		out := make([]any, len(v.Children))
 		bs, builtin := x.OfType.(BuiltinScalar)
+		if nn, ok := x.OfType.(*NonNull); ok {
+			bs, builtin = nn.OfType.(BuiltinScalar)
+		}
 		for i, c := range v.Children {
 			if builtin && c.Value != nil && c.Value.Kind != ast.Variable && c.Value.Kind != ast.NullValue {
 				// The common case of long lists, without the steps

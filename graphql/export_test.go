@@ -10,8 +10,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
-
-	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
 // QuickValid exposes the fast path of Validate to the package's tests.
@@ -73,17 +71,11 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 // are capped, and repeated errors are dropped at the end. The tests compare
 // Validate with it.
 func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
-	defer func() {
-		if p := recover(); p != nil {
-			errs, fault = nil, recovered(p)
-		}
-	}()
-	if err := checkSpreadNesting(doc); err != nil {
-		return gqlerror.List{err}, nil
-	}
-	if s.quickValid(doc) {
-		return nil, nil
-	}
+	return s.validateWith(doc, func() gqlerror.List { return s.referenceWalk(doc, opts) })
+}
+
+// referenceWalk is ReferenceValidate's walk of the rules.
+func (s *Schema) referenceWalk(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List) {
 	rs, voct := s.rules, rules.ValuesOfCorrectTypeRule.RuleFunc
 	if opts.DisableIntrospection {
 		rs, voct = s.rulesPrivate, rules.ValuesOfCorrectTypeRuleWithoutSuggestions.RuleFunc
@@ -92,7 +84,7 @@ func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions)
 	for i := range rs {
 		name := rs[i].name
 		left := maxErrorsPerRule
-		fn := rs[i].fn(ruleRun{trimmed: &trimmed{}, left: &left})
+		fn := rs[i].fn(ruleRun{left: &left}) // nothing trimmed
 		if name == "ValuesOfCorrectType" {
 			fn = referenceValuesOfCorrectType(voct)
 		}
@@ -120,12 +112,7 @@ func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions)
 			out = append(out, e)
 		}
 	}
-	for _, e := range out {
-		if pe, ok := e.Err.(*apierror.PanicError); ok {
-			return nil, pe
-		}
-	}
-	return out, nil
+	return out
 }
 
 // TrimmedLists returns how many list literals of doc the walk of the rules

@@ -373,10 +373,8 @@ func (c *quickChecker) literal(v *ast.Value, t *ast.Type, depth int, vars bool) 
 		return false
 	}
 	switch d.Kind {
-	case ast.Scalar:
-		return builtinLiteral(d.Name, v)
-	case ast.Enum:
-		return v.Kind == ast.EnumValue && d.EnumValues.ForName(v.Raw) != nil
+	case ast.Scalar, ast.Enum:
+		return cleanLeaf(v, d)
 	case ast.InputObject:
 		if v.Kind != ast.ObjectValue || len(v.Children) > 64 {
 			return false

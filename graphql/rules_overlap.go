@@ -38,7 +38,7 @@ const (
 func overlapRule(run ruleRun) core.RuleFunc {
 	return func(observers *core.Events, addError core.AddErrFunc) {
 		done := false
-		run := func(w *core.Walker) {
+		check := func(w *core.Walker) {
 			if done {
 				return
 			}
@@ -48,8 +48,8 @@ func overlapRule(run ruleRun) core.RuleFunc {
 				pairs: map[fieldPair]*conflict{}, reported: map[fieldPair]bool{}}
 			c.checkDocument()
 		}
-		observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { run(w) })
-		observers.OnFragment(func(w *core.Walker, _ *ast.FragmentDefinition) { run(w) })
+		observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { check(w) })
+		observers.OnFragment(func(w *core.Walker, _ *ast.FragmentDefinition) { check(w) })
 	}
 }
 

@@ -155,7 +155,7 @@ func (t *trimmed) object(v *ast.Value, def *ast.Definition, depth int) bool {
 		return false // the walker gives its fields no type
 	}
 	base := len(t.opens)
-	clean := len(v.Children) <= 64 && def.Directives.ForName("oneOf") == nil
+	clean := len(v.Children) <= 64
 	for i, ch := range v.Children {
 		fd := def.Fields.ForName(ch.Name)
 		switch {

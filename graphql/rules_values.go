@@ -158,30 +158,12 @@ func (r *valueRule) check(_ *core.Walker, v *ast.Value) {
 }
 
 // object reports the faults of the object literal v of the named type def.
+// (gqlparser's rule also checks @oneOf input objects: the kit's input
+// objects carry no directives.)
 func (r *valueRule) object(v *ast.Value, def *ast.Definition) {
 	for _, f := range def.Fields {
 		if f.Type.NonNull && v.Children.ForName(f.Name) == nil && f.DefaultValue == nil {
 			r.report(v.Position, r.message(`Field "%s.%s" of required type "%s" was not provided.`, def.Name, f.Name, f.Type))
-		}
-	}
-	for _, d := range def.Directives {
-		if d.Name != "oneOf" {
-			continue
-		}
-		if len(v.Children) != 1 {
-			r.report(v.Position, r.message(`OneOf Input Object "%s" must specify exactly one key.`, def.Name))
-			continue
-		}
-		if fv := v.Children[0].Value; fv == nil || fv.Kind == ast.NullValue {
-			var at *ast.Position
-			if fv != nil {
-				at = fv.Position
-			}
-			name := ""
-			if len(def.Fields) > 0 {
-				name = def.Fields[0].Name
-			}
-			r.report(at, r.message(`Field "%s.%s" must be non-null.`, def.Name, name))
 		}
 	}
 	for _, ch := range v.Children {

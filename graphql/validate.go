@@ -39,6 +39,16 @@ type ValidateOptions struct {
 // a custom scalar's ParseLiteral panicked, or a rule did (an
 // *apierror.PanicError, to answer with a 500).
 func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
+	errs, fault = s.validateWith(doc, func() gqlerror.List { return s.runRules(doc, opts) })
+	if opts.MaxErrors > 0 && len(errs) > opts.MaxErrors {
+		errs = errs[:opts.MaxErrors] // runRules walked the whole document again
+	}
+	return errs, fault
+}
+
+// validateWith is Validate with walk for the walk of the rules, what
+// comes before it and the fault it may find after it.
+func (s *Schema) validateWith(doc *ast.QueryDocument, walk func() gqlerror.List) (errs gqlerror.List, fault error) {
 	defer func() {
 		if p := recover(); p != nil {
 			errs, fault = nil, recovered(p)
@@ -50,16 +60,22 @@ func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gq
 	if s.quickValid(doc) {
 		return nil, nil
 	}
-	errs = s.runRules(doc, opts)
-	for _, e := range errs {
-		if pe, ok := e.Err.(*apierror.PanicError); ok {
-			return nil, pe
-		}
-	}
-	if opts.MaxErrors > 0 && len(errs) > opts.MaxErrors {
-		errs = errs[:opts.MaxErrors] // runRules walked the whole document again
+	errs = walk()
+	if pe := firstPanic(errs); pe != nil {
+		return nil, pe
 	}
 	return errs, nil
+}
+
+// firstPanic returns the first error of errs that is a rule's or a custom
+// scalar parser's panic, nil if none is.
+func firstPanic(errs gqlerror.List) *apierror.PanicError {
+	for _, e := range errs {
+		if pe, ok := e.Err.(*apierror.PanicError); ok {
+			return pe
+		}
+	}
+	return nil
 }
 
 // MaxFragmentNesting bounds how deeply fragment spreads may nest (a spread
@@ -180,9 +196,11 @@ func (es *errorSet) add(e *gqlerror.Error) {
 // settled once the list has n. What the rest of the walk could still
 // change is whether Validate answers with a fault: a custom scalar's
 // parser that panics on a literal further on (its PanicError among the
-// first 100 reports of GqlkitLiteralValues). literalPanics parses those
-// literals, and when one panics the walk is done again in full. (A rule
-// that would panic further on, a bug in the rule, is not looked for.)
+// first 100 reports of GqlkitLiteralValues). Unless a panic is among the
+// errors already (it is then the first of the whole walk too),
+// literalPanics parses those literals, and when one panics the walk is
+// done again in full. (A rule that would panic further on, a bug in the
+// rule, is not looked for.)
 //
 // The walk skips the list items that no rule can find fault with (see
 // trimValues).
@@ -190,7 +208,7 @@ func (s *Schema) runRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerror
 	tr := s.trimValues(doc)
 	defer tr.restore()
 	errs, stopped := s.walkRules(doc, opts, tr)
-	if stopped && s.literalPanics(doc) {
+	if stopped && firstPanic(errs) == nil && s.literalPanics(doc) {
 		errs, _ = s.walkRules(doc, ValidateOptions{DisableIntrospection: opts.DisableIntrospection}, tr)
 	}
 	return errs
