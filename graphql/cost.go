@@ -23,13 +23,17 @@ type fieldCost struct {
 	weight  int      // 0 for a negative Weight, 1 for a zero one
 	sizeArg *argInfo // the Int argument that gives the size, or nil
 	size    int      // Size: 1 for a zero one, 0 for a negative one
+	maxSize int      // MaxSize: 0 for none
 }
 
 // compileCost checks a field's Cost and keeps it in fi: SizeArg must name
 // an argument of the field, of type Int or Int!.
 func (b *builder) compileCost(fi *fieldInfo, f Field) {
 	c := f.Cost
-	fi.cost = fieldCost{weight: c.Weight, size: c.Size}
+	fi.cost = fieldCost{weight: c.Weight, size: c.Size, maxSize: c.MaxSize}
+	if c.MaxSize < 0 {
+		b.errorf("graphql: field %s: Cost.MaxSize is %d; it must not be negative (0 means no maximum)", fi.coord, c.MaxSize)
+	}
 	switch {
 	case c.Weight == 0:
 		fi.cost.weight = 1
@@ -101,10 +105,20 @@ type costField struct {
 
 // costSize is a field's size: the value of the variable called variable
 // when the field's SizeArg is one, else (or when the variable is absent)
-// fallback.
+// fallback; never more than max when max is not 0 (fallback is clamped
+// already).
 type costSize struct {
 	variable string
 	fallback int
+	max      int
+}
+
+// clamp returns n, or max when n is larger and max is set.
+func (s costSize) clamp(n int) int {
+	if s.max > 0 && n > s.max {
+		return s.max
+	}
+	return n
 }
 
 // maxCostDepth bounds the recursion of folding and of evaluating: Prepare
@@ -191,10 +205,20 @@ func (fp *fieldPlan) planAll() *selectionPlan {
 }
 
 // costSize returns how fp's size is found: from a variable, or a constant
-// (a literal, the argument's default, or Size). Validation has every
-// occurrence of a response key carry the same arguments, so the first
-// one's are read, as execution does.
+// (a literal, the argument's default, or Size), with the field's MaxSize
+// as its maximum and the constant clamped to it.
 func (fp *fieldPlan) costSize() costSize {
+	s := fp.declaredSize()
+	s.max = fp.info.cost.maxSize
+	s.fallback = s.clamp(s.fallback)
+	return s
+}
+
+// declaredSize returns fp's size as the document and the schema declare
+// it, before MaxSize. Validation has every occurrence of a response key
+// carry the same arguments, so the first one's are read, as execution
+// does.
+func (fp *fieldPlan) declaredSize() costSize {
 	c := &fp.info.cost
 	if c.sizeArg == nil {
 		return costSize{fallback: c.size}
@@ -256,7 +280,7 @@ func (s *costSet) eval(vars map[string]any, depth int) int {
 		size := f.size.fallback
 		if f.size.variable != "" {
 			if v, ok := vars[f.size.variable]; ok {
-				size = sizeOf(v, f.size.fallback)
+				size = f.size.clamp(sizeOf(v, f.size.fallback))
 			}
 		}
 		cost := f.weight

@@ -59,6 +59,11 @@ func costSchema(tb testing.TB) *Schema {
 			{Name: "huge", Type: String, Cost: Cost{Weight: math.MaxInt}},
 			{Name: "heavyList", Type: NewList(post), Args: []Argument{{Name: "first", Type: Int, Default: 2}},
 				Cost: Cost{Weight: 5, SizeArg: "first"}},
+			{Name: "clamped", Type: NewList(post), Args: []Argument{{Name: "first", Type: Int, Default: 80}},
+				Cost: Cost{SizeArg: "first", MaxSize: 50}},
+			{Name: "clampedFeed", Type: NewList(post), Args: []Argument{{Name: "first", Type: Int}},
+				Cost: Cost{SizeArg: "first", Size: 100, MaxSize: 20}},
+			{Name: "clampedList", Type: NewList(post), Cost: Cost{Size: 9, MaxSize: 4}},
 		}},
 		Mutation: &Object{Name: "Mutation", Fields: Fields{
 			{Name: "createPost", Type: NewNonNull(post), Args: []Argument{{Name: "title", Type: String}}},
@@ -141,6 +146,21 @@ func TestCost(t *testing.T) {
 		{name: "negative Size is 0", query: `{ negSize { id title } }`, want: 1},
 		{name: "a leaf list costs its weight", query: `{ words(first: 1000) }`, want: 1},
 		{name: "required size argument", query: `{ post(id: "1") { comments(limit: 4) { text } } }`, want: 1 + (1 + 4)},
+
+		// MaxSize: what the resolver returns at most.
+		{name: "MaxSize: a literal above it", query: `{ clamped(first: 2147483647) { id title } }`, want: 1 + 50*2},
+		{name: "MaxSize: a literal below it", query: `{ clamped(first: 7) { id title } }`, want: 1 + 7*2},
+		{name: "MaxSize: a literal equal to it", query: `{ clamped(first: 50) { id title } }`, want: 1 + 50*2},
+		{name: "MaxSize: a negative literal", query: `{ clamped(first: -2147483648) { id title } }`, want: 1},
+		{name: "MaxSize: a default above it", query: `{ clamped { id title } }`, want: 1 + 50*2},
+		{name: "MaxSize: Size above it", query: `{ clampedFeed { id title } }`, want: 1 + 20*2},
+		{name: "MaxSize: Size above it, no SizeArg", query: `{ clampedList { id title } }`, want: 1 + 4*2},
+		{name: "MaxSize: a variable above it", query: `query($n: Int) { clamped(first: $n) { id title } }`, variables: `{"n": 2147483647}`, want: 1 + 50*2},
+		{name: "MaxSize: a variable below it", query: `query($n: Int) { clamped(first: $n) { id title } }`, variables: `{"n": 3}`, want: 1 + 3*2},
+		{name: "MaxSize: a variable absent", query: `query($n: Int) { clamped(first: $n) { id title } }`, variables: `{}`, want: 1 + 50*2},
+		{name: "MaxSize: a variable's default above it", query: `query($n: Int = 1000) { clampedFeed(first: $n) { id title } }`, want: 1 + 20*2},
+		{name: "MaxSize: nested", query: `query($n: Int) { clamped(first: $n) { author { posts(first: 2) { id } } } }`, variables: `{"n": 99999}`,
+			want: 1 + 50*(1+(1+2))},
 
 		// Variables, after coercion.
 		{name: "variable", query: `query($n: Int) { posts(first: $n) { id title } }`, variables: `{"n": 20}`, want: 1 + 20*2},
@@ -372,6 +392,9 @@ func TestCostSizeArgErrors(t *testing.T) {
 			want: []string{`graphql: field Query.posts: Cost.SizeArg "first" is of type [Int]; it must be Int or Int!`}},
 		{name: "Float", fields: Fields{{Name: "posts", Type: NewList(post), Args: page(NewNonNull(Float)), Cost: Cost{SizeArg: "first"}}},
 			want: []string{`graphql: field Query.posts: Cost.SizeArg "first" is of type Float!; it must be Int or Int!`}},
+		{name: "negative MaxSize", fields: Fields{{Name: "posts", Type: NewList(post), Args: page(Int), Cost: Cost{SizeArg: "first", MaxSize: -1}}},
+			want: []string{`graphql: field Query.posts: Cost.MaxSize is -1; it must not be negative (0 means no maximum)`}},
+		{name: "MaxSize", fields: Fields{{Name: "posts", Type: NewList(post), Args: page(Int), Cost: Cost{SizeArg: "first", MaxSize: 50}}}},
 		{name: "every problem is reported", fields: Fields{
 			{Name: "a", Type: NewList(post), Args: page(String), Cost: Cost{SizeArg: "first"}},
 			{Name: "b", Type: NewList(post), Cost: Cost{SizeArg: "limit"}},

@@ -269,12 +269,14 @@ type Field struct {
 // (after variables are coerced; its default when absent), else Size.
 //
 // For posts(first: Int = 10): [Post!]! declared with
-// Cost{SizeArg: "first"}, the selection posts(first: 50) { author { name } }
-// costs 1 + 50 × (1 + 1) = 101, and posts { title } costs 1 + 10 × 1 = 11.
-// Introspection (__schema, __type, __typename) costs nothing. Fields under
-// @skip or @include count whatever their condition: the cost is an upper
-// bound known before anything runs. Sums and products saturate at the
-// largest int.
+// Cost{SizeArg: "first", MaxSize: 50}, the selection
+// posts(first: 50) { author { name } } costs 1 + 50 × (1 + 1) = 101,
+// posts { title } costs 1 + 10 × 1 = 11, and posts(first: 2147483647) { id }
+// costs 1 + 50 × 1 = 51, since the resolver returns at most 50 posts
+// whatever first says. Introspection (__schema, __type, __typename) costs
+// nothing. Fields under @skip or @include count whatever their condition:
+// the cost is an upper bound known before anything runs. Sums and products
+// saturate at the largest int.
 type Cost struct {
 	// Weight is the cost of the field itself; 0 means 1, a negative
 	// value means 0 (a field that is as cheap as reading a struct field).
@@ -288,6 +290,14 @@ type Cost struct {
 	// Size is the number of items the field counts as when SizeArg does
 	// not give one; 0 means 1.
 	Size int
+	// MaxSize is the most items the field returns, whatever its SizeArg
+	// asks for: the clamp its resolver applies, or its store's largest
+	// page (Hot Chocolate's MaxPageSize). A larger size, from the
+	// argument, its default or Size, counts as MaxSize. 0 means no
+	// maximum; NewSchema refuses a negative value. Declare it wherever the
+	// resolver clamps, so that a client asking for a huge page that it
+	// will never get is not refused for its cost.
+	MaxSize int
 }
 
 // FieldMiddleware wraps a resolver: it is given the next resolver of the

@@ -30,7 +30,8 @@ const (
 	// 5000 lets through what the other defaults let through at a sane
 	// page size, and stops what they do not. In the sample schema
 	// (examples/server), Query.posts(first: Int = 10) is the only list of
-	// objects, declared with Cost{SizeArg: "first"}: a document within
+	// objects, declared with Cost{SizeArg: "first", MaxSize: 50} (its
+	// resolver clamps first to 50): a document within
 	// 500 nodes and depth 10 that asks for at most 10 posts per list
 	// costs at most 1 + 10 × 499 = 4991 (one posts field whose 499 other
 	// fields all sit under it, each counted 10 times; nesting lists deeper

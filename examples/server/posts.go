@@ -79,8 +79,10 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Description: "The newest posts, at most 50.",
 			Args:        []graphql.Argument{{Name: "first", Type: graphql.Int, Default: 10}},
-			Cost:        graphql.Cost{SizeArg: "first"}, // each post's selection counts first times
-			Typed:       graphql.ResolverWithInfo(r.latest)},
+			// Each post's selection counts first times, never more than
+			// the 50 posts the resolver returns at most.
+			Cost:  graphql.Cost{SizeArg: "first", MaxSize: maxFirst},
+			Typed: graphql.ResolverWithInfo(r.latest)},
 		{Name: "post", Type: post, Description: "One post, or null when there is none with this id.",
 			Args:  []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
 			Typed: graphql.ResolverWithInfo(r.find)},
