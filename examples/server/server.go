@@ -224,6 +224,24 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_, _ = w.Write(b)
 }
 
+// closeAfterChunked ends the connection once a request whose body came
+// chunked is answered. RFC 9112 §6.1: a request with both Content-Length
+// and Transfer-Encoding may be an attempt to smuggle a second request past
+// a proxy that reads the other length, and the server must close the
+// connection after answering it. Go's server drops Content-Length in that
+// case and serves the rest of the stream as the next request, and a
+// handler cannot tell whether Content-Length was there, so every chunked
+// request closes its connection: API clients rarely send one, and it costs
+// them only a new connection.
+func closeAfterChunked(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.TransferEncoding) > 0 {
+			w.Header().Set("Connection", "close")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
 // serve runs the HTTP server until ctx is cancelled (SIGINT or SIGTERM),
 // then stops accepting connections and lets in-flight requests finish
 // within the shutdown timeout.
@@ -239,7 +257,7 @@ func serve(ctx context.Context, s settings, handler http.Handler, logger *zerolo
 	defer stopIdle()
 	go idle.releaseWhenIdle(idleCtx, s.idleRelease, logger)
 	srv := &http.Server{
-		Handler:           idle.wrap(handler),
+		Handler:           idle.wrap(closeAfterChunked(handler)),
 		ReadHeaderTimeout: min(s.readTimeout, 10*time.Second),
 		ReadTimeout:       s.readTimeout,
 		WriteTimeout:      s.writeTimeout,
