@@ -335,3 +335,39 @@ func (s *sessions) checkCaught(t *testing.T, base string, th *thief, revoked tim
 	checkRefreshRefused(t, base, refresh)
 	checkRefreshRefused(t, base, login.refresh)
 }
+
+// TestLogoutEndsSession: a logout with the access token of a refresh (A1)
+// ends the whole session, so that the login's access token (A0) is
+// refused too; a reuse detection refuses the family's access tokens at
+// once, not when they expire an hour later.
+func TestLogoutEndsSession(t *testing.T) {
+	for _, kind := range databaseKinds {
+		t.Run(kind.name, func(t *testing.T) {
+			s := &sessions{db: kind.open(t)}
+			base := s.start(t, mainEnv(secretA)...).base
+			u := user{email: "eve@example.com", password: "Eve's password"}
+			u.id = strings.TrimSpace(s.db.mustRun(t, "users", "add", "--name", "Eve", "--email", u.email, "--password", u.password))
+
+			a0 := s.login(t, base, u)
+			a1 := s.sessionOf(t, refreshByCookie(t, base, a0.refresh))
+			other := s.login(t, base, u)
+			send(t, http.MethodPost, base+"/api/auth/logout", "", "Authorization", "Bearer "+a1.access).check(t,
+				http.StatusNoContent, "", "Cache-Control", "no-store")
+			checkRefused(t, base, a0.access)
+			checkRefused(t, base, a1.access)
+			checkRefreshRefused(t, base, a1.refresh)
+			checkAccepted(t, base, other.access) // another session of the user
+
+			// JWT_REFRESH_REUSE_GRACE=0s: the second use of b0's token is a
+			// reuse, which revokes the session of b0 and b1.
+			b0 := s.login(t, base, u)
+			b1 := s.sessionOf(t, refreshByCookie(t, base, b0.refresh))
+			checkAccepted(t, base, b1.access)
+			checkRefreshRefused(t, base, b0.refresh)
+			checkRefused(t, base, b0.access)
+			checkRefused(t, base, b1.access)
+			checkRefreshRefused(t, base, b1.refresh)
+			checkAccepted(t, base, other.access)
+		})
+	}
+}
