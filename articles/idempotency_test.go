@@ -99,13 +99,15 @@ func TestIdempotentCreateCommitsWithTheKey(t *testing.T) {
 }
 
 // TestIdempotentCreateConcurrent sends one keyed create from many clients
-// at once: one article is written, and every client gets its answer.
+// at once: one article is written; each client gets its answer, or a 409
+// while the first is in flight, and then the answer when it retries.
 func TestIdempotentCreateConcurrent(t *testing.T) {
 	forEachStore(t, func(t *testing.T, e *env) {
 		_, token := e.user("Ada")
 		var failAfter atomic.Bool
 		srv := keyed(t, e, &failAfter)
 		const n = 8
+		body := `{"title":"Once","body":"Text","published":true}`
 		var (
 			wg     sync.WaitGroup
 			bodies [n]string
@@ -113,14 +115,25 @@ func TestIdempotentCreateConcurrent(t *testing.T) {
 		)
 		for i := range n {
 			wg.Go(func() {
-				status[i], bodies[i], _ = postKeyed(t, srv, token, "same", `{"title":"Once","body":"Text","published":true}`)
+				status[i], bodies[i], _ = postKeyed(t, srv, token, "same", body)
 			})
 		}
 		wg.Wait()
+		inUse := `{"message":"` + idempotency.MessageInUse + `"}`
+		var created string
 		for i := range n {
-			if status[i] != http.StatusCreated || bodies[i] != bodies[0] {
-				t.Errorf("client %d: %d %s, want 201 %s", i, status[i], bodies[i], bodies[0])
+			switch {
+			case status[i] == http.StatusCreated && (created == "" || bodies[i] == created):
+				created = bodies[i]
+			case status[i] != http.StatusConflict || bodies[i] != inUse:
+				t.Errorf("client %d: %d %s, want 201 (the same for all) or 409 %s", i, status[i], bodies[i], inUse)
 			}
+		}
+		if created == "" {
+			t.Fatal("no client got the article")
+		}
+		if status, again, replayed := postKeyed(t, srv, token, "same", body); status != http.StatusCreated || again != created || replayed != "true" {
+			t.Errorf("a retry after them: %d %s (replayed %q), want %s replayed", status, again, replayed, created)
 		}
 		if got := e.total(); got != 1 {
 			t.Errorf("%d articles exist, want 1", got)

@@ -17,27 +17,56 @@
 // ([Config.Subject]); a request without a subject, or without a key, passes
 // through untouched.
 //
-//   - The first request with a key runs the handler. Its answer (status,
-//     headers, body) is recorded under the key when its status is below 500;
-//     a 5xx answer, or a panic, records nothing, so a retry runs again.
+//   - The first request with a key runs the handler. When a write joined
+//     its claim (see below) and its status is below 500, its answer
+//     (status, headers, body) is recorded under the key, then sent. A
+//     request that wrote nothing (a GraphQL query, a refused mutation)
+//     is answered without being recorded; so are a 5xx answer and a
+//     panic, after the writes that joined the claim are undone. A retry
+//     of any of these runs again.
 //   - A later request with the same key, the same subject and the same
 //     request (method, path and query, Content-Type and body) gets the
 //     recorded answer, with Idempotent-Replayed: true, without running the
 //     handler, for [Config.TTL] (24 hours by default).
-//   - The same key with a different request is a 422.
-//   - Two requests with one key at once: the second waits for the first and
-//     then gets its answer. The handler runs once.
+//   - The same key with a different request is a 422
+//     IDEMPOTENCY_KEY_REUSED, whether the first is done or in flight.
+//   - Two requests with one key at once: the second is answered 409
+//     IDEMPOTENCY_KEY_IN_USE with Retry-After: 1 at once, without waiting
+//     for the first (as the IETF draft says); retried after the first is
+//     done, it gets the first's answer. The handler runs once.
+//   - A write whose answer is over [Config.MaxRecordBytes] (4 MiB) is
+//     undone and answered 422 IDEMPOTENCY_ANSWER_TOO_LARGE: an answer
+//     that could not be replayed is not given.
 //   - A malformed key is a 400; a body over [Config.MaxBodyBytes] a 413.
+//
+// # Claims hold nothing while they wait
+//
+// A key is held by a claim: a row the store commits before the handler
+// runs, with a lease ([Config.Lease], 5 s) that the middleware renews
+// while the handler runs. A claim holds no transaction and no connection
+// until the handler's first write joins it: the request may wait for
+// anything (a budget, another service) without keeping a database
+// connection, or SQLite's single writer, from others. When the process
+// dies, its keys are taken over by retries once their leases end.
 //
 // # Exactly once, across crashes
 //
 // The stores of this module ([SQLStore], which pgstore and sqlitestore
-// provide) hold a key for the duration of a database transaction that
-// starts before the handler and commits together with the recorded answer.
-// A write the handler makes in that same transaction ([SQLStore.Tx]; the
-// articles stores and the example server's posts do) commits with the key
-// or not at all: if the process dies at any point, either both are there
-// and a retry is replayed, or neither is and a retry runs afresh. A write
-// made elsewhere commits on its own, so a crash between its commit and the
-// key's leaves a window in which a retry writes twice.
+// provide) open a claim's transaction when its first write asks for it
+// ([SQLStore.Tx]), check there that the request still holds the key, and
+// record the answer in it: the writes and the answer commit together or
+// not at all. If the process dies at any point, either both are there
+// and a retry is replayed, or neither is and a retry runs afresh. The
+// answer is sent only after the commit, so no transaction is open while
+// the client reads it.
+//
+// The rule for a store of your own in the same database: run a keyed
+// request's writes in the transaction of [SQLStore.Tx], and, once it is
+// open, its reads too ([SQLStore.ActiveTx]). A request that holds the
+// transaction's connection and waits for another one can exhaust a small
+// pool (every connection held by a request waiting for one more); one
+// that runs everything in its transaction never waits for a connection
+// while holding one, whatever the pool's size and the number of requests.
+// A write made elsewhere does not join the claim: it commits on its own,
+// and its answer is not recorded.
 package idempotency

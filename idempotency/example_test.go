@@ -2,6 +2,7 @@ package idempotency_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -16,7 +17,8 @@ import (
 )
 
 // A retried POST with the same Idempotency-Key gets the first answer
-// again; the handler runs once.
+// again; the handler runs once. The handler writes through the claim's
+// transaction, so the order and the recorded answer commit together.
 func ExampleMiddleware() {
 	dir, _ := os.MkdirTemp("", "idempotency")
 	defer os.RemoveAll(dir)
@@ -25,7 +27,8 @@ func ExampleMiddleware() {
 		panic(err)
 	}
 	defer store.Close()
-	if err := store.Migrate(context.Background()); err != nil {
+	orders := `CREATE TABLE IF NOT EXISTS orders (id INTEGER PRIMARY KEY, item TEXT NOT NULL)`
+	if err := store.Migrate(context.Background(), orders); err != nil {
 		panic(err)
 	}
 	keys, err := idempotency.Middleware(idempotency.Config{Store: store.Idempotency()})
@@ -35,8 +38,26 @@ func ExampleMiddleware() {
 	runs := 0
 	create := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		runs++
+		// The claim's transaction, or nil for a request without a key.
+		tx, err := store.Idempotency().Tx(r.Context())
+		if err != nil {
+			http.Error(w, "try again", http.StatusConflict)
+			return
+		}
+		const insert = `INSERT INTO orders (item) VALUES ('tea') RETURNING id`
+		var row *sql.Row
+		if tx != nil {
+			row = tx.QueryRowContext(r.Context(), insert)
+		} else {
+			row = store.WriteDB().QueryRowContext(r.Context(), insert)
+		}
+		var id int64
+		if err := row.Scan(&id); err != nil {
+			http.Error(w, "failed", http.StatusInternalServerError)
+			return
+		}
 		w.WriteHeader(http.StatusCreated)
-		fmt.Fprintf(w, `{"order":%d}`, runs)
+		fmt.Fprintf(w, `{"order":%d}`, id)
 	})
 	// In a real service auth's middleware sets the user; here a stand-in.
 	asUser7 := func(h http.Handler) http.Handler {

@@ -2,12 +2,14 @@ package idempotency
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -35,16 +37,37 @@ const (
 	// DefaultMaxBodyBytes caps the body of a request with a key (1 MiB)
 	// when [Config.MaxBodyBytes] is zero.
 	DefaultMaxBodyBytes = 1 << 20
+	// DefaultMaxRecordBytes caps the body of a recorded answer (4 MiB)
+	// when [Config.MaxRecordBytes] is zero: room for the largest answer
+	// that echoes a request of DefaultMaxBodyBytes, such as a created
+	// article, whose JSON may be up to three times as long as the request
+	// (a byte that is not UTF-8 is read as U+FFFD and written back as
+	// three).
+	DefaultMaxRecordBytes = 4 << 20
+	// DefaultLease is how long a key stays held after its request last
+	// renewed its claim, when [Config.Lease] is zero: how long a retry
+	// waits, answered 409, when the process serving the first request
+	// died.
+	DefaultLease = 5 * time.Second
 	// MaxKeyLength is the longest key accepted.
 	MaxKeyLength = 255
 )
 
-// Messages of the middleware's own answers.
+// Messages and codes of the middleware's own answers.
 const (
 	MessageBadKey = "The Idempotency-Key header must be one value of 1 to 255 printable ASCII characters."
 	MessageReused = "This Idempotency-Key was already used with a different request."
+	MessageInUse  = "A request with this Idempotency-Key is still in progress; try again shortly."
+	// MessageTooLarge answers a write whose answer is over
+	// [Config.MaxRecordBytes].
+	MessageTooLarge = "The answer to this request is too large to record under an Idempotency-Key, so nothing was written; send it without the key, or ask for less."
 	// Code of the 422 that answers a key reused with another request.
 	CodeKeyReused apierror.Code = "IDEMPOTENCY_KEY_REUSED"
+	// Code of the 409 that answers a key held by a request in flight.
+	CodeKeyInUse apierror.Code = "IDEMPOTENCY_KEY_IN_USE"
+	// Code of the 422 that answers a write whose answer is too large to
+	// record.
+	CodeAnswerTooLarge apierror.Code = "IDEMPOTENCY_ANSWER_TOO_LARGE"
 )
 
 // Config configures [Middleware]. Store is required; the zero value of
@@ -68,8 +91,21 @@ type Config struct {
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 
-	// WriteError answers the middleware's own refusals (400, 413, 422,
-	// 500). nil means the REST shape of package errors,
+	// MaxRecordBytes caps the body of an answer to be recorded. A write
+	// whose answer is larger is undone and answered 422
+	// IDEMPOTENCY_ANSWER_TOO_LARGE: a retry would fail alike, and an
+	// answer that was sent but not recorded could not be replayed. 0
+	// means DefaultMaxRecordBytes.
+	MaxRecordBytes int
+
+	// Lease is how long a key stays held after its request last renewed
+	// its claim; the middleware renews it every Lease/3 while the handler
+	// runs, so it only ends on its own when the process dies. 0 means
+	// DefaultLease.
+	Lease time.Duration
+
+	// WriteError answers the middleware's own refusals (400, 409, 413,
+	// 422, 500). nil means the REST shape of package errors,
 	// apierror.Presenter.WriteREST; a GraphQL endpoint passes
 	// graphqlhttp.WriteError.
 	WriteError func(w http.ResponseWriter, r *http.Request, err error)
@@ -96,14 +132,20 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 	if cfg.Store == nil {
 		return nil, errors.New("idempotency: Config.Store is nil")
 	}
-	if cfg.TTL < 0 || cfg.MaxBodyBytes < 0 {
-		return nil, errors.New("idempotency: TTL and MaxBodyBytes must not be negative")
+	if cfg.TTL < 0 || cfg.MaxBodyBytes < 0 || cfg.MaxRecordBytes < 0 || cfg.Lease < 0 {
+		return nil, errors.New("idempotency: TTL, MaxBodyBytes, MaxRecordBytes and Lease must not be negative")
 	}
 	if cfg.TTL == 0 {
 		cfg.TTL = DefaultTTL
 	}
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if cfg.MaxRecordBytes == 0 {
+		cfg.MaxRecordBytes = DefaultMaxRecordBytes
+	}
+	if cfg.Lease == 0 {
+		cfg.Lease = DefaultLease
 	}
 	if cfg.Subject == nil {
 		cfg.Subject = userSubject
@@ -162,13 +204,20 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	now := m.cfg.Now()
-	k := Key{Subject: subject, Key: key, Fingerprint: fingerprint(r, body), Now: now, Expires: now.Add(m.cfg.TTL)}
+	k := Key{Subject: subject, Key: key, Fingerprint: fingerprint(r, body),
+		Now: now, Expires: now.Add(m.cfg.TTL), LeaseEnd: now.Add(m.cfg.Lease)}
 	recorded, claim, err := m.cfg.Store.Claim(r.Context(), k)
+	var inUse *InUseError
 	switch {
+	case errors.As(err, &inUse) && !bytes.Equal(inUse.Fingerprint, k.Fingerprint):
+		m.cfg.WriteError(w, r, errReused)
+	case errors.As(err, &inUse):
+		w.Header().Set("Retry-After", "1")
+		m.cfg.WriteError(w, r, errInUse)
 	case err != nil:
 		m.fail(w, r, fmt.Errorf("idempotency: claiming a key: %w", err))
 	case recorded != nil && !bytes.Equal(recorded.Fingerprint, k.Fingerprint):
-		m.cfg.WriteError(w, r, &apierror.Error{Code: CodeKeyReused, Message: MessageReused, Status: http.StatusUnprocessableEntity})
+		m.cfg.WriteError(w, r, errReused)
 	case recorded != nil:
 		replay(w, recorded)
 	default:
@@ -176,33 +225,93 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// run serves r under claim and records the answer.
+// The middleware's own refusals. A reused key is answered 422 whether the
+// first request is done or still in flight: the client's mistake is the
+// same, and waiting would not help.
+var (
+	errReused   = &apierror.Error{Code: CodeKeyReused, Message: MessageReused, Status: http.StatusUnprocessableEntity}
+	errInUse    = &apierror.Error{Code: CodeKeyInUse, Message: MessageInUse, Status: http.StatusConflict}
+	errTooLarge = &apierror.Error{Code: CodeAnswerTooLarge, Message: MessageTooLarge, Status: http.StatusUnprocessableEntity}
+)
+
+// run serves r under claim, records the answer when a write joined the
+// claim, and only then sends it: no transaction is open while the client
+// reads.
 func (m *middleware) run(w http.ResponseWriter, r *http.Request, k Key, claim Claim) {
 	rec := &recorder{header: http.Header{}}
+	stopRenewing := m.renew(r, claim)
 	done := false
 	defer func() {
 		if !done { // a panic: give the key up, then let it go on
-			_ = claim.Release()
+			stopRenewing()
+			m.release(r, claim)
 		}
 	}()
 	m.next.ServeHTTP(rec, r.WithContext(claim.Context(r.Context())))
 	done = true
+	stopRenewing()
 	if rec.status == 0 {
 		rec.status = http.StatusOK
 	}
-	if rec.status >= 500 {
-		if err := claim.Release(); err != nil {
-			ctxlog.For(r.Context(), m.cfg.Logger).Error().Err(err).Msg("idempotency: releasing a key")
+	switch {
+	case rec.status >= 500 || !claim.Joined():
+		// Nothing to replay: a failure undoes what was written, and a
+		// request that wrote nothing (a query, a refusal) may run again.
+		m.release(r, claim)
+	case rec.body.Len() > m.cfg.MaxRecordBytes:
+		m.release(r, claim)
+		m.cfg.WriteError(w, r, errTooLarge)
+		return
+	default:
+		resp := Response{Fingerprint: k.Fingerprint, Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}
+		if err := claim.Commit(r.Context(), resp); err != nil {
+			m.fail(w, r, fmt.Errorf("idempotency: recording an answer: %w", err))
+			return
 		}
-		rec.send(w, false)
-		return
-	}
-	resp := Response{Fingerprint: k.Fingerprint, Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}
-	if err := claim.Commit(r.Context(), resp); err != nil {
-		m.fail(w, r, fmt.Errorf("idempotency: recording an answer: %w", err))
-		return
 	}
 	rec.send(w, false)
+}
+
+// release ends claim without recording, even when the client has gone:
+// the key is then free at once rather than when its lease ends.
+func (m *middleware) release(r *http.Request, claim Claim) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), m.cfg.Lease)
+	defer cancel()
+	if err := claim.Release(ctx); err != nil {
+		ctxlog.For(r.Context(), m.cfg.Logger).Error().Err(err).Msg("idempotency: releasing a key")
+	}
+}
+
+// renew renews claim's lease every Lease/3 until the function it returns
+// is called, or until a write joins the claim (which holds the key from
+// then on) or another request has taken the key over.
+func (m *middleware) renew(r *http.Request, claim Claim) (stop func()) {
+	every := m.cfg.Lease / 3
+	var (
+		mu      sync.Mutex
+		stopped bool
+		timer   *time.Timer
+	)
+	tick := func() {
+		err := claim.Renew(r.Context(), m.cfg.Now().Add(m.cfg.Lease))
+		if err != nil && r.Context().Err() == nil {
+			ctxlog.For(r.Context(), m.cfg.Logger).Warn().Err(err).Msg("idempotency: renewing a key's lease")
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !stopped && !claim.Joined() && !errors.Is(err, ErrClaimLost) {
+			timer.Reset(every)
+		}
+	}
+	mu.Lock()
+	timer = time.AfterFunc(every, tick)
+	mu.Unlock()
+	return func() {
+		mu.Lock()
+		defer mu.Unlock()
+		stopped = true
+		timer.Stop()
+	}
 }
 
 func (m *middleware) fail(w http.ResponseWriter, r *http.Request, err error) {

@@ -2,8 +2,11 @@ package idempotency
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"time"
+
+	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
 // Key identifies one idempotent request: what [Store.Claim] takes.
@@ -19,6 +22,10 @@ type Key struct {
 	// Now is the time of the request; Expires is when a recorded answer
 	// is forgotten.
 	Now, Expires time.Time
+	// LeaseEnd is when a claim that was neither renewed nor ended (its
+	// process died) stops holding the key, so that another request may
+	// take it over.
+	LeaseEnd time.Time
 }
 
 // Response is an answer recorded under a key.
@@ -33,24 +40,63 @@ type Response struct {
 // Store keeps keys and the answers recorded under them. Implementations are
 // safe for concurrent use.
 type Store interface {
-	// Claim takes k for the request that calls it. When an answer is
-	// recorded under k (and has not expired), Claim returns it and a nil
-	// Claim. Otherwise it returns a Claim that holds k until it is
-	// committed or released: a concurrent Claim of the same key waits for
-	// that, then returns the recorded answer or takes the key in turn.
+	// Claim takes k for the request that calls it, in a short step that
+	// holds nothing (no transaction, no connection) once it returns:
+	//
+	//   - when an answer is recorded under k (and has not expired), it
+	//     returns that answer and a nil Claim;
+	//   - when another claim holds k and its lease has not ended, it
+	//     returns an error that is, or wraps, an [*InUseError], at once;
+	//   - otherwise it returns a Claim that holds k until k.LeaseEnd, or
+	//     later if renewed.
 	Claim(ctx context.Context, k Key) (*Response, Claim, error)
 }
 
-// Claim is a key held by one request.
+// Claim is a key held by one request. The writes whose effects the
+// recorded answer describes join the claim (for [SQLStore], through
+// [SQLStore.Tx]); a claim that no write joined is released, and its answer
+// is not recorded.
 type Claim interface {
-	// Context returns ctx carrying the claim, for the handler: a store
-	// that can make writes atomic with the key hands them its transaction
-	// through it (see [SQLStore.Tx]).
+	// Context returns ctx carrying the claim, for the handler.
 	Context(ctx context.Context) context.Context
-	// Commit records r under the key and gives the key up. After an
-	// error nothing is recorded and the key is free again.
+	// Renew moves the lease to leaseEnd while the handler runs. It
+	// fails with an error matching [ErrClaimLost] when another request
+	// took the key over, and does nothing once a write has joined (the
+	// write then holds the key until the claim ends).
+	Renew(ctx context.Context, leaseEnd time.Time) error
+	// Joined reports whether a write joined the claim: whether its
+	// answer must be recorded.
+	Joined() bool
+	// Commit records r under the key, together with the writes that
+	// joined the claim, and ends the claim. After an error nothing is
+	// recorded, nothing of the writes is kept, and the key is free again
+	// (at once, or once its lease ends).
 	Commit(ctx context.Context, r Response) error
-	// Release gives the key up without recording an answer, undoing the
-	// writes that joined the claim. It is a no-op after Commit.
-	Release() error
+	// Release ends the claim without recording an answer, undoing the
+	// writes that joined it, and frees the key. It is a no-op after
+	// Commit or Release.
+	Release(ctx context.Context) error
+}
+
+// InUseError is the error of [Store.Claim] for a key that another request
+// holds.
+type InUseError struct {
+	// Fingerprint is that of the request holding the key.
+	Fingerprint []byte
+	// LeaseEnd is when its hold ends unless it is renewed.
+	LeaseEnd time.Time
+}
+
+func (e *InUseError) Error() string {
+	return "idempotency: another request holds the key until " + e.LeaseEnd.UTC().Format(time.RFC3339Nano)
+}
+
+// ErrClaimLost is what a claim's Renew, and a write joining it, return
+// when another request took the key over after the claim's lease ended:
+// the write does not happen and nothing is recorded. It is an
+// [*apierror.Error], so a handler that returns it answers the same 409 as
+// the middleware gives a request whose key is in use.
+var ErrClaimLost error = &apierror.Error{
+	Code: CodeKeyInUse, Message: MessageInUse, Status: http.StatusConflict,
+	Err: errors.New("idempotency: the claim's lease ended and another request took the key"),
 }

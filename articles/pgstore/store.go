@@ -60,7 +60,7 @@ func New(pool *pgxpool.Pool) *Store {
 			Violation: violation,
 			BindTime:  func(t time.Time) any { return t },
 			Now:       time.Now,
-			Keys:      idempotency.NewSQLStore(sqlDB),
+			Keys:      idempotency.NewSQLStore(sqlDB, sqlDB),
 
 			// Lists read the page and its total in one snapshot.
 			ReadSnapshot: db.readSnapshot,
@@ -69,10 +69,10 @@ func New(pool *pgxpool.Pool) *Store {
 }
 
 // Idempotency returns the store of idempotency keys in the same database,
-// for idempotency.Config.Store. Claims are database/sql transactions over
-// the Store's pool, and the Store's writes in a request that holds a claim
-// join its transaction, so that they commit together with the recorded
-// answer.
+// for idempotency.Config.Store. Claims run over the Store's pool; the
+// Store's writes in a request that holds a claim join its transaction
+// (which the first of them begins), so that they commit together with the
+// recorded answer, and the Store's reads that follow run in it too.
 func (s *Store) Idempotency() *idempotency.SQLStore { return s.Keys }
 
 // Tokens returns the store of revoked access tokens and refresh tokens in

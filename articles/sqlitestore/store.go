@@ -162,7 +162,7 @@ func newStore(read, write sqlDB) *Store {
 		Violation: violation,
 		BindTime:  bindTime,
 		Now:       time.Now,
-		Keys:      idempotency.NewSQLStore(write.db),
+		Keys:      idempotency.NewSQLStore(read.db, write.db),
 
 		// Lists read the page and its total in one snapshot.
 		ReadSnapshot: read.readSnapshot,
@@ -170,10 +170,20 @@ func newStore(read, write sqlDB) *Store {
 }
 
 // Idempotency returns the store of idempotency keys in the same database,
-// for idempotency.Config.Store. Claims run on the writer pool, and the
-// Store's writes in a request that holds a claim join its transaction, so
-// that they commit together with the recorded answer.
+// for idempotency.Config.Store. Claims look keys up through the read-only
+// pool and write through the writer; the Store's writes in a request that
+// holds a claim join its transaction (which the first of them begins), so
+// that they commit together with the recorded answer, and the Store's
+// reads that follow run in it too.
 func (s *Store) Idempotency() *idempotency.SQLStore { return s.Keys }
+
+// WriteDB returns the pool the Store writes through: one connection (with
+// [Open]), on which idempotency claims run too. Write the application's
+// own tables in the same file through it (and through the claim's
+// transaction, idempotency.SQLStore.Tx, in a request that holds one):
+// a second writer connection in the process would contend with it for
+// SQLite's single write lock, each waiting up to the busy timeout.
+func (s *Store) WriteDB() *sql.DB { return s.write }
 
 // Tokens returns the store of revoked access tokens and refresh tokens in
 // the same database, for auth.Config.Tokens and auth.RefreshConfig.Store.

@@ -37,8 +37,8 @@ var (
 )
 
 // store is what the server keeps in its database: users and articles (the
-// kit's stores), idempotency keys, and the revoked and refresh tokens of
-// the auth package.
+// kit's stores), idempotency keys, and the revoked and refresh tokens and
+// the counts of failed logins of the auth package.
 type store interface {
 	articles.Store
 	auth.UserStore
@@ -79,9 +79,11 @@ func openSQLite(path string) (*database, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("creating the folder of %s: %w", path, err)
 	}
-	// The articles store keeps its own pools (one writer, many readers).
-	// The posts get the same arrangement: SQLite has one write lock, so
-	// writes queue on a single connection instead of racing for it.
+	// The articles store keeps its own pools: many readers, and the one
+	// writer of the process. The posts are written through that writer
+	// too: SQLite has one write lock, and a second writer connection would
+	// contend with the first for it, each waiting up to the busy timeout,
+	// while writes that queue on a single connection wait in Go.
 	st, err := sqlitestore.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
@@ -91,34 +93,20 @@ func openSQLite(path string) (*database, error) {
 		st.Close()
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	writer, err := sql.Open("sqlite", sqlitestore.DSN(path))
-	if err != nil {
-		st.Close()
-		readers.Close()
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
-	writer.SetMaxOpenConns(1)
 	// Readers are bounded as the articles store bounds its own: without
 	// a bound, every request in flight opens a connection (and its file
 	// handles).
 	n := max(4, runtime.GOMAXPROCS(0))
 	readers.SetMaxOpenConns(n)
 	readers.SetMaxIdleConns(n)
-	if err := writer.Ping(); err != nil {
-		st.Close()
-		readers.Close()
-		writer.Close()
-		return nil, fmt.Errorf("opening %s: %w", path, err)
-	}
 	posts := newPostStore(readers, dialectSQLite)
-	posts.writer = writer
+	posts.writer = st.WriteDB()
 	posts.keys = st.Idempotency()
 	return &database{
 		kind: "sqlite", where: path, path: path,
 		store: st,
 		posts: posts,
 		closeFn: func() {
-			writer.Close()
 			readers.Close()
 			st.Close()
 		},

@@ -54,24 +54,43 @@ type postStore struct {
 	dialect dialect
 	now     func() time.Time
 	// keys is the idempotency store of the same database: a write by a
-	// request that holds one of its claims joins the claim's transaction.
+	// request that holds one of its claims joins the claim's transaction,
+	// and the reads that follow run in it.
 	keys *idempotency.SQLStore
 }
 
 // w is where the writes of a request with context ctx go: into the
 // transaction of its idempotency claim, if it holds one, so that they
 // commit together with the recorded answer; else to the writer. SQLite
-// takes one writer at a time, so the server gives writes a pool of one
-// connection, and writers queue in Go instead of racing for the lock and
-// timing out under load.
-func (s *postStore) w(ctx context.Context) querier {
+// takes one writer at a time, so the server writes through the articles
+// store's single writer connection, and writers queue in Go instead of
+// racing for the lock and timing out under load.
+func (s *postStore) w(ctx context.Context) (querier, error) {
 	if s.keys != nil {
-		if tx, ok := s.keys.Tx(ctx); ok {
-			return tx
+		tx, err := s.keys.Tx(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if tx != nil {
+			return tx, nil
 		}
 	}
 	if s.writer != nil {
-		return s.writer
+		return s.writer, nil
+	}
+	return s.db, nil
+}
+
+// r is where the reads of a request with context ctx go: into the
+// transaction of its idempotency claim once a write has begun it, so that
+// the request never holds one connection while it waits for another
+// (which, with every connection of a small pool so held, would wait
+// forever); else to the readers.
+func (s *postStore) r(ctx context.Context) querier {
+	if s.keys != nil {
+		if tx, ok := s.keys.ActiveTx(ctx); ok {
+			return tx
+		}
 	}
 	return s.db
 }
@@ -111,7 +130,7 @@ func scanPost(row interface{ Scan(...any) error }) (*Post, error) {
 
 // latest returns the newest n posts.
 func (s *postStore) latest(ctx context.Context, n int) ([]*Post, error) {
-	rows, err := s.db.QueryContext(ctx,
+	rows, err := s.r(ctx).QueryContext(ctx,
 		"SELECT "+postColumns+" FROM posts ORDER BY created_at DESC, id DESC LIMIT $1", n)
 	if err != nil {
 		return nil, err
@@ -130,7 +149,7 @@ func (s *postStore) latest(ctx context.Context, n int) ([]*Post, error) {
 
 // find returns one post, or an error wrapping sql.ErrNoRows.
 func (s *postStore) find(ctx context.Context, id int64) (*Post, error) {
-	return scanPost(s.db.QueryRowContext(ctx, "SELECT "+postColumns+" FROM posts WHERE id = $1", id))
+	return scanPost(s.r(ctx).QueryRowContext(ctx, "SELECT "+postColumns+" FROM posts WHERE id = $1", id))
 }
 
 // loadAuthors fills the Author of every post with one query.
@@ -148,7 +167,7 @@ func (s *postStore) loadAuthors(ctx context.Context, posts []*Post) error {
 			marks = append(marks, "$"+strconv.Itoa(len(ids)))
 		}
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT id, name FROM users WHERE id IN ("+strings.Join(marks, ", ")+")", ids...)
+	rows, err := s.r(ctx).QueryContext(ctx, "SELECT id, name FROM users WHERE id IN ("+strings.Join(marks, ", ")+")", ids...)
 	if err != nil {
 		return err
 	}
@@ -173,7 +192,7 @@ func (s *postStore) loadAuthors(ctx context.Context, posts []*Post) error {
 // userExists reports whether there is a user id.
 func (s *postStore) userExists(ctx context.Context, id int64) (bool, error) {
 	var one int
-	err := s.db.QueryRowContext(ctx, "SELECT 1 FROM users WHERE id = $1", id).Scan(&one)
+	err := s.r(ctx).QueryRowContext(ctx, "SELECT 1 FROM users WHERE id = $1", id).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -197,7 +216,11 @@ func (s *postStore) create(ctx context.Context, userID int64, title, body string
 	}
 	now := s.now().UTC().Truncate(time.Microsecond)
 	var id int64
-	err := writeReturning(ctx, s.w(ctx),
+	w, err := s.w(ctx)
+	if err != nil {
+		return nil, err
+	}
+	err = writeReturning(ctx, w,
 		"INSERT INTO posts (user_id, title, body, tags, created_at) "+
 			"SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1) RETURNING id",
 		[]any{userID, title, body, tagsJSON, s.timestamp(now)}, &id)
@@ -213,8 +236,12 @@ func (s *postStore) create(ctx context.Context, userID int64, title, body string
 // deleteOwn deletes post id if userID wrote it. It answers NOT_FOUND when
 // there is no such post and FORBIDDEN when someone else wrote it.
 func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, error) {
+	w, err := s.w(ctx)
+	if err != nil {
+		return nil, err
+	}
 	p, err := scanPost(rowFunc(func(dest ...any) error {
-		return writeReturning(ctx, s.w(ctx), "DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns,
+		return writeReturning(ctx, w, "DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns,
 			[]any{id, userID}, dest...)
 	}))
 	if err == nil {

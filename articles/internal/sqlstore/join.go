@@ -7,15 +7,34 @@ import (
 
 // writer returns where the writes of a request with context ctx run: the
 // transaction of the idempotency claim the request holds on this database
-// (see idempotency.SQLStore.Tx), so that they commit together with the
-// recorded answer, or else Writer.
-func (c *Core) writer(ctx context.Context) DB {
+// (see idempotency.SQLStore.Tx), begun by its first write, so that they
+// commit together with the recorded answer; or else Writer. It fails when
+// the claim was taken over by another request.
+func (c *Core) writer(ctx context.Context) (DB, error) {
+	if c.Keys == nil {
+		return c.Writer, nil
+	}
+	tx, err := c.Keys.Tx(ctx)
+	switch {
+	case err != nil:
+		return nil, err
+	case tx != nil:
+		return txDB{tx}, nil
+	}
+	return c.Writer, nil
+}
+
+// reader returns where the reads of a request with context ctx run: the
+// transaction of its idempotency claim once a write has begun it, so that
+// a request never holds one connection while it waits for another; or
+// else Reader.
+func (c *Core) reader(ctx context.Context) DB {
 	if c.Keys != nil {
-		if tx, ok := c.Keys.Tx(ctx); ok {
+		if tx, ok := c.Keys.ActiveTx(ctx); ok {
 			return txDB{tx}
 		}
 	}
-	return c.Writer
+	return c.Reader
 }
 
 // txDB adapts a *sql.Tx to DB.

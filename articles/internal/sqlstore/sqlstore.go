@@ -67,7 +67,8 @@ type Core struct {
 	Now func() time.Time
 	// Keys, when set, is the idempotency store of the same database: the
 	// writes of a request that holds one of its claims run in the claim's
-	// transaction.
+	// transaction, which the first of them begins, and so do the reads
+	// that follow (ListPublished aside, for now).
 	Keys *idempotency.SQLStore
 }
 
@@ -81,7 +82,7 @@ func (c *Core) stamp(t time.Time) time.Time {
 
 // FindPublished implements articles.Store.
 func (c *Core) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
-	a, err := scanArticle(c.Reader.QueryRow(ctx, findPublished, id))
+	a, err := scanArticle(c.reader(ctx).QueryRow(ctx, findPublished, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return articles.Article{}, fmt.Errorf("articles: published article %d: %w", id, apierror.ErrNotFound)
 	}
@@ -114,8 +115,11 @@ func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (artic
 		UpdatedAt: now,
 		Author:    articles.Author{ID: in.UserID},
 	}
-	err := writeReturning(ctx, c.writer(ctx), insertArticle, []any{in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)},
-		&a.ID, &a.Author.Name)
+	db, err := c.writer(ctx)
+	if err == nil {
+		err = writeReturning(ctx, db, insertArticle, []any{in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)},
+			&a.ID, &a.Author.Name)
+	}
 	if err != nil {
 		if c.Violation(err) == ForeignKeyViolation {
 			return articles.Article{}, fmt.Errorf("articles: creating an article for user %d: %w", in.UserID, articles.ErrUnknownUser)
@@ -128,7 +132,11 @@ func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (artic
 // DeleteArticle implements articles.Store: one statement when the user
 // deletes their own article, a second that explains the refusal otherwise.
 func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
-	n, err := c.writer(ctx).Exec(ctx, deleteOwnArticle, id, userID)
+	db, err := c.writer(ctx)
+	if err != nil {
+		return fmt.Errorf("articles: deleting article %d: %w", id, err)
+	}
+	n, err := db.Exec(ctx, deleteOwnArticle, id, userID)
 	if err != nil {
 		return fmt.Errorf("articles: deleting article %d: %w", id, err)
 	}
@@ -139,7 +147,7 @@ func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
 		userExists bool
 		owner      *int64
 	)
-	if err := c.Reader.QueryRow(ctx, explainDelete, id, userID).Scan(&userExists, &owner); err != nil {
+	if err := c.reader(ctx).QueryRow(ctx, explainDelete, id, userID).Scan(&userExists, &owner); err != nil {
 		return fmt.Errorf("articles: deleting article %d: %w", id, err)
 	}
 	switch {
@@ -158,7 +166,10 @@ func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
 // CreateUser implements auth.UserStore.
 func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
 	var id int64
-	err := writeReturning(ctx, c.writer(ctx), insertUser, []any{name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))}, &id)
+	db, err := c.writer(ctx)
+	if err == nil {
+		err = writeReturning(ctx, db, insertUser, []any{name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))}, &id)
+	}
 	if err != nil {
 		if c.Violation(err) == UniqueViolation {
 			return 0, fmt.Errorf("articles: creating a user: %w", auth.ErrEmailTaken)
@@ -170,7 +181,11 @@ func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash 
 
 // DeleteUser implements auth.UserStore.
 func (c *Core) DeleteUser(ctx context.Context, id int64) error {
-	n, err := c.writer(ctx).Exec(ctx, deleteUser, id)
+	db, err := c.writer(ctx)
+	if err != nil {
+		return fmt.Errorf("articles: deleting user %d: %w", id, err)
+	}
+	n, err := db.Exec(ctx, deleteUser, id)
 	if err != nil {
 		return fmt.Errorf("articles: deleting user %d: %w", id, err)
 	}
@@ -186,7 +201,7 @@ func (c *Core) PasswordHash(ctx context.Context, email string) (int64, []byte, e
 		id   int64
 		hash string
 	)
-	err := c.Reader.QueryRow(ctx, passwordHash, email).Scan(&id, &hash)
+	err := c.reader(ctx).QueryRow(ctx, passwordHash, email).Scan(&id, &hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil, errUnknownEmail
 	}
