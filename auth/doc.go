@@ -56,8 +56,15 @@
 //     kid; a kid naming no configured key is refused; jku, x5u, jwk and the
 //     like are ignored and never supply a key; typ, when present, is "JWT"
 //     (any case), and crit is refused;
+//   - its header and its claims are JSON objects that name no member twice
+//     (encoding/json would keep the last, so a token could smuggle a second
+//     sub or exp past a reader that takes the first), however the name is
+//     escaped ("s\u0075b" is sub); claim names match exactly ("EXP" is not
+//     exp);
 //   - exp is present and not past; nbf and iat, when present, are not in the
-//     future; each with the leeway;
+//     future; each with the leeway; the three (and auth_time) are JSON
+//     numbers of seconds: "exp":"9999999999", a string, is refused, as is
+//     null;
 //   - sub is a positive integer that fits in an int64, given as a JSON
 //     string ("42", as this package and jwt-auth 2.x issue it) or a JSON
 //     number (42, as jwt-auth 1.x issues it), in plain decimal: no sign,
@@ -80,13 +87,27 @@
 //
 // With [Config.Tokens] (pgstore's and sqlitestore's Tokens method return a
 // [SQLTokenStore]) every token the verifier accepts costs one lookup,
-// [TokenStore.Revoked]: its id (jti) may have been logged out ([Logout],
-// [TokenStore.RevokeToken]; the entry goes when the token expires), or
-// its user logged out everywhere before it was issued
-// ([TokenStore.RevokeUser]). When the store cannot answer, the token is
-// refused with an error wrapping [ErrUnavailable], which the middlewares
-// answer with 503 {"message":"Service unavailable."}: revocation fails
-// closed.
+// [TokenStore.Revoked], which refuses it when
+//
+//   - its id (jti) was logged out ([TokenStore.RevokeToken], for a token
+//     without a session; the entry goes when the token expires);
+//   - it was issued with a session (its sid claim: a [Login] or a
+//     [Refresher] with refresh tokens issued it) that was revoked
+//     ([Logout], a reuse of a refresh token: [TokenStore.RevokeSession]),
+//     that expired, or that the store does not know;
+//   - its user logged out everywhere ([TokenStore.RevokeUser]) after its
+//     session began or, for a token without a session, after it was
+//     issued (auth_time, else iat).
+//
+// Every revocation is one write that takes effect from the next request
+// on, whatever the session's refresh tokens do meanwhile: the session is
+// checked where its tokens are used, so the refresh tokens and access
+// tokens that a refresh racing the revocation hands out are refused too.
+// The cutoff of "log out everywhere" counts from the whole second after it,
+// as iat has whole seconds: a token or session of the cutoff's own second
+// is over too. When the store cannot answer, the token is refused with an
+// error wrapping [ErrUnavailable], which the middlewares answer with 503
+// {"message":"Service unavailable."}: revocation fails closed.
 //
 // # Requests
 //
@@ -150,19 +171,22 @@
 // logins cannot starve the rest of the service; the logins beyond it wait
 // their turn.
 //
-// # Refresh tokens
+// # Refresh tokens and sessions
 //
 // A [Refresher] ([NewRefresher]) hands out refresh tokens: opaque random
-// strings, stored hashed, one family per login ([LoginConfig.Refresh] sets
-// the first in the refresh_token cookie). The Refresher is also the
-// refresh endpoint, which trades a refresh token (cookie, or JSON body for
-// clients that are not browsers) for a new access token and the token's
-// successor. A token is good once: presenting it again revokes its whole
-// family, unless within [RefreshConfig.ReuseGrace] of its rotation, when
-// it gets the same successor again. Families expire [RefreshConfig.TTL]
-// after the login whatever the rotations, and a token unused for
-// [RefreshConfig.IdleTTL] expires. [Logout] revokes the access token and
-// the refresh token's family; [TokenStore.RevokeUser] ends them all.
+// strings, stored hashed. A login ([LoginConfig.Refresh]) begins a session
+// ([Refresher.Start]): a record of its own in the store, whose id is the
+// sid claim of every access token issued in it (with auth_time, when the
+// user logged in), and the session's first refresh token, set in the
+// refresh_token cookie. The Refresher is also the refresh endpoint, which
+// trades a refresh token (cookie, or JSON body for clients that are not
+// browsers) for a new access token and the token's successor. A token is
+// good once: presenting it again revokes its whole session, unless within
+// [RefreshConfig.ReuseGrace] of its rotation, when it gets the same
+// successor again. Sessions expire [RefreshConfig.TTL] after the login
+// whatever the rotations, and a token unused for [RefreshConfig.IdleTTL]
+// expires. [Logout] ends the session of the bearer token and of the
+// refresh token sent; [TokenStore.RevokeUser] ends them all.
 //
 // # Concurrency
 //

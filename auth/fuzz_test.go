@@ -70,9 +70,14 @@ func referenceSubject(raw string) (int64, bool) {
 func FuzzAuthenticate(f *testing.F) {
 	v := newVerifier(f)
 	valid := sign(f, jwt.SigningMethodHS256, testSecret, validClaims(), nil)
+	exp := strconv.FormatInt(testNow.Unix()+60, 10)
 	for _, seed := range []string{
 		"Bearer " + valid, "bearer " + valid, "Basic dXNlcjpwYXNz", "Bearer", "Bearer ", "Token x",
 		"Bearer a.b.c", "Bearer " + valid + "=", "Bearer  " + valid, "", "Bearer\t" + valid,
+		// Signed, but a member twice or exp as a string: refused.
+		"Bearer " + rawToken(`{"alg":"HS256"}`, `{"sub":"42","exp":`+exp+`,"sub":"7"}`, testSecret),
+		"Bearer " + rawToken(`{"alg":"HS256","alg":"HS256"}`, `{"sub":"42","exp":`+exp+`}`, testSecret),
+		"Bearer " + rawToken(`{"alg":"HS256"}`, `{"sub":"42","exp":"`+exp+`"}`, testSecret),
 	} {
 		f.Add(seed)
 	}

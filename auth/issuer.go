@@ -35,14 +35,22 @@ func NewIssuer(cfg Config) (*Issuer, error) {
 // (now, in whole seconds), exp (iat + TTL), jti (a random id of 26 base32
 // characters, 130 bits), and iss and aud when [Config.Issuer] and
 // [Config.Audience] are set. (Tokens that [Login] and [Refresher] issue
-// with a refresh token also carry sid, the id of its family.) The header is {"alg":"HS256","kid":…,"typ":"JWT"},
-// kid being [KeyID] of [Config.Secret]. userID must be positive;
-// otherwise the error wraps [ErrInvalidSubject].
-func (i *Issuer) Issue(userID int64) (string, error) { return i.issue(userID, "") }
+// with a refresh token also carry sid, the id of their session, and
+// auth_time, when the user logged in to begin it.) The header is
+// {"alg":"HS256","kid":…,"typ":"JWT"}, kid being [KeyID] of
+// [Config.Secret]. userID must be positive; otherwise the error wraps
+// [ErrInvalidSubject].
+func (i *Issuer) Issue(userID int64) (string, error) { return i.issueFor(userID, "", time.Time{}) }
 
-// issue is Issue, with the claim sid (the refresh token family the token
-// was issued with) when session is not empty.
+// issue is Issue for a login: with the claims sid and auth_time (now)
+// when session, the session the login began, is not empty.
 func (i *Issuer) issue(userID int64, session string) (string, error) {
+	return i.issueFor(userID, session, time.Time{})
+}
+
+// issueFor is Issue with the claims sid (session) and auth_time (started,
+// or now when it is zero) when session is not empty.
+func (i *Issuer) issueFor(userID int64, session string, started time.Time) (string, error) {
 	if userID <= 0 {
 		return "", fmt.Errorf("%w: user id %d is not positive", ErrInvalidSubject, userID)
 	}
@@ -58,6 +66,12 @@ func (i *Issuer) issue(userID int64, session string) (string, error) {
 	if i.aud != "" {
 		claims.Audience = jwt.ClaimStrings{i.aud}
 	}
+	if session != "" {
+		if started.IsZero() {
+			started = now
+		}
+		claims.AuthTime = jwt.NewNumericDate(started.Truncate(time.Second))
+	}
 	token := jwt.NewWithClaims(i.method, claims)
 	token.Header["kid"] = i.kid
 	signed, err := token.SignedString(i.key)
@@ -69,9 +83,11 @@ func (i *Issuer) issue(userID int64, session string) (string, error) {
 
 // issuedClaims are the claims of an issued token.
 type issuedClaims struct {
-	// Session is the refresh token family of a login's or a refresh's
-	// token, so that a logout with the access token alone ends it.
-	Session string `json:"sid,omitempty"`
+	// Session is the session of a login's or a refresh's token, so that a
+	// logout with the access token alone ends it, and AuthTime when the
+	// user logged in to begin it.
+	Session  string           `json:"sid,omitempty"`
+	AuthTime *jwt.NumericDate `json:"auth_time,omitempty"`
 	jwt.RegisteredClaims
 }
 

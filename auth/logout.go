@@ -13,10 +13,9 @@ import (
 
 // LogoutConfig configures a [Logout]. Its zero value means the defaults.
 type LogoutConfig struct {
-	// Refresh, when set, is the Refresher whose tokens a logout revokes
-	// too: the family the access token was issued with (its sid claim),
-	// and the family of the refresh token in the request's cookie or JSON
-	// body, whose cookie is then cleared.
+	// Refresh, when set, is the Refresher whose cookie a logout clears,
+	// and whose refresh token, sent in the cookie or in a JSON body, names
+	// a session the logout ends too.
 	Refresh *Refresher
 
 	// MaxBodyBytes caps the request body; zero means DefaultMaxBodyBytes.
@@ -32,13 +31,16 @@ type LogoutConfig struct {
 //
 // Answers, with Cache-Control: no-store:
 //
-//   - 204 and no body: the bearer token is revoked (refused by the
-//     Verifier from then on, until it expires), and with
-//     [LogoutConfig.Refresh] the refresh token family the access token was
-//     issued with (by a login or a refresh: its sid claim) and the family
-//     of a refresh token sent in the refresh_token cookie or in a JSON body
-//     {"refresh_token": "…"} are revoked and the cookie cleared. A refresh
-//     token of another user is left alone.
+//   - 204 and no body: the session the bearer token was issued with (by a
+//     login or a refresh: its sid claim) is revoked, and with it every
+//     access token and refresh token of the session, the ones issued
+//     before and the ones a refresh in flight issues; a bearer token
+//     without a session is revoked on its own. With
+//     [LogoutConfig.Refresh], the session of a refresh token sent in the
+//     refresh_token cookie or in a JSON body {"refresh_token": "…"} is
+//     revoked too, when it is the same user's, and the cookie is cleared.
+//     Each revocation is one write to the [TokenStore]: it never waits
+//     for the session's refreshes, nor fails because of them.
 //   - 401 {"message": "Unauthenticated."} with WWW-Authenticate: Bearer
 //     when the bearer token is missing or not valid (already logged out
 //     included), as [Verifier.Required] answers;
@@ -88,39 +90,34 @@ func (l *Logout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	logger := ctxlog.For(ctx, l.logger)
-	var refresh string
+	var refresh []byte // the hash of the refresh token sent, if any
 	if l.refresh != nil {
-		var ok bool
-		if refresh, _, ok = presentedRefresh(w, r, l.maxBody, l.logger); !ok {
+		token, _, ok := presentedRefresh(w, r, l.maxBody, l.logger)
+		if !ok {
 			return
 		}
-		if c, err := r.Cookie(RefreshCookie); refresh == "" && err == nil {
-			refresh = c.Value // the body named an empty one
+		if c, err := r.Cookie(RefreshCookie); token == "" && err == nil {
+			token = c.Value // the body named an empty one
+		}
+		if isRefreshToken(token) {
+			refresh = refreshHash(token)
 		}
 	}
-	// Denied until the last moment the Verifier would still take it.
-	if err := l.verifier.tokens.RevokeToken(ctx, t.ID, t.ExpiresAt.Add(l.verifier.leeway)); err != nil {
-		logger.Error().Err(err).Int64("user_id", t.UserID).Msg("auth: logout: revoking the token")
+	tokens := l.verifier.tokens
+	fail := func(what string, err error) {
+		logger.Error().Err(err).Int64("user_id", t.UserID).Msg("auth: logout: " + what)
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
-		return
 	}
-	// The family the access token was issued with, and the one of the
-	// refresh token sent, when they differ.
-	type family struct {
-		hash []byte // of a refresh token of the family, or
-		id   string // the family's id
+	if t.Session == "" {
+		// Denied until the last moment the Verifier would still take it.
+		if err := tokens.RevokeToken(ctx, t.ID, t.ExpiresAt.Add(l.verifier.leeway)); err != nil {
+			fail("revoking the token", err)
+			return
+		}
 	}
-	var families []family
-	if l.refresh != nil && t.Session != "" {
-		families = append(families, family{id: t.Session})
-	}
-	if refresh != "" && isRefreshToken(refresh) {
-		families = append(families, family{hash: refreshHash(refresh)})
-	}
-	for _, f := range families {
-		if _, err := l.refresh.store.RevokeRefresh(ctx, f.hash, f.id, t.UserID, l.refresh.now()); err != nil {
-			logger.Error().Err(err).Int64("user_id", t.UserID).Msg("auth: logout: revoking the refresh token")
-			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+	if t.Session != "" || refresh != nil {
+		if _, err := tokens.RevokeSession(ctx, t.Session, refresh, t.UserID, l.verifier.now()); err != nil {
+			fail("revoking the session", err)
 			return
 		}
 	}

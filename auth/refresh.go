@@ -90,8 +90,8 @@ type RefreshConfig struct {
 
 // Refresher issues, rotates and revokes refresh tokens, and is the refresh
 // endpoint: an [http.Handler] for POST requests. Build it with
-// [NewRefresher]; [LoginConfig.Refresh] makes the login hand out a refresh
-// token, and [NewLogout] revokes them.
+// [NewRefresher]; [LoginConfig.Refresh] makes the login begin a session
+// and hand out its first refresh token, and [NewLogout] ends sessions.
 //
 // A refresh token is 43 random base64url characters (256 bits), opaque, and
 // stored only as its SHA-256. The refresh endpoint takes it from the
@@ -103,12 +103,13 @@ type RefreshConfig struct {
 //     in the body as "refresh_token" when it came in the body. The
 //     presented token is used up (rotation).
 //   - 401 {"message": "Unauthenticated."} with WWW-Authenticate: Bearer
-//     for a missing, unknown, expired or revoked token, and for a token
-//     that was already rotated: that is a reuse, which revokes the whole
-//     family (the thief's tokens and the user's alike), except within
-//     ReuseGrace after the rotation, when the answer is a 200 with the
-//     same successor as the first time. A refused token's cookie is
-//     cleared.
+//     for a missing, unknown, expired or revoked token (its session
+//     revoked, or started before its user logged out everywhere), and for
+//     a token that was already rotated: that is a reuse, which revokes the
+//     whole session (the thief's tokens and the user's alike, access
+//     tokens included), except within ReuseGrace after the rotation, when
+//     the answer is a 200 with the same successor as the first time. A
+//     refused token's cookie is cleared.
 //   - 503 {"message": "Service unavailable."} when the store cannot
 //     answer (logged); 400, 413, 422 for a bad body; 405 with Allow: POST
 //     for other methods.
@@ -186,26 +187,28 @@ func NewRefresher(issuer *Issuer, cfg RefreshConfig) (*Refresher, error) {
 	return f, nil
 }
 
-// Start begins a refresh token family for user, as a login does, and
-// returns its first token and the family's id (the sid claim of the
-// access tokens issued with it, through which [Logout] ends the family).
-// The error wraps [ErrUnavailable] when the store fails.
-func (f *Refresher) Start(ctx context.Context, user int64) (token, family string, err error) {
-	token, family = newRefreshToken(), rand.Text()
+// Start begins a session for user, as a login does: it stores the session
+// and its first refresh token at once, and returns the token and the
+// session's id (the sid claim of the access tokens issued with it, through
+// which [Logout] ends the session). The error wraps [ErrUnavailable] when
+// the store fails.
+func (f *Refresher) Start(ctx context.Context, user int64) (token, session string, err error) {
+	token, session = newRefreshToken(), rand.Text()
 	now := f.now()
 	expires := now.Add(f.ttl)
-	err = f.store.CreateRefresh(ctx, RefreshToken{
+	err = f.store.StartSession(ctx, RefreshToken{
 		Hash:            refreshHash(token),
-		Family:          family,
+		Family:          session,
 		UserID:          user,
 		CreatedAt:       now,
 		ExpiresAt:       f.idleExpiry(now, expires),
 		FamilyExpiresAt: expires,
+		SessionStart:    now,
 	})
 	if err != nil {
 		return "", "", fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	return token, family, nil
+	return token, session, nil
 }
 
 // idleExpiry is when a token issued at now expires unused.
@@ -257,32 +260,32 @@ func (f *Refresher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	logger := ctxlog.For(r.Context(), f.logger)
-	refuse := func(msg string) {
-		logger.Info().Msg("auth: refresh refused: " + msg)
+	refuse := func(reason error) {
+		logger.Info().Err(reason).Msg("auth: refresh refused")
 		if !fromBody {
 			f.ClearCookie(w)
 		}
 		writeUnauthenticated(w)
 	}
 	if token == "" {
-		refuse("no refresh token")
+		refuse(fmt.Errorf("%w: no refresh token", errRefreshRefused))
 		return
 	}
 	if !isRefreshToken(token) {
-		refuse("the refresh token is malformed")
+		refuse(fmt.Errorf("%w: the refresh token is malformed", errRefreshRefused))
 		return
 	}
 	next, rec, err := f.rotate(r.Context(), token)
 	switch {
 	case errors.Is(err, errRefreshRefused):
-		refuse(err.Error())
+		refuse(err)
 		return
 	case err != nil:
 		logger.Error().Err(err).Msg("auth: refresh failed")
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
 		return
 	}
-	access, err := f.issuer.issue(rec.UserID, rec.Family)
+	access, err := f.issuer.issueFor(rec.UserID, rec.Family, rec.SessionStart)
 	if err != nil {
 		logger.Error().Err(err).Int64("user_id", rec.UserID).Msg("auth: refresh: issuing the token")
 		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
@@ -324,10 +327,13 @@ func (f *Refresher) rotate(ctx context.Context, token string) (string, RefreshTo
 		return "", RefreshToken{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	case !found:
 		return "", RefreshToken{}, fmt.Errorf("%w: unknown refresh token", errRefreshRefused)
+	case !rec.RevokedAt.IsZero():
+		// Even when this call rotated it: the session was revoked at the
+		// same instant, and the successor is dead already.
+		return "", RefreshToken{}, fmt.Errorf("%w: the refresh token's session is over: revoked, or its user logged out everywhere (user %d)",
+			errRefreshRefused, rec.UserID)
 	case rotated:
 		return next, rec, nil
-	case !rec.RevokedAt.IsZero():
-		return "", RefreshToken{}, fmt.Errorf("%w: the refresh token's family was revoked (user %d)", errRefreshRefused, rec.UserID)
 	case rec.UsedAt.IsZero():
 		return "", RefreshToken{}, fmt.Errorf("%w: the refresh token expired (user %d)", errRefreshRefused, rec.UserID)
 	}
@@ -339,10 +345,10 @@ func (f *Refresher) rotate(ctx context.Context, token string) (string, RefreshTo
 			return successor, rec, nil
 		}
 	}
-	if _, err := f.store.RevokeRefresh(ctx, nil, rec.Family, 0, now); err != nil {
-		return "", RefreshToken{}, fmt.Errorf("%w: revoking a reused refresh token's family: %w", ErrUnavailable, err)
+	if _, err := f.store.RevokeSession(ctx, rec.Family, nil, rec.UserID, now); err != nil {
+		return "", RefreshToken{}, fmt.Errorf("%w: revoking a reused refresh token's session: %w", ErrUnavailable, err)
 	}
-	return "", RefreshToken{}, fmt.Errorf("%w: the refresh token was used before, %v ago; its family is revoked (user %d)",
+	return "", RefreshToken{}, fmt.Errorf("%w: the refresh token was used before, %v ago; its session is revoked (user %d)",
 		errRefreshRefused, now.Sub(rec.UsedAt).Round(time.Millisecond), rec.UserID)
 }
 

@@ -174,8 +174,10 @@ func TestRefresh(t *testing.T) {
 
 			t.Run("reuse revokes the family", func(t *testing.T) {
 				first := e.start(t)
-				second := e.post(t, first, false).cookieToken()
-				third := e.post(t, second, false).cookieToken()
+				r2 := e.post(t, first, false)
+				second := r2.cookieToken()
+				r3 := e.post(t, second, false)
+				third := r3.cookieToken()
 				e.clk.Add(auth.DefaultReuseGrace + time.Second)
 				// The thief (or the user) presents the first token again.
 				if got := e.post(t, first, false); got.status != 401 || got.body != unauthenticated || got.setCookie != clearedCookie {
@@ -184,6 +186,13 @@ func TestRefresh(t *testing.T) {
 				for name, tok := range map[string]string{"second (used)": second, "third (current)": third} {
 					if got := e.post(t, tok, false); got.status != 401 {
 						t.Errorf("the %s token after a reuse: %d %s; want 401", name, got.status, got.body)
+					}
+				}
+				// The family's access tokens are refused at once, not when
+				// they expire.
+				for name, access := range map[string]string{"second's": r2.access, "third's": r3.access} {
+					if _, err := e.verifier.Verify(ctx, access); !errors.Is(err, auth.ErrRevoked) {
+						t.Errorf("the %s access token after a reuse: %v; want ErrRevoked", name, err)
 					}
 				}
 				// Another family of the same user is untouched.
@@ -318,15 +327,44 @@ func TestRefresh(t *testing.T) {
 					}
 				}
 				other := e.start(t) // another session of the user stays
+				before := s.counter.Queries()
 				out := do(t, newRequest(t, http.MethodPost, e.url+"/api/auth/logout", "", http.Header{"Authorization": {"Bearer " + got.access}}))
 				if out.status != 204 {
 					t.Fatalf("logout: %d %s", out.status, out.body)
+				}
+				if n := s.counter.Queries() - before; n != 2 {
+					t.Errorf("the logout ran %d statements; want 2: the check of the bearer token and the session's revocation", n)
+				}
+				// The login's access token is of the same session.
+				for name, access := range map[string]string{"login's": body.AccessToken, "refresh's": got.access} {
+					if _, err := e.verifier.Verify(ctx, access); !errors.Is(err, auth.ErrRevoked) {
+						t.Errorf("the %s access token after the logout: %v; want ErrRevoked", name, err)
+					}
 				}
 				if again := e.post(t, got.cookieToken(), false); again.status != 401 {
 					t.Errorf("the session's refresh token after a bearer-only logout: %d %s; want 401", again.status, again.body)
 				}
 				if still := e.post(t, other, false); still.status != 200 {
 					t.Errorf("another session after the logout: %d %s; want 200", still.status, still.body)
+				}
+			})
+
+			t.Run("a logout without a Refresher ends the session too", func(t *testing.T) {
+				bare, err := auth.NewLogout(e.verifier, auth.LogoutConfig{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				srv := startServer(t, bare)
+				got := e.post(t, e.start(t), false)
+				out := do(t, newRequest(t, http.MethodPost, srv.URL, "", http.Header{"Authorization": {"Bearer " + got.access}}), "Set-Cookie")
+				if out.status != 204 || out.headers["Set-Cookie"] != "" {
+					t.Fatalf("logout: %d %s %v; want 204 and no cookie", out.status, out.body, out.headers)
+				}
+				if _, err := e.verifier.Verify(ctx, got.access); !errors.Is(err, auth.ErrRevoked) {
+					t.Errorf("the access token: %v; want ErrRevoked", err)
+				}
+				if again := e.post(t, got.cookieToken(), false); again.status != 401 {
+					t.Errorf("the session's refresh token: %d %s; want 401", again.status, again.body)
 				}
 			})
 
@@ -362,14 +400,32 @@ func TestRefresh(t *testing.T) {
 
 			t.Run("log out everywhere", func(t *testing.T) {
 				a, b := e.start(t), e.start(t)
+				refreshed := e.post(t, b, false)
 				e.clk.Add(time.Second)
-				if err := s.tokens.RevokeUser(ctx, e.user, e.clk.Now()); err != nil {
+				if err := s.tokens.RevokeUser(ctx, e.user, e.clk.Now().Add(300*time.Millisecond)); err != nil {
 					t.Fatal(err)
 				}
-				for _, tok := range []string{a, b} {
+				for _, tok := range []string{a, refreshed.cookieToken()} {
 					if got := e.post(t, tok, false); got.status != 401 {
 						t.Errorf("refresh after log out everywhere: %d %s; want 401", got.status, got.body)
 					}
+				}
+				if _, err := e.verifier.Verify(ctx, refreshed.access); !errors.Is(err, auth.ErrRevoked) {
+					t.Errorf("a session's access token after log out everywhere: %v; want ErrRevoked", err)
+				}
+				// A session started in the cutoff's second, after it, is over
+				// too; one started the next second is not.
+				e.clk.Add(500 * time.Millisecond)
+				if got := e.post(t, e.start(t), false); got.status != 401 {
+					t.Errorf("a session of the cutoff's second: %d %s; want 401", got.status, got.body)
+				}
+				e.clk.Add(500 * time.Millisecond)
+				got := e.post(t, e.start(t), false)
+				if got.status != 200 {
+					t.Fatalf("a session of the next second: %d %s; want 200", got.status, got.body)
+				}
+				if _, err := e.verifier.Verify(ctx, got.access); err != nil {
+					t.Errorf("its access token: %v; want it accepted", err)
 				}
 			})
 

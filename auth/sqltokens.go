@@ -12,25 +12,43 @@ import (
 )
 
 // SQLTokenStore is a [TokenStore] in a SQL database reached through
-// database/sql, PostgreSQL or SQLite, in two tables that the migrations of
-// pgstore and sqlitestore create (times are Unix microseconds):
+// database/sql, PostgreSQL or SQLite, in three tables that the migrations
+// of pgstore and sqlitestore create (times are Unix microseconds):
 //
 //	auth_revocations            -- denied tokens and per-user cutoffs
 //	    key        TEXT   PRIMARY KEY  -- "t:" + token ID, or "u:" + user id
 //	    revoked_at BIGINT NOT NULL     -- for a user: the cutoff
 //	    expires_at BIGINT NOT NULL     -- the row may go after; indexed
 //
+//	auth_sessions               -- one per login (migration 004)
+//	    id         TEXT   PRIMARY KEY  -- the family of its refresh tokens, the sid claim
+//	    user_id    BIGINT NOT NULL     -- references users, on delete cascade; indexed
+//	    created_at BIGINT NOT NULL     -- the login
+//	    expires_at BIGINT NOT NULL     -- the absolute lifetime; indexed
+//	    revoked_at BIGINT              -- NULL until revoked
+//
 //	auth_refresh_tokens
 //	    hash              BYTEA  PRIMARY KEY  -- SHA-256 of the token (BLOB in SQLite)
-//	    family            TEXT   NOT NULL     -- indexed
+//	    family            TEXT   NOT NULL     -- the session; indexed
 //	    user_id           BIGINT NOT NULL     -- references users, on delete cascade; indexed
 //	    created_at, expires_at, family_expires_at BIGINT NOT NULL
-//	    used_at, revoked_at BIGINT            -- NULL until rotated, revoked
+//	    used_at           BIGINT              -- NULL until rotated
 //	    successor         BYTEA               -- sealed successor
+//	    revoked_at        BIGINT              -- no longer written (see below)
 //
-// [SQLTokenStore.Revoked] reads both kinds of revocation in one statement
-// on the primary key. Expired rows are deleted by the writes, at most once
-// a minute.
+// Each revocation is one statement on one row: [SQLTokenStore.RevokeSession]
+// sets revoked_at of a session, [SQLTokenStore.RevokeUser] upserts the
+// user's cutoff, [SQLTokenStore.RevokeToken] inserts a denied token; none
+// waits for rotations or touches refresh tokens, however many the user
+// has. [SQLTokenStore.RotateRefresh] checks the session and the cutoff in
+// the statement that marks the old token used, and
+// [SQLTokenStore.Revoked] reads the token's denial, its user's cutoff and
+// its session in one statement on the three primary keys.
+//
+// Refresh tokens stored before migration 004 belong to no session: they
+// are refused (their users log in again), as are the access tokens with
+// a sid issued before it. Their revoked_at column is no longer read or
+// written. Expired rows are deleted by the writes, at most once a minute.
 type SQLTokenStore struct {
 	read, write *sql.DB
 	lastPurge   atomic.Int64 // Unix microseconds
@@ -39,10 +57,10 @@ type SQLTokenStore struct {
 var _ TokenStore = (*SQLTokenStore)(nil)
 
 // NewSQLTokenStore returns a store over the database whose tables
-// auth_revocations and auth_refresh_tokens exist. Reads go to read and
-// writes to write: on SQLite, read is the read-only pool and write the
-// single writer (sqlitestore's Tokens method passes both); elsewhere pass
-// the same *sql.DB twice.
+// auth_revocations, auth_sessions and auth_refresh_tokens exist. Reads go
+// to read and writes to write: on SQLite, read is the read-only pool and
+// write the single writer (sqlitestore's Tokens method passes both);
+// elsewhere pass the same *sql.DB twice.
 func NewSQLTokenStore(read, write *sql.DB) *SQLTokenStore {
 	return &SQLTokenStore{read: read, write: write}
 }
@@ -50,24 +68,40 @@ func NewSQLTokenStore(read, write *sql.DB) *SQLTokenStore {
 // purgeEvery is how often the writes delete expired rows.
 const purgeEvery = time.Minute
 
+// cutoffOf, followed by an expression of a user id and ")", is the SQL of
+// that user's cutoff rounded up to the whole second (NULL when there is
+// none): integer division in both databases.
+const cutoffOf = `(SELECT (r.revoked_at + 999999) / 1000000 * 1000000 FROM auth_revocations AS r WHERE r.key = 'u:' || `
+
 const (
-	selectRevocations = `SELECT key, revoked_at FROM auth_revocations WHERE key IN ($1, $2)`
-	upsertRevocation  = `INSERT INTO auth_revocations (key, revoked_at, expires_at) VALUES ($1, $2, $3)
+	// selectRevocations reads, by primary key, the token's denial (kind
+	// 1), its user's cutoff (2) and its session (3).
+	selectRevocations = `SELECT 1, revoked_at, 0 FROM auth_revocations WHERE key = $1
+UNION ALL SELECT 2, revoked_at, 0 FROM auth_revocations WHERE key = $2
+UNION ALL SELECT 3, revoked_at, created_at FROM auth_sessions WHERE id = $3`
+	upsertRevocation = `INSERT INTO auth_revocations (key, revoked_at, expires_at) VALUES ($1, $2, $3)
 ON CONFLICT (key) DO UPDATE SET revoked_at = excluded.revoked_at, expires_at = excluded.expires_at`
 	purgeRevocations = `DELETE FROM auth_revocations WHERE expires_at <= $1`
+	purgeSessions    = `DELETE FROM auth_sessions WHERE expires_at <= $1`
 	purgeRefresh     = `DELETE FROM auth_refresh_tokens WHERE family_expires_at <= $1`
 
+	insertSession = `INSERT INTO auth_sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)`
 	insertRefresh = `INSERT INTO auth_refresh_tokens (hash, family, user_id, created_at, expires_at, family_expires_at)
 VALUES ($1, $2, $3, $4, $5, $6)`
+	// useRefresh marks a current token used, provided its session is
+	// live: the check and the mark are one statement.
 	useRefresh = `UPDATE auth_refresh_tokens SET used_at = $2, successor = $3
-WHERE hash = $1 AND used_at IS NULL AND revoked_at IS NULL AND expires_at > $2 AND family_expires_at > $2
+WHERE hash = $1 AND used_at IS NULL AND expires_at > $2 AND family_expires_at > $2
+AND EXISTS (SELECT 1 FROM auth_sessions AS s WHERE s.id = auth_refresh_tokens.family AND s.revoked_at IS NULL
+	AND s.created_at >= COALESCE(` + cutoffOf + "s.user_id)" + `, 0))
 RETURNING family, user_id, family_expires_at`
-	selectRefresh = `SELECT family, user_id, created_at, expires_at, family_expires_at, used_at, revoked_at, successor
-FROM auth_refresh_tokens WHERE hash = $1`
-	selectFamily      = `SELECT family, user_id FROM auth_refresh_tokens WHERE hash = $1`
-	selectFamilyOwner = `SELECT family, user_id FROM auth_refresh_tokens WHERE family = $1 LIMIT 1`
-	revokeFamily      = `UPDATE auth_refresh_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL`
-	revokeUserRefresh = `UPDATE auth_refresh_tokens SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`
+	selectRefresh = `SELECT t.family, t.user_id, t.created_at, t.expires_at, t.family_expires_at, t.used_at, t.successor,
+	s.created_at, s.revoked_at, ` + cutoffOf + "t.user_id)" + `
+FROM auth_refresh_tokens AS t LEFT JOIN auth_sessions AS s ON s.id = t.family WHERE t.hash = $1`
+	// revokeSessions revokes the named session and the refresh token's,
+	// keeping the time of an earlier revocation.
+	revokeSessions = `UPDATE auth_sessions SET revoked_at = COALESCE(revoked_at, $4)
+WHERE id IN ($1, (SELECT family FROM auth_refresh_tokens WHERE hash = $2)) AND user_id = $3`
 )
 
 // tokenKey and userKey are the keys of the two kinds of auth_revocations
@@ -75,40 +109,59 @@ FROM auth_refresh_tokens WHERE hash = $1`
 func tokenKey(id string) string  { return "t:" + id }
 func userRowKey(id int64) string { return "u:" + strconv.FormatInt(id, 10) }
 
-// Revoked implements [TokenStore]: one statement on the primary key, for
-// the token's row and its user's.
+// Revoked implements [TokenStore]: one statement on the primary keys of
+// the token's denial, its user's cutoff and its session.
 func (s *SQLTokenStore) Revoked(ctx context.Context, t Token) (bool, error) {
-	tk, uk := tokenKey(t.ID), userRowKey(t.UserID)
-	rows, err := s.read.QueryContext(ctx, selectRevocations, tk, uk)
+	rows, err := s.read.QueryContext(ctx, selectRevocations, tokenKey(t.ID), userRowKey(t.UserID), t.Session)
 	if err != nil {
 		return false, err
 	}
 	defer rows.Close()
-	revoked := false
+	var (
+		denied, known  bool
+		cutoff         int64 // 0: none
+		sessionRevoked bool
+		start          int64 // when the session or, without one, the token began
+	)
 	for rows.Next() {
 		var (
-			key string
-			at  int64
+			kind    int
+			at      sql.NullInt64
+			created int64
 		)
-		if err := rows.Scan(&key, &at); err != nil {
+		if err := rows.Scan(&kind, &at, &created); err != nil {
 			return false, err
 		}
-		switch key {
-		case tk:
-			revoked = true
-		case uk:
-			// The cutoff is to the microsecond and iat to the second: a
-			// token issued in the cutoff's second, before or after it, is
-			// refused (see RevokeUser).
-			if t.IssuedAt.IsZero() || t.IssuedAt.UnixMicro() < ceilSecond(at) {
-				revoked = true
-			}
+		switch kind {
+		case 1:
+			denied = true
+		case 2:
+			cutoff = ceilSecond(at.Int64)
+		case 3:
+			known, sessionRevoked, start = true, at.Valid, created
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return false, err
 	}
-	return revoked, nil
+	switch {
+	case denied:
+		return true, nil
+	case t.Session != "":
+		if !known || sessionRevoked {
+			return true, nil
+		}
+	case !t.AuthTime.IsZero():
+		start = t.AuthTime.UnixMicro()
+	case !t.IssuedAt.IsZero():
+		start = t.IssuedAt.UnixMicro()
+	default:
+		start = math.MinInt64 // before any cutoff
+	}
+	// The cutoff is rounded up to the second and iat and auth_time have
+	// whole seconds: a token or session of the cutoff's second, before or
+	// after it, is refused.
+	return cutoff != 0 && start < cutoff, nil
 }
 
 // ceilSecond rounds Unix microseconds up to a whole second.
@@ -132,20 +185,14 @@ func (s *SQLTokenStore) RevokeToken(ctx context.Context, id string, expires time
 	return nil
 }
 
-// RevokeUser implements [TokenStore]. The cutoff row never expires: there
-// is at most one per user, and a token issued before it stays refused
-// however long its lifetime. Both writes are one transaction.
+// RevokeUser implements [TokenStore]: one upsert of the user's cutoff.
+// The row never expires: there is at most one per user, and a token or
+// session from before it stays refused however long its lifetime.
 func (s *SQLTokenStore) RevokeUser(ctx context.Context, user int64, cutoff time.Time) error {
-	return s.inTx(ctx, fmt.Sprintf("logging user %d out everywhere", user), func(tx *sql.Tx) error {
-		at := cutoff.UnixMicro()
-		if _, err := tx.ExecContext(ctx, upsertRevocation, userRowKey(user), at, int64(math.MaxInt64)); err != nil {
-			return err
-		}
-		if err := revokeSettled(ctx, tx, revokeUserRefresh, user, at); err != nil {
-			return fmt.Errorf("revoking refresh tokens: %w", err)
-		}
-		return nil
-	})
+	if _, err := s.write.ExecContext(ctx, upsertRevocation, userRowKey(user), cutoff.UnixMicro(), int64(math.MaxInt64)); err != nil {
+		return fmt.Errorf("logging user %d out everywhere: %w", user, err)
+	}
+	return nil
 }
 
 // inTx runs fn in a transaction on the writer and commits it unless fn
@@ -165,22 +212,27 @@ func (s *SQLTokenStore) inTx(ctx context.Context, what string, fn func(*sql.Tx) 
 	return nil
 }
 
-// CreateRefresh implements [TokenStore].
-func (s *SQLTokenStore) CreateRefresh(ctx context.Context, t RefreshToken) error {
-	if err := s.purge(ctx, t.CreatedAt); err != nil {
+// StartSession implements [TokenStore]: the session and its first token
+// in one transaction.
+func (s *SQLTokenStore) StartSession(ctx context.Context, first RefreshToken) error {
+	if err := s.purge(ctx, first.CreatedAt); err != nil {
 		return err
 	}
-	_, err := s.write.ExecContext(ctx, insertRefresh, t.Hash, t.Family, t.UserID,
-		t.CreatedAt.UnixMicro(), t.ExpiresAt.UnixMicro(), t.FamilyExpiresAt.UnixMicro())
-	if err != nil {
-		return fmt.Errorf("storing a refresh token: %w", err)
-	}
-	return nil
+	return s.inTx(ctx, "starting a session", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, insertSession, first.Family, first.UserID, first.SessionStart.UnixMicro(), first.FamilyExpiresAt.UnixMicro())
+		if err == nil {
+			_, err = tx.ExecContext(ctx, insertRefresh, first.Hash, first.Family, first.UserID,
+				first.CreatedAt.UnixMicro(), first.ExpiresAt.UnixMicro(), first.FamilyExpiresAt.UnixMicro())
+		}
+		return err
+	})
 }
 
 // RotateRefresh implements [TokenStore] in one transaction: the update that
-// marks old used only matches a current token, and it locks the row, so a
-// concurrent rotation of the same token waits and then matches nothing.
+// marks old used only matches a current token of a live session, and it
+// locks the row, so a concurrent rotation of the same token waits and then
+// matches nothing. The session is not locked: a revocation never waits for
+// a rotation, nor a rotation for a revocation.
 func (s *SQLTokenStore) RotateRefresh(ctx context.Context, old []byte, next RefreshToken, successor []byte, now time.Time) (rec RefreshToken, rotated, found bool, err error) {
 	err = s.inTx(ctx, "rotating a refresh token", func(tx *sql.Tx) error {
 		var (
@@ -209,14 +261,16 @@ func (s *SQLTokenStore) RotateRefresh(ctx context.Context, old []byte, next Refr
 	return rec, rotated, found, nil
 }
 
-// readRefresh reads the record whose hash is hash.
+// readRefresh reads the record whose hash is hash, with its session.
 func readRefresh(ctx context.Context, tx *sql.Tx, hash []byte) (RefreshToken, bool, error) {
 	var (
 		rec                          RefreshToken
 		created, expires, famExpires int64
-		used, revoked                sql.NullInt64
+		used                         sql.NullInt64
+		started, revoked, cutoff     sql.NullInt64
 	)
-	err := tx.QueryRowContext(ctx, selectRefresh, hash).Scan(&rec.Family, &rec.UserID, &created, &expires, &famExpires, &used, &revoked, &rec.Successor)
+	err := tx.QueryRowContext(ctx, selectRefresh, hash).Scan(&rec.Family, &rec.UserID, &created, &expires, &famExpires, &used, &rec.Successor,
+		&started, &revoked, &cutoff)
 	if errors.Is(err, sql.ErrNoRows) {
 		return RefreshToken{}, false, nil
 	}
@@ -230,61 +284,32 @@ func readRefresh(ctx context.Context, tx *sql.Tx, hash []byte) (RefreshToken, bo
 	if used.Valid {
 		rec.UsedAt = time.UnixMicro(used.Int64)
 	}
-	if revoked.Valid {
+	switch {
+	case !started.Valid: // no session: from before migration 004
+		rec.RevokedAt = rec.CreatedAt
+	case revoked.Valid:
 		rec.RevokedAt = time.UnixMicro(revoked.Int64)
+	case cutoff.Valid && started.Int64 < cutoff.Int64:
+		rec.RevokedAt = time.UnixMicro(cutoff.Int64)
+	}
+	if started.Valid {
+		rec.SessionStart = time.UnixMicro(started.Int64)
 	}
 	return rec, true, nil
 }
 
-// RevokeRefresh implements [TokenStore].
-func (s *SQLTokenStore) RevokeRefresh(ctx context.Context, hash []byte, family string, user int64, now time.Time) (revoked bool, err error) {
-	query, key := selectFamily, any(hash)
-	if family != "" {
-		query, key = selectFamilyOwner, family
+// RevokeSession implements [TokenStore]: one UPDATE of at most two
+// session rows.
+func (s *SQLTokenStore) RevokeSession(ctx context.Context, session string, refresh []byte, user int64, at time.Time) (bool, error) {
+	res, err := s.write.ExecContext(ctx, revokeSessions, session, refresh, user, at.UnixMicro())
+	if err != nil {
+		return false, fmt.Errorf("revoking a session: %w", err)
 	}
-	err = s.inTx(ctx, "revoking a refresh token family", func(tx *sql.Tx) error {
-		var owner int64
-		switch err := tx.QueryRowContext(ctx, query, key).Scan(&family, &owner); {
-		case errors.Is(err, sql.ErrNoRows):
-			return nil
-		case err != nil:
-			return err
-		case user != 0 && owner != user:
-			return nil
-		}
-		revoked = true
-		return revokeSettled(ctx, tx, revokeFamily, family, now.UnixMicro())
-	})
-	return revoked && err == nil, err
-}
-
-// revokeRounds bounds the statements of revokeSettled. Each round after
-// the first can only find tokens that rotations in flight during the
-// previous one inserted, and a revoked token cannot be rotated, so two or
-// three rounds settle even a family rotated back to back.
-const revokeRounds = 16
-
-// revokeSettled runs a revoking UPDATE until it revokes nothing more. On
-// PostgreSQL (READ COMMITTED) an UPDATE that waits for a row a rotation
-// holds sees that rotation's old row when it resumes, but not the
-// successor the rotation inserted: only a new statement does. Once a round
-// revokes nothing, every token of the family (or user) is revoked, and the
-// rows this transaction holds keep new rotations out until it commits.
-func revokeSettled(ctx context.Context, tx *sql.Tx, query string, args ...any) error {
-	for range revokeRounds {
-		res, err := tx.ExecContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return nil
-		}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, fmt.Errorf("revoking a session: %w", err)
 	}
-	return fmt.Errorf("tokens were still being rotated after %d rounds of revocation", revokeRounds)
+	return n > 0, nil
 }
 
 // purge calls Purge at most once per purgeEvery.
@@ -298,16 +323,19 @@ func (s *SQLTokenStore) purge(ctx context.Context, now time.Time) error {
 }
 
 // Purge deletes the rows that expired by now: denied tokens past their exp,
-// and refresh token families past their absolute lifetime. The store's
-// writes call it at most once a minute; call it from a job of your own to
-// keep the tables small when writes are rare.
+// and sessions and their refresh tokens past their absolute lifetime. The
+// store's writes call it at most once a minute; call it from a job of your
+// own to keep the tables small when writes are rare.
 func (s *SQLTokenStore) Purge(ctx context.Context, now time.Time) error {
 	at := now.UnixMicro()
-	if _, err := s.write.ExecContext(ctx, purgeRevocations, at); err != nil {
-		return fmt.Errorf("deleting expired revocations: %w", err)
-	}
-	if _, err := s.write.ExecContext(ctx, purgeRefresh, at); err != nil {
-		return fmt.Errorf("deleting expired refresh tokens: %w", err)
+	for _, p := range []struct{ query, what string }{
+		{purgeRevocations, "revocations"},
+		{purgeRefresh, "refresh tokens"},
+		{purgeSessions, "sessions"},
+	} {
+		if _, err := s.write.ExecContext(ctx, p.query, at); err != nil {
+			return fmt.Errorf("deleting expired %s: %w", p.what, err)
+		}
 	}
 	return nil
 }

@@ -7,20 +7,36 @@ import (
 
 // TokenStore keeps what must outlive a token's signature: the access
 // tokens that were logged out, the per-user cutoffs of "log out
-// everywhere", and the refresh tokens ([Refresher]). [SQLTokenStore]
-// implements it on PostgreSQL and SQLite (the tables come with the
-// migrations of pgstore and sqlitestore); a shared cache such as Redis
-// can implement it too. Implementations are safe for concurrent use.
+// everywhere", the sessions (one per login: a refresh token family, the
+// sid claim of the access tokens issued with it) and their refresh tokens
+// ([Refresher]). [SQLTokenStore] implements it on PostgreSQL and SQLite
+// (the tables come with the migrations of pgstore and sqlitestore); a
+// shared cache such as Redis can implement it too: every method reads or
+// writes a few keys. Implementations are safe for concurrent use.
 //
-// Times are compared to the microsecond; the times that decide an answer
-// come from the caller (a store may use its own clock to delete expired
-// entries).
+// Every revocation is one write that takes effect at once, whatever
+// rotates beside it: it is checked where a token is used, not applied to
+// the tokens one by one. A session is revoked as a whole (logout, reuse
+// detection), and a user's cutoff ends every session that started before
+// it, so that the refresh tokens a rotation stores and the access tokens
+// it issues are refused however late the rotation comes.
+//
+// Times are compared to the microsecond, except the cutoff: a user's
+// cutoff counts from the whole second after it (rounded up), as iat has
+// whole seconds, so that a token issued in the cutoff's own second is
+// refused whether it came before or after it. The times that decide an
+// answer come from the caller (a store may use its own clock to delete
+// expired entries).
 type TokenStore interface {
-	// Revoked reports whether the access token t is revoked: its ID was
-	// denied ([TokenStore.RevokeToken]), or it was issued (t.IssuedAt,
-	// whole seconds) before its user's cutoff ([TokenStore.RevokeUser]);
-	// a token without iat counts as issued before any cutoff. It runs on
-	// every authenticated request, so it costs one indexed lookup at most.
+	// Revoked reports whether the access token t is refused. It is when
+	// its ID was denied ([TokenStore.RevokeToken]); when it has a session
+	// (t.Session) that was revoked ([TokenStore.RevokeSession]), that the
+	// store does not know (never started, or expired and deleted), or that
+	// started before its user's cutoff ([TokenStore.RevokeUser]); and,
+	// without a session, when t.AuthTime or, without one, t.IssuedAt is
+	// before the cutoff (a token with neither counts as issued before any
+	// cutoff). It runs on every authenticated request, so it costs one
+	// round trip of lookups by key.
 	Revoked(ctx context.Context, t Token) (bool, error)
 
 	// RevokeToken denies the access token whose ID is id until expires
@@ -29,32 +45,43 @@ type TokenStore interface {
 	// tokens logged out within one TTL.
 	RevokeToken(ctx context.Context, id string, expires time.Time) error
 
-	// RevokeUser logs user out everywhere: access tokens issued before
-	// cutoff are refused from then on, and every refresh token of the
-	// user is revoked. Calling it again moves the cutoff.
+	// RevokeUser logs user out everywhere: every session that started
+	// before cutoff (rounded up to the second) is over, its refresh tokens
+	// and access tokens refused from then on, and so is every access token
+	// without a session issued before it. It writes the user's cutoff and
+	// nothing else; calling it again moves the cutoff.
 	RevokeUser(ctx context.Context, user int64, cutoff time.Time) error
 
-	// CreateRefresh stores a new refresh token, the first of its family.
-	CreateRefresh(ctx context.Context, t RefreshToken) error
+	// StartSession stores a new session and its first refresh token at
+	// once: the session first.Family of first.UserID, started at
+	// first.SessionStart and ending at first.FamilyExpiresAt.
+	StartSession(ctx context.Context, first RefreshToken) error
 
 	// RotateRefresh replaces the refresh token whose hash is old by next,
-	// provided old is current at now: not used, not revoked, not expired
-	// (ExpiresAt and FamilyExpiresAt after now). It marks old used at now,
-	// keeps successor with it (next's token, sealed so that only a holder
-	// of old can open it), and stores next in old's family, for old's user,
-	// with old's FamilyExpiresAt and an ExpiresAt no later than it — all
-	// at once: of concurrent calls for one old hash, exactly one rotates.
+	// provided old is current at now — not used, not expired (ExpiresAt
+	// and FamilyExpiresAt after now) — and its session is live: known, not
+	// revoked, and started no earlier than its user's cutoff. It marks old
+	// used at now, keeps successor with it (next's token, sealed so that
+	// only a holder of old can open it), and stores next in old's session,
+	// for old's user, with old's FamilyExpiresAt and SessionStart and an
+	// ExpiresAt no later than FamilyExpiresAt — all at once: of concurrent
+	// calls for one old hash, exactly one rotates. The check of the
+	// session need not exclude a revocation committed at the same instant:
+	// the successor belongs to a revoked session, and it and the access
+	// tokens issued with it are refused where they are used.
 	//
-	// It returns old's record as it is after the call, and whether this
-	// call rotated it; found is false when no refresh token has the hash.
+	// It returns old's record as it is after the call (RevokedAt set when
+	// its session is over), and whether this call rotated it; found is
+	// false when no refresh token has the hash.
 	RotateRefresh(ctx context.Context, old []byte, next RefreshToken, successor []byte, now time.Time) (rec RefreshToken, rotated, found bool, err error)
 
-	// RevokeRefresh revokes, at now, the refresh token family named
-	// family or, when family is empty, the family of the refresh token
-	// whose hash is hash, and reports whether there was one. When user is
-	// not zero, only a family of that user counts. Tokens that rotations
-	// in flight insert into the family are revoked too.
-	RevokeRefresh(ctx context.Context, hash []byte, family string, user int64, now time.Time) (bool, error)
+	// RevokeSession revokes, at at, the session named session and the
+	// session of the refresh token whose hash is refresh (either may be
+	// empty; they may be the same), among the sessions of user only, and
+	// reports whether there was one. Revoking a session that is revoked
+	// already succeeds and keeps the first time. It is one write, whatever
+	// rotates in the session meanwhile.
+	RevokeSession(ctx context.Context, session string, refresh []byte, user int64, at time.Time) (bool, error)
 }
 
 // Token is what a verified access token says.
@@ -67,9 +94,13 @@ type Token struct {
 	ID string
 	// KeyID is the kid of the key that verified it ([KeyID]).
 	KeyID string
-	// Session is the refresh token family it was issued with (its sid
-	// claim), when a [Login] or [Refresher] with refresh tokens issued it.
+	// Session is the session (the refresh token family) it was issued
+	// with, its sid claim, when a [Login] or [Refresher] with refresh
+	// tokens issued it.
 	Session string
+	// AuthTime is when the user logged in to begin the session, its
+	// auth_time claim (whole seconds); zero when the token has none.
+	AuthTime time.Time
 	// IssuedAt is iat, zero when the token has none; ExpiresAt is exp.
 	IssuedAt, ExpiresAt time.Time
 }
@@ -79,18 +110,23 @@ type Token struct {
 type RefreshToken struct {
 	// Hash is the SHA-256 of the token: the key of the record.
 	Hash []byte
-	// Family is the id shared by a token and the tokens it was rotated
-	// into; revoking one revokes them all.
+	// Family is the id of its session, shared by a token and the tokens
+	// it was rotated into; revoking the session revokes them all.
 	Family string
 	// UserID is the user the token refreshes access for.
 	UserID int64
 	// CreatedAt is when the token was issued; ExpiresAt is when it expires
 	// unless it is used first (the idle lifetime); FamilyExpiresAt is when
-	// the family's first token was issued plus the absolute lifetime.
+	// the session ends: its start plus the absolute lifetime.
 	CreatedAt, ExpiresAt, FamilyExpiresAt time.Time
+	// SessionStart is when its session began (the login): the first
+	// token's CreatedAt.
+	SessionStart time.Time
 	// UsedAt is when the token was rotated; zero while it is current.
 	UsedAt time.Time
-	// RevokedAt is when its family was revoked; zero if it is not.
+	// RevokedAt is when its session was revoked, or the cutoff of its user
+	// that ended it; for a token whose session the store does not know,
+	// its CreatedAt. Zero while the session is live.
 	RevokedAt time.Time
 	// Successor is the token it was rotated into, sealed (see
 	// [TokenStore.RotateRefresh]); nil while it is current.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -41,7 +40,7 @@ var tokenStores = []struct {
 }
 
 // addUser creates a user who can log in with "correct horse".
-func addUser(t *testing.T, users auth.UserStore, email string) int64 {
+func addUser(t testing.TB, users auth.UserStore, email string) int64 {
 	t.Helper()
 	hash, err := auth.HashPassword("correct horse", bcrypt.MinCost)
 	if err != nil {
@@ -176,15 +175,12 @@ func TestRevocation(t *testing.T) {
 // BenchmarkVerify measures what a revocation check adds to verifying a
 // token: none is the signature and claims alone; the stores add their one
 // statement (the SQLite store is testdb's single pool, not Open's read
-// pool).
+// pool), for a token without a session (as the token command issues) and
+// for one of a live session (as a login issues).
 func BenchmarkVerify(b *testing.B) {
 	ctx := context.Background()
-	run := func(b *testing.B, tokens auth.TokenStore) {
-		issuer, v := pair(b, auth.Config{Secret: testSecret, Tokens: tokens})
-		token, err := issuer.Issue(7)
-		if err != nil {
-			b.Fatal(err)
-		}
+	run := func(b *testing.B, tokens auth.TokenStore, token string) {
+		_, v := pair(b, auth.Config{Secret: testSecret, Tokens: tokens, Now: testConfig().Now})
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := v.Verify(ctx, token); err != nil {
@@ -192,64 +188,275 @@ func BenchmarkVerify(b *testing.B) {
 			}
 		}
 	}
-	b.Run("none", func(b *testing.B) { run(b, nil) })
+	plain := hs256(b, validClaims())
+	b.Run("none", func(b *testing.B) { run(b, nil, plain) })
 	for _, st := range tokenStores {
-		b.Run(st.name, func(b *testing.B) { run(b, st.open(b).tokens) })
+		b.Run(st.name, func(b *testing.B) { run(b, st.open(b).tokens, plain) })
+		b.Run(st.name+"-session", func(b *testing.B) {
+			s := st.open(b)
+			user := addUser(b, s.users, "bench@example.com")
+			startChain(b, s.tokens, user, 1, testNow.Add(-time.Hour))
+			run(b, s.tokens, hs256(b, with(map[string]any{"sub": fmt.Sprint(user), "sid": "session-1", "auth_time": testNow.Add(-time.Hour).Unix()})))
+		})
 	}
 }
 
-// TestRevokeWhileRotating revokes a family, or all of a user's tokens,
-// while its current token is being rotated: the successor the rotation
-// inserts must be revoked too (on PostgreSQL, an UPDATE that waited for
-// the rotation's row does not see the row it inserted).
-func TestRevokeWhileRotating(t *testing.T) {
+// revocations are the three ways a session ends, as the store sees them:
+// a logout or reuse detection by the session's id, a logout by a refresh
+// token of the session (the cookie), and the user's cutoff.
+var revocations = []struct {
+	name   string
+	revoke func(ctx context.Context, tokens auth.TokenStore, user int64, session string, refresh []byte, at time.Time) error
+}{
+	{"session", func(ctx context.Context, tokens auth.TokenStore, user int64, session string, _ []byte, at time.Time) error {
+		ok, err := tokens.RevokeSession(ctx, session, nil, user, at)
+		if err == nil && !ok {
+			err = errors.New("RevokeSession found no session")
+		}
+		return err
+	}},
+	{"refresh token", func(ctx context.Context, tokens auth.TokenStore, user int64, _ string, refresh []byte, at time.Time) error {
+		ok, err := tokens.RevokeSession(ctx, "", refresh, user, at)
+		if err == nil && !ok {
+			err = errors.New("RevokeSession found no session")
+		}
+		return err
+	}},
+	{"user", func(ctx context.Context, tokens auth.TokenStore, user int64, _ string, _ []byte, at time.Time) error {
+		return tokens.RevokeUser(ctx, user, at)
+	}},
+}
+
+// after1h is when a chain started at start ends (startChain's lifetime).
+func after1h(start time.Time) time.Time { return start.Add(time.Hour) }
+
+// chainHash is the hash of token j of chain i.
+func chainHash(i, j int) []byte { return []byte(fmt.Sprintf("%016d%016d", i, j)) }
+
+// startChain starts session i of user at start with its first token.
+func startChain(t testing.TB, tokens auth.TokenStore, user int64, i int, start time.Time) string {
+	t.Helper()
+	family := fmt.Sprint("session-", i)
+	first := auth.RefreshToken{Hash: chainHash(i, 0), Family: family, UserID: user, CreatedAt: start,
+		ExpiresAt: start.Add(time.Hour), FamilyExpiresAt: start.Add(time.Hour), SessionStart: start}
+	if err := tokens.StartSession(context.Background(), first); err != nil {
+		t.Fatalf("StartSession: %v", err)
+	}
+	return family
+}
+
+// TestRevocationBeatsRotationLoop rotates one chain back to back while a
+// revocation runs beside it, in each of the three ways: the revocation
+// succeeds at once, no rotation that began after it returned succeeds,
+// the chain's last token is refused with RevokedAt set, and the session's
+// access tokens (issued after the revocation included) are refused.
+func TestRevocationBeatsRotationLoop(t *testing.T) {
 	for _, st := range tokenStores {
 		t.Run(st.name, func(t *testing.T) {
 			ctx := context.Background()
 			s := st.open(t)
-			user := addUser(t, s.users, "racer@example.com")
-			now := testNow
-			hash := func(i, j int) []byte { return []byte(fmt.Sprintf("%016d%016d", i, j)) }
-			for i := range 60 {
-				everywhere := i%2 == 1
-				first := auth.RefreshToken{Hash: hash(i, 0), Family: fmt.Sprint("family-", i), UserID: user,
-					CreatedAt: now, ExpiresAt: now.Add(time.Hour), FamilyExpiresAt: now.Add(time.Hour)}
-				if err := s.tokens.CreateRefresh(ctx, first); err != nil {
-					t.Fatal(err)
+			for round := range 3 * len(revocations) {
+				rv := revocations[round%len(revocations)]
+				user := addUser(t, s.users, fmt.Sprintf("loop%d@example.com", round))
+				start := time.Now()
+				family := startChain(t, s.tokens, user, round, start)
+
+				type attempt struct {
+					began   time.Time
+					rotated bool
+					rec     auth.RefreshToken
 				}
-				next := func(j int) auth.RefreshToken {
-					return auth.RefreshToken{Hash: hash(i, j), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+				var (
+					attempts []attempt
+					loopErr  error
+					stop     = make(chan struct{})
+					done     = make(chan struct{})
+					warm     = make(chan struct{})
+				)
+				go func() {
+					defer close(done)
+					for j := 0; ; j++ {
+						select {
+						case <-stop:
+							return
+						default:
+						}
+						now := time.Now()
+						next := auth.RefreshToken{Hash: chainHash(round, j+1), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+						rec, rotated, _, err := s.tokens.RotateRefresh(ctx, chainHash(round, j), next, []byte("sealed"), now)
+						if err != nil {
+							loopErr = err
+							return
+						}
+						attempts = append(attempts, attempt{began: now, rotated: rotated, rec: rec})
+						if j == 20 {
+							close(warm)
+						}
+						if !rotated {
+							return
+						}
+					}
+				}()
+				select {
+				case <-warm:
+				case <-done:
+					t.Fatalf("round %d: the loop ended before the revocation: %v", round, loopErr)
 				}
-				if _, rotated, _, err := s.tokens.RotateRefresh(ctx, hash(i, 0), next(1), []byte("sealed"), now); err != nil || !rotated {
-					t.Fatalf("first rotation: %v, %v", rotated, err)
+				if err := rv.revoke(ctx, s.tokens, user, family, chainHash(round, 0), time.Now()); err != nil {
+					t.Fatalf("round %d (%s): revoking: %v", round, rv.name, err)
 				}
-				var wg sync.WaitGroup
-				wg.Go(func() {
-					if _, _, _, err := s.tokens.RotateRefresh(ctx, hash(i, 1), next(2), []byte("sealed"), now); err != nil {
-						t.Error(err)
-					}
-				})
-				wg.Go(func() {
-					var err error
-					if everywhere {
-						err = s.tokens.RevokeUser(ctx, user, now)
-					} else {
-						_, err = s.tokens.RevokeRefresh(ctx, hash(i, 0), "", 0, now) // a reuse of the first token
-					}
-					if err != nil {
-						t.Error(err)
-					}
-				})
-				wg.Wait()
-				for j := 1; j <= 2; j++ {
-					rec, rotated, found, err := s.tokens.RotateRefresh(ctx, hash(i, j), next(3), []byte("sealed"), now)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if rotated || (found && rec.RevokedAt.IsZero()) {
-						t.Fatalf("round %d (everywhere %v): token %d survived the revocation: rotated %v, %+v", i, everywhere, j, rotated, rec)
+				revoked := time.Now()
+				select {
+				case <-done:
+				case <-time.After(5 * time.Second):
+					close(stop)
+					<-done
+					t.Fatalf("round %d (%s): the chain still rotates 5s after the revocation", round, rv.name)
+				}
+				if loopErr != nil {
+					t.Fatalf("round %d (%s): rotating: %v", round, rv.name, loopErr)
+				}
+				for j, a := range attempts {
+					if a.rotated && a.began.After(revoked) {
+						t.Errorf("round %d (%s): rotation %d began %v after the revocation and succeeded", round, rv.name, j, a.began.Sub(revoked))
 					}
 				}
+				last := attempts[len(attempts)-1]
+				if last.rotated || last.rec.RevokedAt.IsZero() {
+					t.Errorf("round %d (%s): the chain ended with %+v; want a refusal with RevokedAt set", round, rv.name, last)
+				}
+				// An access token of the session, however late it was issued.
+				late := auth.Token{UserID: user, ID: fmt.Sprint("late-", round), Session: family, IssuedAt: time.Now().Add(time.Minute).Truncate(time.Second)}
+				if got, err := s.tokens.Revoked(ctx, late); err != nil || !got {
+					t.Errorf("round %d (%s): Revoked(an access token of the session) = %v, %v; want true", round, rv.name, got, err)
+				}
+			}
+		})
+	}
+}
+
+// TestSessionRevocation checks the answers of the session records on both
+// stores, exactly: what RevokeSession and RevokeUser end, and what
+// RotateRefresh and Revoked answer for it.
+func TestSessionRevocation(t *testing.T) {
+	for _, st := range tokenStores {
+		t.Run(st.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := st.open(t)
+			user := addUser(t, s.users, "ses@example.com")
+			other := addUser(t, s.users, "other@example.com")
+			now := testNow.Add(250 * time.Millisecond)
+			sessionToken := func(session string, iat time.Time) auth.Token {
+				return auth.Token{UserID: user, ID: "jti-" + session, Session: session, IssuedAt: iat.Truncate(time.Second)}
+			}
+			checkRevoked := func(what string, tok auth.Token, want bool) {
+				t.Helper()
+				if got, err := s.tokens.Revoked(ctx, tok); err != nil || got != want {
+					t.Errorf("Revoked(%s) = %v, %v; want %v", what, got, err, want)
+				}
+			}
+			rotate := func(i, j int, at time.Time) (auth.RefreshToken, bool) {
+				t.Helper()
+				rec, rotated, found, err := s.tokens.RotateRefresh(ctx, chainHash(i, j), auth.RefreshToken{Hash: chainHash(i, j+1), CreatedAt: at, ExpiresAt: at.Add(time.Hour)}, []byte("sealed"), at)
+				if err != nil || !found {
+					t.Fatalf("RotateRefresh(%d, %d) = %v, found %v", i, j, err, found)
+				}
+				return rec, rotated
+			}
+
+			a := startChain(t, s.tokens, user, 1, now)
+			rec, rotated := rotate(1, 0, now.Add(time.Second))
+			if !rotated || !rec.SessionStart.Equal(now) || rec.Family != a || !rec.RevokedAt.IsZero() {
+				t.Fatalf("first rotation: %+v, %v; want rotated, session %s started at %v", rec, rotated, a, now)
+			}
+			checkRevoked("a live session's token", sessionToken(a, now), false)
+			checkRevoked("a token of a session never started", sessionToken("no-such-session", now), true)
+
+			// Another user cannot revoke the session, by id or by token.
+			if ok, err := s.tokens.RevokeSession(ctx, a, chainHash(1, 1), other, now); err != nil || ok {
+				t.Errorf("RevokeSession by another user = %v, %v; want false", ok, err)
+			}
+			checkRevoked("a session another user tried to revoke", sessionToken(a, now), false)
+
+			// Revoked by a refresh token of it; again by id: both succeed,
+			// and the first time stays.
+			at := now.Add(2 * time.Second)
+			for _, try := range []struct {
+				session string
+				refresh []byte
+				at      time.Time
+			}{{"", chainHash(1, 0), at}, {a, nil, at.Add(time.Second)}} {
+				if ok, err := s.tokens.RevokeSession(ctx, try.session, try.refresh, user, try.at); err != nil || !ok {
+					t.Fatalf("RevokeSession(%q, %x) = %v, %v; want true", try.session, try.refresh, ok, err)
+				}
+			}
+			checkRevoked("a revoked session's token", sessionToken(a, now.Add(time.Hour)), true)
+			rec, rotated = rotate(1, 1, now.Add(3*time.Second))
+			if rotated || !rec.RevokedAt.Equal(at) {
+				t.Errorf("rotating a token of the revoked session: %+v, %v; want refused, RevokedAt %v", rec, rotated, at)
+			}
+
+			// The user's cutoff, 300 ms into a second, ends the sessions
+			// started before the next whole second, and spares the other
+			// user's; iat or auth_time decide for tokens without a session.
+			cutoff := testNow.Add(time.Minute + 300*time.Millisecond)
+			next := testNow.Add(time.Minute + time.Second)
+			before := startChain(t, s.tokens, user, 2, cutoff.Add(-time.Millisecond))
+			sameSecond := startChain(t, s.tokens, user, 3, cutoff.Add(time.Millisecond))
+			theirs := startChain(t, s.tokens, other, 4, cutoff.Add(-time.Millisecond))
+			if err := s.tokens.RevokeUser(ctx, user, cutoff); err != nil {
+				t.Fatal(err)
+			}
+			after := startChain(t, s.tokens, user, 5, next)
+			for _, c := range []struct {
+				name    string
+				chain   int
+				session string
+				want    bool
+			}{
+				{"a session started before the cutoff", 2, before, true},
+				{"a session started after the cutoff in its second", 3, sameSecond, true},
+				{"another user's session", 4, theirs, false},
+				{"a session started the next second", 5, after, false},
+			} {
+				tok := sessionToken(c.session, next.Add(time.Hour)) // iat long after the cutoff
+				if c.chain == 4 {
+					tok.UserID = other
+				}
+				checkRevoked(c.name, tok, c.want)
+				rec, rotated := rotate(c.chain, 0, next.Add(time.Second))
+				if rotated == c.want || rec.RevokedAt.IsZero() != !c.want {
+					t.Errorf("rotating in %s: %+v, rotated %v; want rotated %v", c.name, rec, rotated, !c.want)
+				}
+				if c.want && !rec.RevokedAt.Equal(next) {
+					t.Errorf("rotating in %s: RevokedAt %v; want the cutoff rounded up, %v", c.name, rec.RevokedAt, next)
+				}
+			}
+			for _, c := range []struct {
+				name string
+				tok  auth.Token
+				want bool
+			}{
+				{"iat in the cutoff's second", auth.Token{UserID: user, ID: "x1", IssuedAt: cutoff.Truncate(time.Second)}, true},
+				{"iat the next second", auth.Token{UserID: user, ID: "x2", IssuedAt: next}, false},
+				{"auth_time before the cutoff, iat after", auth.Token{UserID: user, ID: "x3", AuthTime: cutoff.Truncate(time.Second), IssuedAt: next}, true},
+				{"no iat", auth.Token{UserID: user, ID: "x4"}, true},
+			} {
+				checkRevoked(c.name, c.tok, c.want)
+			}
+
+			// Purge deletes the sessions past their end; their tokens are
+			// refused from then on, as unknown sessions.
+			if err := s.tokens.Purge(ctx, after1h(next).Add(-time.Microsecond)); err != nil {
+				t.Fatal(err)
+			}
+			checkRevoked("a token of a live session after a purge", sessionToken(after, next), false)
+			if err := s.tokens.Purge(ctx, after1h(next)); err != nil {
+				t.Fatal(err)
+			}
+			checkRevoked("a token of a purged session", sessionToken(after, next), true)
+			if _, _, found, err := s.tokens.RotateRefresh(ctx, chainHash(5, 1), auth.RefreshToken{Hash: chainHash(5, 9)}, nil, next); err != nil || found {
+				t.Errorf("rotating a purged token: found %v, %v; want not found", found, err)
 			}
 		})
 	}

@@ -4,10 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -32,6 +30,7 @@ type Verifier struct {
 	parser  *jwt.Parser
 	tokens  TokenStore // nil: no revocation
 	leeway  time.Duration
+	now     func() time.Time
 	logger  *zerolog.Logger // nil: the request's (see Config.Logger)
 }
 
@@ -71,6 +70,7 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		keys:    keys,
 		tokens:  s.tokens,
 		leeway:  s.leeway,
+		now:     s.now,
 		logger:  cfg.Logger,
 		parser:  jwt.NewParser(opts...),
 	}, nil
@@ -90,16 +90,21 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Token, error) {
 	if err != nil {
 		return Token{}, fmt.Errorf("%w: %w", ErrInvalidToken, err)
 	}
-	id, err := parseSubject(c.Sub)
-	if err != nil {
-		return Token{}, err
+	switch {
+	case c.subErr != nil:
+		return Token{}, c.subErr
+	case c.sub == 0:
+		return Token{}, fmt.Errorf("%w: sub claim is missing", ErrInvalidSubject)
 	}
-	t := Token{UserID: id, ID: c.ID, KeyID: v.current, Session: c.Sid, ExpiresAt: c.ExpiresAt.Time}
+	t := Token{UserID: c.sub, ID: c.ID, KeyID: v.current, Session: c.sid, ExpiresAt: c.ExpiresAt.Time}
 	if kid, ok := parsed.Header["kid"].(string); ok {
 		t.KeyID = kid
 	}
 	if c.IssuedAt != nil {
 		t.IssuedAt = c.IssuedAt.Time
+	}
+	if c.authTime != nil {
+		t.AuthTime = c.authTime.Time
 	}
 	if t.ID == "" {
 		// The signed part (header and claims), not the whole text: the
@@ -123,6 +128,9 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Token, error) {
 // names (the current key when there is no kid), after refusing header
 // fields this package does not honour.
 func (v *Verifier) keyFor(t *jwt.Token) (any, error) {
+	if err := checkHeader(t.Raw); err != nil {
+		return nil, err
+	}
 	// The parser already pins the algorithm; checking again costs nothing.
 	if t.Method.Alg() != v.method.Alg() {
 		return nil, fmt.Errorf("algorithm %s is not %s", t.Method.Alg(), v.method.Alg())
@@ -158,41 +166,4 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
-}
-
-// claims are the registered claims, except that sub is kept raw: tokens from
-// Laravel's jwt-auth 1.x carry it as a JSON number, which
-// jwt.RegisteredClaims refuses. The outer Sub field shadows the embedded
-// Subject for encoding/json.
-type claims struct {
-	jwt.RegisteredClaims
-	Sub json.RawMessage `json:"sub"`
-	Sid string          `json:"sid"`
-}
-
-// parseSubject returns the user id in a raw sub claim: a JSON string or
-// number holding a positive decimal integer that fits in an int64, written
-// without sign, leading zeros, fraction or exponent.
-func parseSubject(raw json.RawMessage) (int64, error) {
-	var digits string
-	switch {
-	case len(raw) == 0 || string(raw) == "null":
-		return 0, fmt.Errorf("%w: sub claim is missing", ErrInvalidSubject)
-	case raw[0] == '"':
-		if err := json.Unmarshal(raw, &digits); err != nil {
-			return 0, fmt.Errorf("%w: sub claim is not a valid string", ErrInvalidSubject)
-		}
-	case raw[0] == '-' || raw[0] >= '0' && raw[0] <= '9':
-		digits = string(raw)
-	default:
-		return 0, fmt.Errorf("%w: sub claim is neither a string nor a number", ErrInvalidSubject)
-	}
-	if digits == "" || digits[0] == '0' || strings.TrimLeft(digits, "0123456789") != "" {
-		return 0, fmt.Errorf("%w: sub claim is not a positive decimal integer", ErrInvalidSubject)
-	}
-	id, err := strconv.ParseInt(digits, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%w: sub claim is out of the int64 range", ErrInvalidSubject)
-	}
-	return id, nil
 }

@@ -230,12 +230,12 @@ func TestVerify(t *testing.T) {
 			wantJWT: jwt.ErrTokenRequiredClaimMissing,
 		},
 		{
-			name: "exp null",
+			name: "exp null (not a number)",
 			token: func(t *testing.T) string {
 				return rawToken(`{"alg":"HS256","typ":"JWT"}`, `{"sub":"42","exp":null}`, testSecret)
 			},
 			wantErr: auth.ErrInvalidToken,
-			wantJWT: jwt.ErrTokenRequiredClaimMissing,
+			wantJWT: jwt.ErrTokenMalformed,
 		},
 		{
 			name: "exp not a number",

@@ -376,9 +376,11 @@ func parseDeleteUser(args []string, stdout io.Writer) (command, error) {
 }
 
 // parseLogoutUser reads "users logout --id N": log user N out everywhere.
-// Their access tokens issued until now (to the second) are refused from
-// then on, and their refresh tokens are revoked; they may log in again
-// from the next second on.
+// One write, the user's cutoff: every session that started until now (to
+// the second) is over, its refresh tokens and access tokens refused from
+// the next request on, even those a refresh in flight issues, and so are
+// their access tokens without a session issued until now; they may log in
+// again from the next second on.
 func parseLogoutUser(args []string, stdout io.Writer) (command, error) {
 	fs := newFlags("users logout")
 	id := fs.Int64("id", 0, "the user's id")

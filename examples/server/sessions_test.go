@@ -324,15 +324,16 @@ func (s *sessions) testRefresh(t *testing.T) {
 }
 
 // testReuse: with JWT_REFRESH_REUSE_GRACE=0s, presenting a rotated token
-// again is taken for theft: the family is revoked, the new token with it.
+// again is taken for theft: the session is revoked, the new token with it,
+// and the session's access tokens are refused at once.
 func (s *sessions) testReuse(t *testing.T) {
 	base := s.main.base
 	first := s.login(t, base, s.users["Ada"])
 	second := s.sessionOf(t, refreshByCookie(t, base, first.refresh))
 	checkRefreshRefused(t, base, first.refresh)
 	checkRefreshRefused(t, base, second.refresh)
-	// The access tokens stay good until they expire or are logged out.
-	checkAccepted(t, base, second.access)
+	checkRefused(t, base, first.access)
+	checkRefused(t, base, second.access)
 }
 
 // testLogout: a logout revokes the bearer token and the refresh token's
