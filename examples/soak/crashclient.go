@@ -18,6 +18,7 @@ type keyedCreate struct {
 	attempts  int
 	transport int // attempts that ended in a transport error
 	status5xx int // attempts answered with a 5xx
+	inUse     int // attempts answered 409 with Retry-After: the key was held
 
 	acked    bool   // answered 201 (REST) or with the post (GraphQL)
 	replayed bool   // the answer carried Idempotent-Replayed: true
@@ -56,8 +57,10 @@ func (cl *crashClient) run(load, ctx context.Context) {
 	}
 }
 
-// send sends k's request until it gets an answer below 500, with the same
-// key and body every time, backing off between attempts.
+// send sends k's request until it gets an answer below 500 other than a
+// 409 with Retry-After (the key is held: by the attempt a killed server
+// was serving, until its lease ends), with the same key and body every
+// time, backing off between attempts.
 func (cl *crashClient) send(ctx context.Context, k *keyedCreate) {
 	req := cl.request(k)
 	backoff := 20 * time.Millisecond
@@ -70,6 +73,8 @@ func (cl *crashClient) send(ctx context.Context, k *keyedCreate) {
 			k.transport++
 		case a.status >= 500:
 			k.status5xx++
+		case a.status == http.StatusConflict && a.header.Get("Retry-After") != "":
+			k.inUse++
 		default:
 			k.settle(a)
 			return

@@ -13,6 +13,7 @@ type crashTotals struct {
 	acked, ackedPosts        int
 	retried, retries         int // creates sent more than once, and the extra attempts
 	transport, status5xx     int // attempts that ended so
+	inUse                    int // attempts answered 409: the key was held
 	replays                  int // acknowledgements with Idempotent-Replayed: true
 	afresh                   int // retried creates acknowledged without a replay
 	other, internal, unended int // answers that are no acknowledgement; creates given up
@@ -26,6 +27,7 @@ func (res *crashResult) totals() crashTotals {
 		t.retries += k.retries()
 		t.transport += k.transport
 		t.status5xx += k.status5xx
+		t.inUse += k.inUse
 		if k.post {
 			t.posts++
 		}
@@ -109,8 +111,8 @@ func (res *crashResult) markdown() string {
 		p.kills, len(p.starts), ms(percentile(sortedDurations(p.starts), 0.5)), ms(slices.Max(p.starts)), p.ownExits)
 	row("creates", "%s: %s articles, %s posts", count(t.creates), count(t.creates-t.posts), count(t.posts))
 	row("acknowledged writes", "%s: %s articles (201), %s posts", count(t.acked), count(t.acked-t.ackedPosts), count(t.ackedPosts))
-	row("retries", "%s resends of %s creates, after %s transport errors and %s 5xx", count(t.retries), count(t.retried),
-		count(t.transport), count(t.status5xx))
+	row("retries", "%s resends of %s creates, after %s transport errors, %s 5xx and %s 409 (key held)", count(t.retries), count(t.retried),
+		count(t.transport), count(t.status5xx), count(t.inUse))
 	row("replays seen", "%s (`Idempotent-Replayed: true`); %s retried creates acknowledged without a replay",
 		count(t.replays), count(t.afresh))
 	row("duplicates", "%s (titles stored more than once: %s)%s", count(cnt.duplicates), count(cnt.duplicated), informative(!cc.keys))

@@ -114,12 +114,14 @@
 // -concurrency clients then create, one create after another, REST
 // articles (published) and GraphQL posts (createPost) in turn, each with a
 // title of its own and, with -keys, an Idempotency-Key of its own. A create
-// that ends in a transport error or a 5xx is sent again, with the same key
-// and the same body, after a backoff (20 ms doubling up to 1 s, jittered),
-// across restarts, until an answer below 500 comes back (for at most two
-// minutes). Meanwhile soak waits -kill-min to -kill-max (at random) after
-// each start, kills the server with SIGKILL, and starts it again, -kills
-// times; the clients stop -kill-min after the last start.
+// that ends in a transport error, a 5xx or a 409 with Retry-After (its key
+// still held by the attempt a killed server was serving, until the key's
+// lease ends) is sent again, with the same key and the same body, after a
+// backoff (20 ms doubling up to 1 s, jittered), across restarts, until
+// another answer below 500 comes back (for at most two minutes).
+// Meanwhile soak waits -kill-min to -kill-max (at random) after each
+// start, kills the server with SIGKILL, and starts it again, -kills times;
+// the clients stop -kill-min after the last start.
 //
 // With the server running, soak then counts what the database holds under
 // the titles of the run: every page of the list (100 a page, each checked
