@@ -149,3 +149,21 @@ func FuzzClientAddress(f *testing.F) {
 		t.Fatalf("clientAddress = %q: neither the peer nor an entry of %q", got, xff)
 	})
 }
+
+func TestClientBlock(t *testing.T) {
+	for _, tt := range []struct{ addr, want string }{
+		{"198.51.100.7", "198.51.100.7"},
+		{"::ffff:198.51.100.7", "198.51.100.7"},
+		{"2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"},
+		{"2001:db8:1:2::1", "2001:db8:1:2::/64"},
+		{"fe80::1%eth0", "fe80::/64"},
+		{"::1", "::/64"},
+		{"@", "@"}, // a Unix socket's peer
+		{"/run/app.sock", "/run/app.sock"},
+		{"", ""},
+	} {
+		if got := clientBlock(tt.addr); got != tt.want {
+			t.Errorf("clientBlock(%q) = %q; want %q", tt.addr, got, tt.want)
+		}
+	}
+}

@@ -212,8 +212,9 @@ func ExampleIssuer_Issue() {
 
 // Throttle logins more strictly than the default: after two failures
 // within a minute, an e-mail address must wait before it may try again
-// from the same client address, even with the right password.
-func ExampleNewMemoryThrottle() {
+// from the same client address, even with the right password; after ten
+// within an hour, from any address.
+func ExampleLoginLimit() {
 	hash, err := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
 	if err != nil {
 		log.Fatal(err)
@@ -224,8 +225,9 @@ func ExampleNewMemoryThrottle() {
 		log.Fatal(err)
 	}
 	login, err := auth.NewLogin(users, issuer, auth.LoginConfig{
-		Cost:     bcrypt.MinCost,
-		Throttle: auth.NewMemoryThrottle(2, time.Minute),
+		Cost:         bcrypt.MinCost,
+		ClientLimit:  auth.LoginLimit{Failures: 2, Window: time.Minute},
+		AccountLimit: auth.LoginLimit{Failures: 10, Window: time.Hour},
 		// A stopped clock, so that the output is the same on every run.
 		Now: func() time.Time { return time.Date(2025, time.March, 4, 12, 0, 0, 0, time.UTC) },
 	})

@@ -9,8 +9,8 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime"
-	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -69,12 +69,27 @@ type LoginConfig struct {
 	// standard error; use a pointer to zerolog.Nop() to log nothing.
 	Logger *zerolog.Logger
 
-	// Throttle counts failed logins per e-mail address (lower-cased) and
-	// client address, and makes a pair that failed too often wait (429).
-	// nil means a [MemoryThrottle] of this Login's own, allowing
-	// [DefaultLoginAttempts] (5) failures per [DefaultLoginWindow] (one
-	// minute); [NoThrottle]{} turns throttling off.
+	// Throttle keeps the counts of failed logins that ClientLimit and
+	// AccountLimit are checked against. nil means a [MemoryThrottle] of
+	// this Login's own, of [DefaultThrottleKeys] keys; an [SQLThrottle]
+	// (pgstore's and sqlitestore's Throttle method) makes the processes
+	// on one database count together; [NoThrottle]{} turns throttling
+	// off.
 	Throttle LoginThrottle
+
+	// ClientLimit bounds the failed logins of one e-mail address
+	// (lower-cased) from one client address (an IPv6 client counts as its
+	// /64): zero fields mean [DefaultClientFailures] (5) per
+	// [DefaultClientWindow] (one minute), Laravel's; a negative Failures
+	// turns it off. A successful login of the pair resets its count.
+	ClientLimit LoginLimit
+
+	// AccountLimit bounds the failed logins of one e-mail address from
+	// all client addresses together: zero fields mean
+	// [DefaultAccountFailures] (20) per [DefaultAccountWindow] (15
+	// minutes); a negative Failures turns it off. A successful login does
+	// not reset it (see "Login throttling" in the package documentation).
+	AccountLimit LoginLimit
 
 	// TrustedProxies are the addresses of the reverse proxies in front of
 	// the service. A request whose connection comes from one of them is
@@ -89,6 +104,20 @@ type LoginConfig struct {
 	// further logins wait their turn. Zero means half of GOMAXPROCS (at
 	// least one); a negative value is an error.
 	MaxConcurrentChecks int
+
+	// MaxInFlight bounds the logins under way at once, from the end of
+	// reading their body to their answer: waiting for their turn, reading
+	// the throttle, looking the user up, checking the password. A login
+	// beyond it is answered 503 with Retry-After at once, so that a flood
+	// cannot pile up requests, and their memory, in front of the database
+	// or the bcrypt slots. Zero means 64 for each of MaxConcurrentChecks;
+	// a negative value is an error.
+	MaxInFlight int
+
+	// MaxWait bounds how long a login waits for its turn, both waits
+	// together; then it is answered 503 with Retry-After. Zero means
+	// [DefaultMaxLoginWait] (10 seconds); a negative value is an error.
+	MaxWait time.Duration
 
 	// Now is the clock of the throttle; nil means time.Now. Tests set it.
 	Now func() time.Time
@@ -117,39 +146,68 @@ type LoginConfig struct {
 //     NUL; the e-mail address is trimmed, the password is taken as sent;
 //   - 429 {"message": "Too many login attempts. Please try again in N
 //     seconds."}, with Retry-After: N, when the e-mail address failed to
-//     log in too often from the client's address (see [LoginConfig.Throttle]);
-//     the password is then not checked at all;
+//     log in too often from the client's address, or from all addresses
+//     together ([LoginConfig.ClientLimit], [LoginConfig.AccountLimit]);
+//     the user is then not looked up and the password not checked;
 //   - 400 for malformed JSON or a body that is not a JSON object, 413 for a
 //     body over the cap, 415 when the Content-Type is not JSON, 405 with
 //     Allow: POST for other methods, and 500 {"message":
 //     "Internal server error."} when the lookup fails (the error is logged);
 //   - 503 {"message": "Service unavailable."} when the throttle fails (the
-//     error is logged): the login fails closed, checking no password and
-//     issuing no token that the throttle has not checked and recorded;
-//   - 499 {"message": "The request was canceled."} (nginx's status, for
-//     the access log) when the client goes away while the login waits for
-//     its turn to check the password (see [LoginConfig.MaxConcurrentChecks]),
-//     and 503 as above when the request's deadline passes then; both are
-//     logged at info level.
+//     error is logged): the login fails closed, checking no password that
+//     the throttle has not allowed and issuing no token whose check it has
+//     not recorded;
+//   - 503 {"message": "Service unavailable."} with Retry-After: 1 when the
+//     login could not have its turn: [LoginConfig.MaxInFlight] logins were
+//     under way already, or it waited [LoginConfig.MaxWait], or the
+//     request's deadline passed; 499 {"message": "The request was
+//     canceled."} (nginx's status, for the access log) when the client went
+//     away before its answer was known. These are logged at info level and
+//     count as no failure: no password was checked.
 //
-// Every attempt of the pair (e-mail address, client address) that passes
-// the body's validation is counted, before the user is looked up, in one
-// step with the decision ([LoginThrottle.Attempt]), so that concurrent
-// guesses of one pair get no more password checks than sequential ones;
-// a token resets the count. An attempt whose client leaves while it waits
-// for its turn counts too.
+// # The order of a login
+//
+// A login waits first for its account's turn: the logins of one e-mail
+// address (lower-cased) run one after the other in the process, so that
+// concurrent guesses get no more password checks than sequential ones.
+// With the turn, it reads the failures of its two keys, refuses the login
+// (429) when either has reached its limit, looks the user up, waits for a
+// bcrypt slot ([LoginConfig.MaxConcurrentChecks]), checks the password, and
+// records the outcome, all before it gives the turn to the next login:
+// after a wrong password it counts a failure of both keys
+// ([LoginThrottle.Fail]), after a right one it resets the pair's
+// ([LoginThrottle.Reset]); a token is issued after that. Only failures
+// count, never attempts: logins in flight do not hold up a correct
+// password, and a request whose password was never checked (refused,
+// or given up while waiting) counts as nothing.
+//
+// Processes sharing an [SQLThrottle] see each other's failures but not
+// each other's turns: P processes guessing one account at once may
+// check P-1 passwords more than the limit allows, once per window.
+//
+// The account's limit weighs guessing against lockout (see "Login
+// throttling" in the package documentation): it holds a guesser with any
+// number of addresses to 20 guesses per 15 minutes, and lets him keep the
+// owner from a password login for as long as he keeps guessing, 15
+// minutes at a time, never for good.
 type Login struct {
-	users    Users
-	issuer   *Issuer
-	maxBody  int64
-	logger   *zerolog.Logger                   // nil: the request's
-	dummy    []byte                            // stand-in hash for unknown users
-	compare  func(hash, password []byte) error // bcrypt.CompareHashAndPassword; replaced in tests
-	throttle LoginThrottle
-	proxies  []netip.Prefix
-	slots    chan struct{} // one element per password check under way
-	now      func() time.Time
-	refresh  *Refresher // nil: no refresh token
+	users        Users
+	issuer       *Issuer
+	maxBody      int64
+	logger       *zerolog.Logger                   // nil: the request's
+	dummy        []byte                            // stand-in hash for unknown users
+	compare      func(hash, password []byte) error // bcrypt.CompareHashAndPassword; replaced in tests
+	throttle     LoginThrottle
+	clientLimit  LoginLimit
+	accountLimit LoginLimit
+	proxies      []netip.Prefix
+	slots        chan struct{} // holds a value for each free bcrypt slot
+	turns        turns         // of the accounts logging in
+	inFlight     atomic.Int64  // logins under way
+	maxInFlight  int64
+	maxWait      time.Duration
+	now          func() time.Time
+	refresh      *Refresher // nil: no refresh token
 }
 
 // NewLogin returns the login endpoint checking credentials against users and
@@ -180,6 +238,16 @@ func NewLogin(users Users, issuer *Issuer, cfg LoginConfig) (*Login, error) {
 	if cfg.MaxConcurrentChecks < 0 {
 		errs = append(errs, fmt.Errorf("auth: LoginConfig.MaxConcurrentChecks is %d; it must not be negative", cfg.MaxConcurrentChecks))
 	}
+	if cfg.MaxInFlight < 0 {
+		errs = append(errs, fmt.Errorf("auth: LoginConfig.MaxInFlight is %d; it must not be negative", cfg.MaxInFlight))
+	}
+	if cfg.MaxWait < 0 {
+		errs = append(errs, fmt.Errorf("auth: LoginConfig.MaxWait is %v; it must not be negative", cfg.MaxWait))
+	}
+	clientLimit, err := cfg.ClientLimit.orDefault("ClientLimit", DefaultClientFailures, DefaultClientWindow)
+	errs = append(errs, err)
+	accountLimit, err := cfg.AccountLimit.orDefault("AccountLimit", DefaultAccountFailures, DefaultAccountWindow)
+	errs = append(errs, err)
 	proxies, err := trustedPrefixes(cfg.TrustedProxies)
 	if err := errors.Join(append(errs, err)...); err != nil {
 		return nil, err
@@ -188,9 +256,17 @@ func NewLogin(users Users, issuer *Issuer, cfg LoginConfig) (*Login, error) {
 	if slots == 0 {
 		slots = max(1, runtime.GOMAXPROCS(0)/2)
 	}
+	maxInFlight := cfg.MaxInFlight
+	if maxInFlight == 0 {
+		maxInFlight = inFlightPerCheck * slots
+	}
+	maxWait := cfg.MaxWait
+	if maxWait == 0 {
+		maxWait = DefaultMaxLoginWait
+	}
 	throttle := cfg.Throttle
 	if throttle == nil {
-		throttle = NewMemoryThrottle(DefaultLoginAttempts, DefaultLoginWindow)
+		throttle = NewMemoryThrottle(DefaultThrottleKeys)
 	}
 	now := cfg.Now
 	if now == nil {
@@ -200,19 +276,27 @@ func NewLogin(users Users, issuer *Issuer, cfg LoginConfig) (*Login, error) {
 	if err != nil {
 		return nil, fmt.Errorf("auth: computing the stand-in hash: %w", err)
 	}
-	return &Login{
-		users:    users,
-		issuer:   issuer,
-		maxBody:  maxBody,
-		logger:   cfg.Logger,
-		dummy:    dummy,
-		compare:  bcrypt.CompareHashAndPassword,
-		throttle: throttle,
-		proxies:  proxies,
-		refresh:  cfg.Refresh,
-		slots:    make(chan struct{}, slots),
-		now:      now,
-	}, nil
+	l := &Login{
+		users:        users,
+		issuer:       issuer,
+		maxBody:      maxBody,
+		logger:       cfg.Logger,
+		dummy:        dummy,
+		compare:      bcrypt.CompareHashAndPassword,
+		throttle:     throttle,
+		clientLimit:  clientLimit,
+		accountLimit: accountLimit,
+		proxies:      proxies,
+		refresh:      cfg.Refresh,
+		slots:        make(chan struct{}, slots),
+		maxInFlight:  int64(maxInFlight),
+		maxWait:      maxWait,
+		now:          now,
+	}
+	for range slots {
+		l.slots <- struct{}{}
+	}
+	return l, nil
 }
 
 // tokenResponse is the body of a successful login (jwt-auth's shape).
@@ -237,38 +321,12 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	logger := ctxlog.For(r.Context(), l.logger)
-	key := strings.ToLower(email) + "|" + clientAddress(r, l.proxies)
-	if l.throttled(w, r, key, logger) {
+	id, no := l.authenticate(r, email, password, logger)
+	if no.status != 0 {
+		no.write(w)
 		return
 	}
-	id, hash, err := l.users.PasswordHash(r.Context(), email)
-	known := !errors.Is(err, ErrUserNotFound)
-	if err != nil && known {
-		logger.Error().Err(err).Msg("auth: login: looking up the user")
-		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
-		return
-	}
-	if !known {
-		hash = nil
-	}
-	answered, err := l.checkPassword(w, r, key, hash, password, logger)
-	if answered {
-		return // throttled meanwhile, the throttle failed, or the client left
-	}
-	switch {
-	case !known:
-		logger.Info().Msg("auth: login refused: unknown e-mail address")
-	case len(hash) == 0:
-		logger.Info().Int64("user_id", id).Msg("auth: login refused: the user has no password")
-	case errors.Is(err, bcrypt.ErrMismatchedHashAndPassword):
-		logger.Info().Int64("user_id", id).Msg("auth: login refused: wrong password")
-	case err != nil:
-		logger.Error().Err(err).Int64("user_id", id).Msg("auth: login refused: the stored password hash is unusable")
-	}
-	if err != nil {
-		writeInvalidCredentials(w)
-		return
-	}
+	var err error
 	var refresh, session string
 	if l.refresh != nil {
 		if refresh, session, err = l.refresh.Start(r.Context(), id); err != nil {
@@ -291,72 +349,6 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		TokenType:   "bearer",
 		ExpiresIn:   int64(l.issuer.TTL().Seconds()),
 	})
-}
-
-// throttled counts an attempt of key, and reports whether key must wait
-// before it may log in instead, after answering 429 (or 503 when the
-// throttle fails).
-func (l *Login) throttled(w http.ResponseWriter, r *http.Request, key string, logger *zerolog.Logger) bool {
-	wait, err := l.throttle.Attempt(r.Context(), key, l.now())
-	switch {
-	case err != nil:
-		logger.Error().Err(err).Msg("auth: login: checking the throttle")
-		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
-		return true
-	case wait <= 0:
-		return false
-	}
-	seconds := int64((wait + time.Second - 1) / time.Second) // rounded up, at least 1
-	logger.Info().Int64("retry_after", seconds).Msg("auth: login refused: too many failed attempts")
-	w.Header().Set("Retry-After", strconv.FormatInt(seconds, 10))
-	httpjson.WriteMessage(w, http.StatusTooManyRequests,
-		"Too many login attempts. Please try again in "+strconv.FormatInt(seconds, 10)+" seconds.")
-	return true
-}
-
-// checkPassword compares password with hash, or with the stand-in hash
-// when hash is empty (then err is never nil), holding one of the slots of
-// [LoginConfig.MaxConcurrentChecks], and after a match resets the
-// throttle's count of key before it lets the slot go. When answered is
-// true it has answered instead: the request's context ended before a slot
-// was free, or the throttle failed.
-func (l *Login) checkPassword(w http.ResponseWriter, r *http.Request, key string, hash []byte, password string, logger *zerolog.Logger) (answered bool, err error) {
-	select {
-	case l.slots <- struct{}{}:
-		defer func() { <-l.slots }()
-	case <-r.Context().Done():
-		logger.Info().Err(context.Cause(r.Context())).Msg("auth: login: gave up waiting to check the password")
-		if errors.Is(r.Context().Err(), context.Canceled) { // the client went away: nobody reads this
-			httpjson.WriteMessage(w, apierror.StatusClientClosedRequest, "The request was canceled.")
-		} else {
-			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
-		}
-		return true, nil
-	}
-	if len(hash) == 0 {
-		err = l.compare(l.dummy, []byte(password)) // take as long as for a known user
-		if err == nil {
-			err = bcrypt.ErrMismatchedHashAndPassword
-		}
-	} else {
-		err = l.compare(hash, []byte(password))
-	}
-	if err == nil && len(password) > MaxPasswordBytes {
-		// bcrypt compared the first 72 bytes only: the rest must not be
-		// free to choose. (The comparison ran all the same, so that the
-		// answer takes as long as any other.)
-		err = bcrypt.ErrMismatchedHashAndPassword
-	}
-	if err != nil {
-		return false, err // the attempt is counted already
-	}
-	// Recorded even when the client has gone: the check was made.
-	if recErr := l.throttle.Reset(context.WithoutCancel(r.Context()), key); recErr != nil {
-		logger.Error().Err(recErr).Msg("auth: login: recording the attempt with the throttle")
-		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
-		return true, nil
-	}
-	return false, err
 }
 
 // readCredentials decodes and validates the body. When it returns false it
@@ -458,12 +450,6 @@ func postOnly(w http.ResponseWriter, r *http.Request) bool {
 	w.Header().Set("Allow", http.MethodPost)
 	httpjson.WriteMessage(w, http.StatusMethodNotAllowed, httpjson.MessageMethod)
 	return false
-}
-
-// writeInvalidCredentials writes the one 401 of a failed login.
-func writeInvalidCredentials(w http.ResponseWriter) {
-	w.Header().Set("WWW-Authenticate", "Bearer")
-	httpjson.WriteMessage(w, http.StatusUnauthorized, "Invalid credentials.")
 }
 
 // HashPassword returns the bcrypt hash of password at cost (0 means

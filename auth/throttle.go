@@ -3,213 +3,133 @@ package auth
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
-	"net/netip"
-	"strings"
-	"sync"
 	"time"
 )
 
-// Defaults of [NewMemoryThrottle], and so of the throttle [Login] uses when
-// [LoginConfig.Throttle] is nil: Laravel's ThrottlesLogins.
+// Defaults of [LoginConfig.ClientLimit] and [LoginConfig.AccountLimit].
+// The first pair is Laravel's ThrottlesLogins; the second bounds the
+// guesses at one account from any number of addresses (see "Login
+// throttling" in the package documentation for why these numbers).
 const (
-	// DefaultLoginAttempts is how many failed logins a key may have within
-	// the window before it must wait.
-	DefaultLoginAttempts = 5
+	// DefaultClientFailures is how many failed logins one e-mail address
+	// may have from one client address within DefaultClientWindow.
+	DefaultClientFailures = 5
 
-	// DefaultLoginWindow is how long the failures of a key count, from
-	// its first failure.
-	DefaultLoginWindow = time.Minute
+	// DefaultClientWindow is how long the failures of an e-mail address
+	// from one client address count, from the first of them.
+	DefaultClientWindow = time.Minute
+
+	// DefaultAccountFailures is how many failed logins one e-mail address
+	// may have, from all client addresses together, within
+	// DefaultAccountWindow.
+	DefaultAccountFailures = 20
+
+	// DefaultAccountWindow is how long the failures of an e-mail address
+	// count, from the first of them.
+	DefaultAccountWindow = 15 * time.Minute
 )
 
-// LoginThrottle counts the login attempts of a key (an e-mail address and
-// a client address, as [Login] forms it) and says how long a key that has
-// used up its attempts must wait. [MemoryThrottle] keeps the counts in the
-// process; a store shared by several processes (Redis, SQL) can implement
-// it so that they throttle together. Implementations are safe for
-// concurrent use.
-//
-// [Login] calls Attempt before it looks the user up and checks the
-// password, and Reset after a success, so that the attempts left are the
-// failures left. Attempt must count and decide at once (atomically):
-// of many concurrent attempts of one key, only as many as it has left get
-// through. [Login] treats an error from either method as the throttle
-// being unable to answer: it answers 503 and logs the error (see [Login]).
-type LoginThrottle interface {
-	// Attempt asks whether key may try to log in at now. When it may, it
-	// counts the attempt and returns zero; when it has used up its
-	// attempts, it counts nothing and returns how long key must wait.
-	Attempt(ctx context.Context, key string, now time.Time) (time.Duration, error)
+// LoginLimit is how many failed logins a key of the throttle may have
+// within a window before [Login] refuses it (429) until the window ends.
+// The window opens at the key's first failure and lasts Window; a failure
+// after it opens the next one.
+type LoginLimit struct {
+	// Failures is how many failures the key may have within its window.
+	// Zero means the default of the field that holds the limit; a negative
+	// number turns the limit off.
+	Failures int
 
-	// Reset forgets the attempts of key, after it logged in.
+	// Window is how long the key's failures count, from its first. Zero
+	// means the default of the field; a negative one is an error.
+	Window time.Duration
+}
+
+// orDefault returns l with its zero fields set to failures and window; a
+// limit that is off keeps a window, so that nothing divides by zero.
+func (l LoginLimit) orDefault(name string, failures int, window time.Duration) (LoginLimit, error) {
+	if l.Window < 0 {
+		return l, fmt.Errorf("auth: LoginConfig.%s.Window is %v; it must not be negative", name, l.Window)
+	}
+	if l.Failures == 0 {
+		l.Failures = failures
+	}
+	if l.Window == 0 {
+		l.Window = window
+	}
+	return l, nil
+}
+
+// refuses reports whether count, read at now, has reached the limit, and
+// how long its window has to run then.
+func (l LoginLimit) refuses(count ThrottleCount, now time.Time) (time.Duration, bool) {
+	if l.Failures < 0 || count.Failures < l.Failures || !now.Before(count.Until) {
+		return 0, false
+	}
+	return count.Until.Sub(now), true
+}
+
+// ThrottleCount is what a [LoginThrottle] holds for one key: its failures
+// within its current window, and when that window ends.
+type ThrottleCount struct {
+	Failures int
+	Until    time.Time // zero when Failures is zero
+}
+
+// ThrottleKey is a key whose failure [LoginThrottle.Fail] counts, with the
+// length of the window that its first failure opens.
+type ThrottleKey struct {
+	Key    string
+	Window time.Duration
+}
+
+// LoginThrottle keeps the counts of failed logins that [Login] decides
+// from. [Login] forms the keys (see "Login throttling" in the package
+// documentation): short opaque strings, one for the e-mail address and
+// one for the pair of e-mail address and client address, so that the
+// throttle never holds an address, nor a password typed into its field.
+//
+// [MemoryThrottle] keeps the counts in the process; [SQLThrottle] keeps
+// them in the database, so that the processes sharing it throttle
+// together. A store such as Redis implements it with one pipelined read
+// (Failures) and one script or transaction (Fail): INCR, with PEXPIRE NX
+// for a new window. Implementations are safe for concurrent use.
+//
+// [Login] calls Failures before it looks the user up, Fail after a wrong
+// password and Reset after a right one, never for an attempt whose
+// password was not checked. A throttle counts what it is told; what the
+// limits are, and why an account has one of its own (guessing from many
+// addresses, weighed against keeping the owner out), is the Login's
+// configuration: see "Login throttling" in the package documentation. It treats an error from any of them as the
+// throttle being unable to answer: the login answers 503 and logs the
+// error (see [Login]).
+type LoginThrottle interface {
+	// Failures returns the counts of keys at now, in the same order: a
+	// key whose window has ended, or that has no failures, has the zero
+	// ThrottleCount.
+	Failures(ctx context.Context, keys []string, now time.Time) ([]ThrottleCount, error)
+
+	// Fail counts a failure of each of keys, all different, at now. A key
+	// whose window has ended, or that has none, starts a window that ends
+	// at now plus its Window; otherwise the window stays as it is.
+	Fail(ctx context.Context, keys []ThrottleKey, now time.Time) error
+
+	// Reset forgets the failures of key.
 	Reset(ctx context.Context, key string) error
 }
 
-// NoThrottle is a [LoginThrottle] that never makes anyone wait: set
-// [LoginConfig.Throttle] to NoThrottle{} to turn throttling off, for
-// instance when a proxy in front of the service throttles logins already.
+// NoThrottle is a [LoginThrottle] that counts nothing, so that nobody is
+// ever refused: set [LoginConfig.Throttle] to NoThrottle{} to turn
+// throttling off, for instance when a proxy in front of the service
+// throttles logins already.
 type NoThrottle struct{}
 
-// Attempt implements [LoginThrottle]; it always returns zero.
-func (NoThrottle) Attempt(context.Context, string, time.Time) (time.Duration, error) { return 0, nil }
+// Failures implements [LoginThrottle]; every count is zero.
+func (NoThrottle) Failures(_ context.Context, keys []string, _ time.Time) ([]ThrottleCount, error) {
+	return make([]ThrottleCount, len(keys)), nil
+}
+
+// Fail implements [LoginThrottle]; it does nothing.
+func (NoThrottle) Fail(context.Context, []ThrottleKey, time.Time) error { return nil }
 
 // Reset implements [LoginThrottle]; it does nothing.
 func (NoThrottle) Reset(context.Context, string) error { return nil }
-
-// MemoryThrottle is a [LoginThrottle] that keeps its counts in memory, in
-// the manner of Laravel's RateLimiter: the window of a key opens at its
-// first attempt and lasts the window's length; once the key has made
-// maxAttempts attempts within it (a success resets the count), Attempt
-// returns the time left until it closes; after that the key starts afresh.
-// Build it with [NewMemoryThrottle]; it is safe for concurrent use. Its
-// counts are the process's own: several processes behind a load balancer
-// each allow maxAttempts.
-//
-// It holds one entry per key that tried lately: Attempt sweeps out the
-// expired entries, at most once per window, so an entry lasts at most two
-// windows. Its memory thus follows the rate of attempts, not their total
-// ([Login] bounds the length of an e-mail address, and so of a key).
-type MemoryThrottle struct {
-	max    int
-	window time.Duration
-
-	mu      sync.Mutex
-	entries map[string]throttleEntry
-	swept   time.Time // when Attempt last swept out the expired entries
-}
-
-// throttleEntry is the count of one key.
-type throttleEntry struct {
-	attempts int
-	until    time.Time // the end of the key's window
-}
-
-// NewMemoryThrottle returns a MemoryThrottle allowing a key maxAttempts
-// attempts within window. Zero or less means the defaults,
-// [DefaultLoginAttempts] and [DefaultLoginWindow].
-func NewMemoryThrottle(maxAttempts int, window time.Duration) *MemoryThrottle {
-	if maxAttempts <= 0 {
-		maxAttempts = DefaultLoginAttempts
-	}
-	if window <= 0 {
-		window = DefaultLoginWindow
-	}
-	return &MemoryThrottle{max: maxAttempts, window: window, entries: make(map[string]throttleEntry)}
-}
-
-// Attempt implements [LoginThrottle]. It never fails.
-func (t *MemoryThrottle) Attempt(_ context.Context, key string, now time.Time) (time.Duration, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if now.Sub(t.swept) >= t.window {
-		for k, e := range t.entries {
-			if !now.Before(e.until) {
-				delete(t.entries, k)
-			}
-		}
-		t.swept = now
-	}
-	e, ok := t.entries[key]
-	if !ok || !now.Before(e.until) {
-		e = throttleEntry{until: now.Add(t.window)}
-	}
-	if e.attempts >= t.max {
-		return e.until.Sub(now), nil
-	}
-	e.attempts++
-	t.entries[key] = e
-	return 0, nil
-}
-
-// Reset implements [LoginThrottle]. It never fails.
-func (t *MemoryThrottle) Reset(_ context.Context, key string) error {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	delete(t.entries, key)
-	return nil
-}
-
-// trustedPrefixes checks the prefixes of [LoginConfig.TrustedProxies] and
-// returns them masked, with IPv4-mapped IPv6 prefixes (::ffff:10.0.0.0/104)
-// as the IPv4 ones they stand for, since addresses are compared unmapped.
-func trustedPrefixes(prefixes []netip.Prefix) ([]netip.Prefix, error) {
-	out := make([]netip.Prefix, 0, len(prefixes))
-	for i, p := range prefixes {
-		if !p.IsValid() {
-			return nil, fmt.Errorf("auth: LoginConfig.TrustedProxies[%d] is not a valid prefix", i)
-		}
-		if a := p.Addr(); a.Is4In6() && p.Bits() >= 96 {
-			p = netip.PrefixFrom(a.Unmap(), p.Bits()-96)
-		}
-		out = append(out, p.Masked())
-	}
-	return out, nil
-}
-
-// clientAddress returns the address of the client that sent r, with no
-// port: the connection's peer, unless that peer is within trusted (a
-// proxy). Then X-Forwarded-For (all its lines, each a comma-separated list
-// the proxies appended to) is read from right to left, past the addresses
-// within trusted; the first one outside them is the client. An entry that
-// is not an address stops the walk at the last trusted hop, since every
-// entry left of it may be the client's own invention; when every hop is
-// trusted, the leftmost is the client. IPv4-mapped IPv6 addresses count as
-// IPv4. A peer that is not an IP address (a Unix socket) is returned as
-// it is.
-func clientAddress(r *http.Request, trusted []netip.Prefix) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	hop, err := netip.ParseAddr(host)
-	if err != nil {
-		return host
-	}
-	hop = hop.Unmap().WithZone("")
-	if !within(hop, trusted) {
-		return hop.String()
-	}
-	list := strings.Join(r.Header.Values("X-Forwarded-For"), ",")
-	for list != "" {
-		var entry string
-		if i := strings.LastIndexByte(list, ','); i >= 0 {
-			list, entry = list[:i], list[i+1:]
-		} else {
-			list, entry = "", list
-		}
-		a, ok := forwardedAddr(strings.TrimSpace(entry))
-		if !ok {
-			break
-		}
-		hop = a
-		if !within(hop, trusted) {
-			break
-		}
-	}
-	return hop.String()
-}
-
-// forwardedAddr parses one X-Forwarded-For entry: an IP address, or one
-// with a port as some proxies write it (192.0.2.1:4711, [2001:db8::1]:4711).
-func forwardedAddr(s string) (netip.Addr, bool) {
-	a, err := netip.ParseAddr(s)
-	if err != nil {
-		ap, err := netip.ParseAddrPort(s)
-		if err != nil {
-			return netip.Addr{}, false
-		}
-		a = ap.Addr()
-	}
-	return a.Unmap().WithZone(""), true
-}
-
-// within reports whether a is in one of prefixes.
-func within(a netip.Addr, prefixes []netip.Prefix) bool {
-	for _, p := range prefixes {
-		if p.Contains(a) {
-			return true
-		}
-	}
-	return false
-}

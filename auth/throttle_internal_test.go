@@ -19,69 +19,6 @@ import (
 	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
-var throttleNow = time.Date(2025, time.March, 4, 12, 0, 0, 0, time.UTC)
-
-func TestMemoryThrottle(t *testing.T) {
-	ctx := context.Background()
-	at := func(d time.Duration) time.Time { return throttleNow.Add(d) }
-	mt := NewMemoryThrottle(3, time.Minute)
-	attempt := func(key string, d, want time.Duration) {
-		t.Helper()
-		if got, err := mt.Attempt(ctx, key, at(d)); got != want || err != nil {
-			t.Errorf("Attempt(%q) at %v = %v, %v; want %v, nil", key, d, got, err, want)
-		}
-	}
-	attempt("a", 0, 0)
-	attempt("a", 10*time.Second, 0)
-	attempt("a", 20*time.Second, 0)
-	attempt("a", 20*time.Second, 40*time.Second) // the fourth: refused, not counted
-	attempt("a", time.Minute-time.Millisecond, time.Millisecond)
-	attempt("b", 20*time.Second, 0)
-	// A new window opens at the next attempt after the window.
-	attempt("a", time.Minute, 0)
-	attempt("a", 71*time.Second, 0)
-	attempt("a", 72*time.Second, 0)
-	attempt("a", 72*time.Second, 48*time.Second)
-	if err := mt.Reset(ctx, "a"); err != nil {
-		t.Fatalf("Reset: %v", err)
-	}
-	attempt("a", 73*time.Second, 0)
-	attempt("a", 73*time.Second, 0)
-	attempt("a", 73*time.Second, 0)
-	attempt("a", 73*time.Second, time.Minute)
-
-	for _, args := range [][2]int64{{0, 0}, {-1, -1}} {
-		if d := NewMemoryThrottle(int(args[0]), time.Duration(args[1])); d.max != DefaultLoginAttempts || d.window != DefaultLoginWindow {
-			t.Errorf("NewMemoryThrottle(%d, %d) = %d per %v; want the defaults", args[0], args[1], d.max, d.window)
-		}
-	}
-}
-
-// TestMemoryThrottleSweeps: a flood of distinct keys leaves at most two
-// windows' worth of entries.
-func TestMemoryThrottleSweeps(t *testing.T) {
-	ctx := context.Background()
-	mt := NewMemoryThrottle(5, time.Minute)
-	const perWindow = 1000
-	for w := range 10 {
-		for i := range perWindow {
-			now := throttleNow.Add(time.Duration(w)*time.Minute + time.Duration(i)*50*time.Millisecond)
-			if _, err := mt.Attempt(ctx, fmt.Sprintf("flood-%d-%d@example.com|203.0.113.7", w, i), now); err != nil {
-				t.Fatalf("Attempt: %v", err)
-			}
-		}
-		if n := len(mt.entries); n > 2*perWindow {
-			t.Fatalf("after window %d: %d entries; want at most %d", w, n, 2*perWindow)
-		}
-	}
-	if _, err := mt.Attempt(ctx, "last", throttleNow.Add(time.Hour)); err != nil {
-		t.Fatalf("Attempt: %v", err)
-	}
-	if n := len(mt.entries); n != 1 {
-		t.Errorf("after an hour: %d entries; want 1", n)
-	}
-}
-
 // funcUsers is a Users made of a function.
 type funcUsers func(ctx context.Context, email string) (int64, []byte, error)
 
@@ -112,19 +49,26 @@ func newTestLogin(t *testing.T, users Users, cfg LoginConfig) *Login {
 	return l
 }
 
-// postLogin logs in as email with a wrong password and returns the status.
-func postLogin(ctx context.Context, url, email string) (int, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"email":"`+email+`","password":"guess"}`))
+// postLogin logs in as email with password and returns the status and
+// Retry-After.
+func postLogin(ctx context.Context, url, email, password string) (int, string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(`{"email":"`+email+`","password":"`+password+`"}`))
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, "", err
 	}
 	resp.Body.Close()
-	return resp.StatusCode, nil
+	return resp.StatusCode, resp.Header.Get("Retry-After"), nil
+}
+
+// guess logs in as email with a wrong password and returns the status.
+func guess(ctx context.Context, url, email string) (int, error) {
+	status, _, err := postLogin(ctx, url, email, "guess")
+	return status, err
 }
 
 // releaser returns a function that closes release the first time it is
@@ -146,17 +90,47 @@ func recv[T any](t *testing.T, ch <-chan T, what string) T {
 	}
 }
 
-func TestLoginMaxConcurrentChecksDefault(t *testing.T) {
-	want := max(1, runtime.GOMAXPROCS(0)/2)
-	if l := newTestLogin(t, noUsers{}, LoginConfig{}); cap(l.slots) != want {
-		t.Errorf("default slots = %d; want %d", cap(l.slots), want)
+// blockedCompare makes l's comparisons signal entered and wait for
+// release; it returns the function that releases them, also called at
+// cleanup (before the servers close, which wait for their handlers).
+func blockedCompare(t *testing.T, l *Login) (entered chan struct{}, free func()) {
+	entered = make(chan struct{}, 100)
+	release := make(chan struct{})
+	l.compare = func(hash, password []byte) error {
+		entered <- struct{}{}
+		<-release
+		return bcrypt.CompareHashAndPassword(hash, password)
 	}
-	if l := newTestLogin(t, noUsers{}, LoginConfig{MaxConcurrentChecks: 3}); cap(l.slots) != 3 {
-		t.Errorf("slots = %d; want 3", cap(l.slots))
-	}
+	free = releaser(release)
+	t.Cleanup(free)
+	return entered, free
+}
+
+// serve serves l for the test; cleanups run last in first out, so that
+// the server closes after blockedCompare's release.
+func serve(t *testing.T, h http.Handler) string {
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+func TestLoginDefaults(t *testing.T) {
+	slots := max(1, runtime.GOMAXPROCS(0)/2)
 	l := newTestLogin(t, noUsers{}, LoginConfig{})
-	if mt, ok := l.throttle.(*MemoryThrottle); !ok || mt.max != 5 || mt.window != time.Minute {
-		t.Errorf("default throttle = %#v; want a MemoryThrottle of 5 per minute", l.throttle)
+	mt, ok := l.throttle.(*MemoryThrottle)
+	got := fmt.Sprint(cap(l.slots), len(l.slots), l.maxInFlight, l.maxWait, l.clientLimit, l.accountLimit, ok && mt.maxKeys == DefaultThrottleKeys)
+	want := fmt.Sprint(slots, slots, 64*slots, 10*time.Second, LoginLimit{5, time.Minute}, LoginLimit{20, 15 * time.Minute}, true)
+	if got != want {
+		t.Errorf("defaults: slots, free, in flight, wait, limits, throttle = %s; want %s", got, want)
+	}
+	l = newTestLogin(t, noUsers{}, LoginConfig{
+		MaxConcurrentChecks: 3, MaxInFlight: 7, MaxWait: time.Second,
+		ClientLimit: LoginLimit{Failures: -1}, AccountLimit: LoginLimit{Window: time.Hour},
+	})
+	got = fmt.Sprint(cap(l.slots), l.maxInFlight, l.maxWait, l.clientLimit, l.accountLimit)
+	want = fmt.Sprint(3, 7, time.Second, LoginLimit{-1, time.Minute}, LoginLimit{20, time.Hour})
+	if got != want {
+		t.Errorf("set: slots, in flight, wait, limits = %s; want %s", got, want)
 	}
 }
 
@@ -176,22 +150,17 @@ func TestLoginBoundsConcurrentChecks(t *testing.T) {
 	const slots, logins = 2, 8
 	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: slots})
 	var running, peak, compared atomic.Int32
-	entered := make(chan struct{}, logins)
-	release := make(chan struct{})
+	entered, free := blockedCompare(t, l)
+	blocked := l.compare
 	l.compare = func(hash, password []byte) error {
 		n := running.Add(1)
 		for old := peak.Load(); n > old && !peak.CompareAndSwap(old, n); old = peak.Load() {
 		}
 		compared.Add(1)
-		entered <- struct{}{}
-		<-release
-		running.Add(-1)
-		return bcrypt.CompareHashAndPassword(hash, password)
+		defer running.Add(-1)
+		return blocked(hash, password)
 	}
-	srv := httptest.NewServer(l)
-	defer srv.Close()
-	free := releaser(release)
-	defer free() // before srv.Close, which waits for the handlers
+	url := serve(t, l)
 
 	statuses := make(chan int, logins)
 	for i := range logins {
@@ -200,7 +169,7 @@ func TestLoginBoundsConcurrentChecks(t *testing.T) {
 			email = fmt.Sprintf("known%d@example.com", i)
 		}
 		go func() {
-			status, err := postLogin(context.Background(), srv.URL, email)
+			status, err := guess(context.Background(), url, email)
 			if err != nil {
 				t.Error(err)
 			}
@@ -223,8 +192,8 @@ func TestLoginBoundsConcurrentChecks(t *testing.T) {
 	if p, n := peak.Load(), compared.Load(); p != slots || n != logins {
 		t.Errorf("%d comparisons, at most %d at once; want %d, at most %d", n, p, logins, slots)
 	}
-	if n := len(l.slots); n != 0 {
-		t.Errorf("%d slots still taken", n)
+	if n := len(l.slots); n != slots {
+		t.Errorf("%d slots free; want %d", n, slots)
 	}
 }
 
@@ -239,29 +208,11 @@ func (s *statusWriter) WriteHeader(code int) {
 	s.ResponseWriter.WriteHeader(code)
 }
 
-// TestLoginWaiterLeaves: a login waiting for a slot gives up when its
-// client goes away (499) or its deadline passes (503), holding nothing and
-// recording nothing.
-func TestLoginWaiterLeaves(t *testing.T) {
-	lookedUp := make(chan string, 10)
-	users := funcUsers(func(_ context.Context, email string) (int64, []byte, error) {
-		lookedUp <- email
-		return 0, nil, ErrUserNotFound
-	})
-	logs := new(logbuf.Buffer)
-	logger := zerolog.New(logs)
-	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: 1, Logger: &logger})
-	entered := make(chan struct{}, 10)
-	release := make(chan struct{})
-	l.compare = func(hash, password []byte) error {
-		entered <- struct{}{}
-		<-release
-		return bcrypt.CompareHashAndPassword(hash, password)
-	}
-	// served is the status of each login, as the Login wrote it; with
-	// ?deadline=D the request has a deadline D away.
-	served := make(chan int, 10)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+// watched serves l, sending the status of each login to served; with
+// ?deadline=D the request has a deadline D away.
+func watched(t *testing.T, l *Login) (url string, served chan int) {
+	served = make(chan int, 100)
+	url = serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if d, err := time.ParseDuration(r.URL.Query().Get("deadline")); err == nil {
 			ctx, cancel := context.WithTimeout(r.Context(), d)
 			defer cancel()
@@ -271,14 +222,29 @@ func TestLoginWaiterLeaves(t *testing.T) {
 		l.ServeHTTP(sw, r)
 		served <- sw.status
 	}))
-	defer srv.Close()
-	free := releaser(release)
-	defer free() // before srv.Close, which waits for the handlers
+	return url, served
+}
 
-	// a holds the only slot.
+// TestLoginWaiterLeaves: a login waiting for a bcrypt slot or for its
+// account's turn gives up when its client goes away (499) or its deadline
+// passes (503 with Retry-After: 1), holding nothing and counting nothing:
+// no password of theirs was checked.
+func TestLoginWaiterLeaves(t *testing.T) {
+	lookedUp := make(chan string, 10)
+	users := funcUsers(func(_ context.Context, email string) (int64, []byte, error) {
+		lookedUp <- email
+		return 0, nil, ErrUserNotFound
+	})
+	logs := new(logbuf.Buffer)
+	logger := zerolog.New(logs)
+	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: 1, Logger: &logger})
+	entered, free := blockedCompare(t, l)
+	url, served := watched(t, l)
+
+	// a holds the only slot, and a's turn.
 	aStatus := make(chan int, 1)
 	go func() {
-		status, err := postLogin(context.Background(), srv.URL, "a@example.com")
+		status, err := guess(context.Background(), url, "a@example.com")
 		if err != nil {
 			t.Error(err)
 		}
@@ -287,11 +253,11 @@ func TestLoginWaiterLeaves(t *testing.T) {
 	recv(t, entered, "a's comparison")
 	recv(t, lookedUp, "a's lookup")
 
-	// b waits for it, and its client goes away.
+	// b waits for the slot, and its client goes away.
 	ctx, cancel := context.WithCancel(context.Background())
 	bErr := make(chan error, 1)
 	go func() {
-		_, err := postLogin(ctx, srv.URL, "b@example.com")
+		_, err := guess(ctx, url, "b@example.com")
 		bErr <- err
 	}()
 	if email := recv(t, lookedUp, "b's lookup"); email != "b@example.com" {
@@ -305,19 +271,27 @@ func TestLoginWaiterLeaves(t *testing.T) {
 		t.Errorf("b: status %d; want 499", status)
 	}
 
-	// d waits past its deadline.
-	if status, err := postLogin(context.Background(), srv.URL+"?deadline=50ms", "d@example.com"); status != http.StatusServiceUnavailable || err != nil {
-		t.Errorf("d: %d, %v; want 503", status, err)
+	// d waits for the slot past its deadline; A (a's account) waits for
+	// a's turn past its own, without being looked up.
+	for _, who := range []string{"d@example.com", "A@example.com"} {
+		status, after, err := postLogin(context.Background(), url+"?deadline=50ms", who, "guess")
+		if status != http.StatusServiceUnavailable || after != "1" || err != nil {
+			t.Errorf("%s: %d, Retry-After %q, %v; want 503 and 1", who, status, after, err)
+		}
+		if status := recv(t, served, who+"'s answer"); status != http.StatusServiceUnavailable {
+			t.Errorf("%s: status %d; want 503", who, status)
+		}
 	}
-	if status := recv(t, served, "d's answer"); status != http.StatusServiceUnavailable {
-		t.Errorf("d: status %d; want 503", status)
+	if email := recv(t, lookedUp, "d's lookup"); email != "d@example.com" {
+		t.Fatalf("looked up %q; want d@example.com", email)
 	}
-	if n := len(l.slots); n != 1 {
-		t.Errorf("%d slots taken while a checks; want 1", n)
+	if n := len(l.slots); n != 0 {
+		t.Errorf("%d slots free while a checks; want 0", n)
 	}
 	for _, want := range []string{
-		`{"level":"info","error":"context canceled","message":"auth: login: gave up waiting to check the password"}`,
-		`{"level":"info","error":"context deadline exceeded","message":"auth: login: gave up waiting to check the password"}`,
+		`{"level":"info","error":"context canceled","message":"auth: login: gave up waiting for a bcrypt slot"}`,
+		`{"level":"info","error":"context deadline exceeded","message":"auth: login: gave up waiting for a bcrypt slot"}`,
+		`{"level":"info","error":"context deadline exceeded","message":"auth: login: gave up waiting for its turn"}`,
 	} {
 		if !strings.Contains(logs.String(), want) {
 			t.Errorf("log = %s; want it to contain %s", logs.String(), want)
@@ -328,19 +302,82 @@ func TestLoginWaiterLeaves(t *testing.T) {
 	if status := recv(t, aStatus, "a's answer"); status != http.StatusUnauthorized {
 		t.Errorf("a: status %d; want 401", status)
 	}
-	if status, err := postLogin(context.Background(), srv.URL, "c@example.com"); status != http.StatusUnauthorized || err != nil {
+	recv(t, served, "a's answer")
+	if status, err := guess(context.Background(), url, "c@example.com"); status != http.StatusUnauthorized || err != nil {
 		t.Errorf("c: %d, %v; want 401", status, err)
 	}
-	if n := len(l.slots); n != 0 {
-		t.Errorf("%d slots still taken", n)
+	if n := len(l.slots); n != 1 {
+		t.Errorf("%d slots free; want 1", n)
+	}
+	if n := len(l.turns.byID); n != 0 {
+		t.Errorf("%d turns left; want none", n)
 	}
 	mt := l.throttle.(*MemoryThrottle)
-	for _, who := range []string{"a", "b", "c", "d"} {
-		// b and d gave up before their check: their attempts count all
-		// the same (they were counted when they were let in).
-		key := who + "@example.com|127.0.0.1"
-		if got := mt.entries[key].attempts; got != 1 {
-			t.Errorf("%s: %d attempts; want 1", key, got)
+	for who, want := range map[string]int{"a": 1, "b": 0, "c": 1, "d": 0} {
+		account, pair := throttleKeys(who+"@example.com", "127.0.0.1")
+		got := fmt.Sprint(failuresOf(t, mt, 0, account), failuresOf(t, mt, 0, pair))
+		if got != fmt.Sprint(want, want) {
+			t.Errorf("%s: failures of account and pair %s; want %d each", who, got, want)
+		}
+	}
+}
+
+// TestLoginWaitBounds: logins beyond MaxInFlight are refused at once, and
+// a login that waits MaxWait gives up, both 503 with Retry-After: 1.
+func TestLoginWaitBounds(t *testing.T) {
+	logs := new(logbuf.Buffer)
+	logger := zerolog.New(logs)
+	l := newTestLogin(t, noUsers{}, LoginConfig{MaxConcurrentChecks: 1, MaxInFlight: 3, MaxWait: 300 * time.Millisecond, Logger: &logger})
+	entered, free := blockedCompare(t, l)
+	url, served := watched(t, l)
+
+	// a checks; b and A wait, for the slot and for a's turn.
+	statuses := make(chan int, 3)
+	for _, who := range []string{"a", "b", "A"} {
+		go func() {
+			status, err := guess(context.Background(), url, who+"@example.com")
+			if err != nil {
+				t.Error(err)
+			}
+			statuses <- status
+		}()
+		if who == "a" {
+			recv(t, entered, "a's comparison")
+		}
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for l.inFlight.Load() != 3 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	start := time.Now()
+	if status, after, err := postLogin(context.Background(), url, "d@example.com", "guess"); status != http.StatusServiceUnavailable || after != "1" || err != nil {
+		t.Errorf("d beyond MaxInFlight: %d, Retry-After %q, %v; want 503 and 1", status, after, err)
+	}
+	if waited := time.Since(start); waited > 250*time.Millisecond {
+		t.Errorf("d waited %v; want an answer at once", waited)
+	}
+	for range 2 {
+		if status := recv(t, statuses, "an answer after MaxWait"); status != http.StatusServiceUnavailable {
+			t.Errorf("a waiter: status %d; want 503", status)
+		}
+	}
+	free()
+	if status := recv(t, statuses, "a's answer"); status != http.StatusUnauthorized {
+		t.Errorf("a: status %d; want 401", status)
+	}
+	for range 4 {
+		recv(t, served, "an answer")
+	}
+	if n := l.inFlight.Load(); n != 0 {
+		t.Errorf("%d logins still counted as under way", n)
+	}
+	for _, want := range []string{
+		`"error":"too many logins are under way already","message":"auth: login: gave up waiting for its turn"`,
+		`"error":"waited too long","message":"auth: login: gave up waiting for a bcrypt slot"`,
+		`"error":"waited too long","message":"auth: login: gave up waiting for its turn"`,
+	} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("log = %s; want it to contain %s", logs.String(), want)
 		}
 	}
 }
@@ -349,32 +386,24 @@ func TestLoginWaiterLeaves(t *testing.T) {
 // even when every slot is taken.
 func TestLoginThrottledTakesNoSlot(t *testing.T) {
 	l := newTestLogin(t, noUsers{}, LoginConfig{MaxConcurrentChecks: 1})
-	entered := make(chan struct{}, 10)
-	release := make(chan struct{})
-	l.compare = func(hash, password []byte) error {
-		entered <- struct{}{}
-		<-release
-		return bcrypt.CompareHashAndPassword(hash, password)
-	}
-	srv := httptest.NewServer(l)
-	defer srv.Close()
-	free := releaser(release)
-	defer free() // before srv.Close, which waits for the handlers
-	for range DefaultLoginAttempts {
-		if _, err := l.throttle.Attempt(context.Background(), "eve@example.com|127.0.0.1", throttleNow); err != nil {
+	entered, free := blockedCompare(t, l)
+	url := serve(t, l)
+	account, pair := throttleKeys("eve@example.com", "127.0.0.1")
+	for range DefaultClientFailures {
+		if err := l.throttle.Fail(context.Background(), []ThrottleKey{{Key: pair, Window: time.Minute}, {Key: account, Window: time.Minute}}, throttleNow); err != nil {
 			t.Fatal(err)
 		}
 	}
 	aStatus := make(chan int, 1)
 	go func() {
-		status, _ := postLogin(context.Background(), srv.URL, "a@example.com")
+		status, _ := guess(context.Background(), url, "a@example.com")
 		aStatus <- status
 	}()
 	recv(t, entered, "a's comparison")
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if status, err := postLogin(ctx, srv.URL, "eve@example.com"); status != http.StatusTooManyRequests || err != nil {
+	if status, err := guess(ctx, url, "eve@example.com"); status != http.StatusTooManyRequests || err != nil {
 		t.Errorf("eve: %d, %v; want 429 while the slot is taken", status, err)
 	}
 	free()
@@ -383,37 +412,24 @@ func TestLoginThrottledTakesNoSlot(t *testing.T) {
 	}
 }
 
-// TestLoginConcurrentGuesses: guesses of one pair sent at once get no more
-// password checks than sent one after the other, even with a slot for
-// every guess: an attempt is counted in the step that lets it in.
+// TestLoginConcurrentGuesses: guesses of one account sent at once get no
+// more password checks than sent one after the other, even with a slot
+// for every guess: the account's turn spans the read of the failures, the
+// check and the count.
 func TestLoginConcurrentGuesses(t *testing.T) {
 	const guesses = 10
-	hash, err := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lookups atomic.Int32
-	allLookedUp := make(chan struct{})
-	users := funcUsers(func(context.Context, string) (int64, []byte, error) {
-		if lookups.Add(1) == DefaultLoginAttempts {
-			close(allLookedUp)
-		}
-		return 7, hash, nil
-	})
-	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: guesses})
+	l := newTestLogin(t, noUsers{}, LoginConfig{MaxConcurrentChecks: guesses})
 	var compared atomic.Int32
 	l.compare = func(hash, password []byte) error {
 		compared.Add(1)
-		<-allLookedUp // every guess let in is checked at once
+		time.Sleep(20 * time.Millisecond) // room for the others to overtake
 		return bcrypt.CompareHashAndPassword(hash, password)
 	}
-	srv := httptest.NewServer(l)
-	defer srv.Close()
-
+	url := serve(t, l)
 	statuses := make(chan int, guesses)
 	for range guesses {
 		go func() {
-			status, err := postLogin(context.Background(), srv.URL, "ada@example.com")
+			status, err := guess(context.Background(), url, "ada@example.com")
 			if err != nil {
 				t.Error(err)
 			}
@@ -424,10 +440,103 @@ func TestLoginConcurrentGuesses(t *testing.T) {
 	for range guesses {
 		count[recv(t, statuses, "an answer")]++
 	}
-	if want := map[int]int{401: DefaultLoginAttempts, 429: guesses - DefaultLoginAttempts}; fmt.Sprint(count) != fmt.Sprint(want) {
+	if want := map[int]int{401: DefaultClientFailures, 429: guesses - DefaultClientFailures}; fmt.Sprint(count) != fmt.Sprint(want) {
 		t.Errorf("statuses %v; want %v", count, want)
 	}
-	if n := compared.Load(); n != DefaultLoginAttempts {
-		t.Errorf("%d password checks; want %d", n, DefaultLoginAttempts)
+	if n := compared.Load(); n != DefaultClientFailures {
+		t.Errorf("%d password checks; want %d", n, DefaultClientFailures)
+	}
+}
+
+// TestTurns: the turns of an account are taken one at a time, and an
+// account is forgotten when nobody holds or waits for its turn.
+func TestTurns(t *testing.T) {
+	var ts turns
+	a := ts.join("a")
+	<-a.free
+	b := ts.join("a")
+	if a != b || len(ts.byID) != 1 {
+		t.Fatalf("two joins of one key: %p, %p, %d turns; want one", a, b, len(ts.byID))
+	}
+	select {
+	case <-b.free:
+		t.Fatal("the turn was taken twice")
+	default:
+	}
+	ts.release(a)
+	<-b.free
+	other := ts.join("b")
+	<-other.free
+	ts.release(other)
+	ts.release(b)
+	if n := len(ts.byID); n != 0 {
+		t.Errorf("%d turns left; want none", n)
+	}
+	c := ts.join("a")
+	ts.leave(c)
+	if n := len(ts.byID); n != 0 {
+		t.Errorf("%d turns left after a leave; want none", n)
+	}
+}
+
+// TestLoginCorrectWhileGuessesInFlight: correct logins sent together with
+// wrong ones, fewer than the limit, all get their token: logins in flight
+// count for nothing, only failures do.
+func TestLoginCorrectWhileGuessesInFlight(t *testing.T) {
+	hash, err := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	users := funcUsers(func(context.Context, string) (int64, []byte, error) { return 7, hash, nil })
+	const correct, wrong = 8, DefaultClientFailures - 1
+	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: correct + wrong})
+	l.compare = func(hash, password []byte) error {
+		time.Sleep(10 * time.Millisecond) // the others arrive meanwhile
+		return bcrypt.CompareHashAndPassword(hash, password)
+	}
+	url := serve(t, l)
+	type answer struct {
+		password string
+		status   int
+	}
+	answers := make(chan answer, correct+wrong)
+	for i := range correct + wrong {
+		password := "correct horse"
+		if i < wrong {
+			password = "guess"
+		}
+		go func() {
+			status, _, err := postLogin(context.Background(), url, "ada@example.com", password)
+			if err != nil {
+				t.Error(err)
+			}
+			answers <- answer{password, status}
+		}()
+	}
+	count := map[string]int{}
+	for range correct + wrong {
+		a := recv(t, answers, "an answer")
+		count[fmt.Sprint(a.password, " ", a.status)]++
+	}
+	if want := map[string]int{"correct horse 200": correct, "guess 401": wrong}; fmt.Sprint(count) != fmt.Sprint(want) {
+		t.Errorf("answers %v; want %v", count, want)
+	}
+}
+
+// TestThrottleKeys: the keys of a login are digests of the same length
+// whatever the address, the account's the same from every client, the
+// pair's another for each.
+func TestThrottleKeys(t *testing.T) {
+	a1, p1 := throttleKeys("ada@example.com", "198.51.100.1")
+	a2, p2 := throttleKeys("ada@example.com", "2001:db8::/64")
+	a3, p3 := throttleKeys(strings.Repeat("𝔸", 255), "198.51.100.1")
+	_, p4 := throttleKeys("ada@example.com\x00198.51.100.1", "")
+	for _, k := range []string{a1, p1, a2, p2, a3, p3, p4} {
+		if len(k) != 24 || !strings.HasPrefix(k, "a:") && !strings.HasPrefix(k, "c:") || strings.Contains(k, "ada") {
+			t.Errorf("key %q: want 24 bytes, a: or c: and a digest", k)
+		}
+	}
+	if a1 != a2 || a1 == a3 || p1 == p2 || p1 == p3 || p1 == p4 || a1[2:] == p1[2:] {
+		t.Errorf("keys %q %q, %q %q, %q %q, %q: want one account key for ada@, and a pair key for each client", a1, p1, a2, p2, a3, p3, p4)
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
+	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // throttled is a Login on loopback with a fake clock.
@@ -267,15 +268,21 @@ func TestLoginThrottleBehindProxy(t *testing.T) {
 	expect(t, "127.0.0.2 as a trusted proxy", s.post(t, direct, "ada@example.com", "correct horse", "X-Forwarded-For", "192.0.2.99, 10.0.0.7"), answerTooMany(60))
 }
 
-// failingThrottle is a LoginThrottle whose methods fail when told to.
+// failingThrottle is a LoginThrottle whose methods fail when told to;
+// counts, when set, is what Failures answers.
 type failingThrottle struct {
-	attempt, reset error
+	failures, fail, reset error
+	counts                []auth.ThrottleCount
 }
 
-func (f failingThrottle) Attempt(context.Context, string, time.Time) (time.Duration, error) {
-	return 0, f.attempt
+func (f failingThrottle) Failures(_ context.Context, keys []string, _ time.Time) ([]auth.ThrottleCount, error) {
+	if f.counts != nil {
+		return f.counts, f.failures
+	}
+	return make([]auth.ThrottleCount, len(keys)), f.failures
 }
-func (f failingThrottle) Reset(context.Context, string) error { return f.reset }
+func (f failingThrottle) Fail(context.Context, []auth.ThrottleKey, time.Time) error { return f.fail }
+func (f failingThrottle) Reset(context.Context, string) error                       { return f.reset }
 
 // TestLoginThrottleFails: a throttle that cannot answer or record closes
 // the login, with a masked 503 and the cause logged.
@@ -288,8 +295,12 @@ func TestLoginThrottleFails(t *testing.T) {
 		lookup   bool
 		wantLog  string
 	}{
-		{"Attempt fails", failingThrottle{attempt: down}, "correct horse", false,
+		{"Failures fails", failingThrottle{failures: down}, "correct horse", false,
 			`"level":"error","error":"redis: connection refused","message":"auth: login: checking the throttle"`},
+		{"Failures miscounts", failingThrottle{counts: []auth.ThrottleCount{{}}}, "correct horse", false,
+			`"level":"error","error":"the throttle returned 1 counts for 2 keys","message":"auth: login: checking the throttle"`},
+		{"Fail fails", failingThrottle{fail: down}, "wrong", true,
+			`"level":"error","error":"redis: connection refused","message":"auth: login: recording the attempt with the throttle"`},
 		{"Reset fails", failingThrottle{reset: down}, "correct horse", true,
 			`"level":"error","error":"redis: connection refused","message":"auth: login: recording the attempt with the throttle"`},
 	} {
@@ -317,11 +328,12 @@ func TestLoginNoThrottle(t *testing.T) {
 }
 
 // TestLoginThrottleShared: a throttle given in the config is shared by
-// the Logins that use it, and its own settings apply.
+// the Logins that use it, each with its limits.
 func TestLoginThrottleShared(t *testing.T) {
-	throttle := auth.NewMemoryThrottle(2, 10*time.Second)
-	a := startThrottled(t, newUsers(t), auth.LoginConfig{Throttle: throttle})
-	b := startThrottled(t, newUsers(t), auth.LoginConfig{Throttle: throttle})
+	throttle := auth.NewMemoryThrottle(0)
+	cfg := auth.LoginConfig{Throttle: throttle, ClientLimit: auth.LoginLimit{Failures: 2, Window: 10 * time.Second}}
+	a := startThrottled(t, newUsers(t), cfg)
+	b := startThrottled(t, newUsers(t), cfg)
 	expect(t, "a: failure 1", a.post(t, nil, "ada@example.com", "wrong"), answerInvalid)
 	expect(t, "b: failure 2", b.post(t, nil, "ada@example.com", "wrong"), answerInvalid)
 	expect(t, "a: attempt 3", a.post(t, nil, "ada@example.com", "correct horse"), answerTooMany(10))
@@ -337,6 +349,10 @@ func TestNewLoginThrottleErrors(t *testing.T) {
 	}{
 		{"negative MaxConcurrentChecks", auth.LoginConfig{MaxConcurrentChecks: -1},
 			"auth: LoginConfig.MaxConcurrentChecks is -1; it must not be negative"},
+		{"negative waits", auth.LoginConfig{MaxInFlight: -1, MaxWait: -time.Second},
+			"auth: LoginConfig.MaxInFlight is -1; it must not be negative\nauth: LoginConfig.MaxWait is -1s; it must not be negative"},
+		{"negative windows", auth.LoginConfig{ClientLimit: auth.LoginLimit{Window: -1}, AccountLimit: auth.LoginLimit{Failures: 3, Window: -time.Minute}},
+			"auth: LoginConfig.ClientLimit.Window is -1ns; it must not be negative\nauth: LoginConfig.AccountLimit.Window is -1m0s; it must not be negative"},
 		{"zero prefix", auth.LoginConfig{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.0.0.0/8"), {}}},
 			"auth: LoginConfig.TrustedProxies[1] is not a valid prefix"},
 	} {
@@ -350,16 +366,29 @@ func TestNewLoginThrottleErrors(t *testing.T) {
 	}
 }
 
-// TestLoginThrottleStores runs the throttle in front of the real user
-// stores.
+// TestLoginThrottleStores runs the throttle of the real stores in front
+// of their users, and two Logins on one store's throttle count together.
 func TestLoginThrottleStores(t *testing.T) {
-	for _, st := range loginStores {
+	for _, st := range []struct {
+		name string
+		open func(t *testing.T) (auth.UserStore, *auth.SQLThrottle)
+	}{
+		{"sqlite", func(t *testing.T) (auth.UserStore, *auth.SQLThrottle) {
+			s, _ := testdb.SQLite(t)
+			return s, s.Throttle()
+		}},
+		{"postgres", func(t *testing.T) (auth.UserStore, *auth.SQLThrottle) {
+			s, _ := testdb.Postgres(t)
+			return s, s.Throttle()
+		}},
+	} {
 		t.Run(st.name, func(t *testing.T) {
-			users := st.open(t)
+			users, throttle := st.open(t)
 			if _, err := users.CreateUser(context.Background(), "Ada", "ada@example.com", minCostHash(t, "correct horse")); err != nil {
 				t.Fatalf("CreateUser: %v", err)
 			}
-			s := startThrottled(t, users, auth.LoginConfig{})
+			s := startThrottled(t, users, auth.LoginConfig{Throttle: throttle})
+			other := startThrottled(t, users, auth.LoginConfig{Throttle: throttle})
 			for i := 1; i <= 4; i++ {
 				expect(t, fmt.Sprintf("failure %d", i), s.post(t, nil, "ada@example.com", "wrong"), answerInvalid)
 			}
@@ -367,9 +396,12 @@ func TestLoginThrottleStores(t *testing.T) {
 			s.clock.at(30 * time.Second)
 			expect(t, "unknown e-mail address", s.post(t, nil, "eve@example.com", "wrong"), answerInvalid)
 			for i := 1; i <= 5; i++ {
-				expect(t, fmt.Sprintf("failure %d after the login", i), s.post(t, nil, "ADA@example.com", "wrong"), answerInvalid)
+				login := []*throttled{s, other}[i%2]
+				login.clock.at(30 * time.Second)
+				expect(t, fmt.Sprintf("failure %d after the login", i), login.post(t, nil, "ADA@example.com", "wrong"), answerInvalid)
 			}
 			expect(t, "attempt 6", s.post(t, nil, "ada@example.com", "correct horse"), answerTooMany(60))
+			expect(t, "attempt 6 at the other Login", other.post(t, nil, "ada@example.com", "correct horse"), answerTooMany(60))
 			s.clock.at(90 * time.Second)
 			expectOK(t, "after the window", s.post(t, nil, "ada@example.com", "correct horse"))
 			if log := s.logs.String(); strings.Contains(log, `"level":"error"`) {

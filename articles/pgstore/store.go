@@ -35,6 +35,8 @@ type Store struct {
 	own    bool    // Close closes pool
 	sqlDB  *sql.DB // database/sql over pool, for idempotency claims and tokens
 	tokens *auth.SQLTokenStore
+	// throttle counts failed logins for auth.LoginConfig.Throttle.
+	throttle *auth.SQLThrottle
 	// core serves every method of articles.Store and auth.UserStore: the
 	// one set of SQL statements both stores share.
 	core
@@ -51,9 +53,10 @@ func New(pool *pgxpool.Pool) *Store {
 	db := poolDB{pool}
 	sqlDB := stdlib.OpenDBFromPool(pool)
 	return &Store{
-		pool:   pool,
-		sqlDB:  sqlDB,
-		tokens: auth.NewSQLTokenStore(sqlDB, sqlDB),
+		pool:     pool,
+		sqlDB:    sqlDB,
+		tokens:   auth.NewSQLTokenStore(sqlDB, sqlDB),
+		throttle: auth.NewSQLThrottle(sqlDB, sqlDB),
 		core: sqlstore.Core{
 			Reader:    db,
 			Writer:    db,
@@ -78,6 +81,11 @@ func (s *Store) Idempotency() *idempotency.SQLStore { return s.Keys }
 // Tokens returns the store of revoked access tokens and refresh tokens in
 // the same database, for auth.Config.Tokens and auth.RefreshConfig.Store.
 func (s *Store) Tokens() *auth.SQLTokenStore { return s.tokens }
+
+// Throttle returns the counts of failed logins in the same database, for
+// auth.LoginConfig.Throttle: every process on the database throttles the
+// same failures.
+func (s *Store) Throttle() *auth.SQLThrottle { return s.throttle }
 
 // Open connects to the database at url (a postgres:// URL or a key=value
 // connection string, as pgxpool.ParseConfig reads it, pool_* settings

@@ -84,7 +84,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"001_init.down.sql", "001_init.up.sql", "002_idempotency_keys.down.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.down.sql", "003_auth_tokens.up.sql", "004_auth_sessions.down.sql", "004_auth_sessions.up.sql"}; !slices.Equal(names, want) {
+	if want := []string{"001_init.down.sql", "001_init.up.sql", "002_idempotency_keys.down.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.down.sql", "003_auth_tokens.up.sql", "004_auth_sessions.down.sql", "004_auth_sessions.up.sql", "005_login_throttle.down.sql", "005_login_throttle.up.sql"}; !slices.Equal(names, want) {
 		t.Errorf("Migrations() files = %v, want %v", names, want)
 	}
 }

@@ -42,6 +42,8 @@ type Store struct {
 	write  *sql.DB   // runs migrations
 	stmts  []*stmtCache
 	tokens *auth.SQLTokenStore
+	// throttle counts failed logins for auth.LoginConfig.Throttle.
+	throttle *auth.SQLThrottle
 	// core serves every method of articles.Store and auth.UserStore: the
 	// one set of SQL statements both stores share.
 	core
@@ -90,6 +92,7 @@ func Open(path string) (*Store, error) {
 	s.owned = []*sql.DB{write, read}
 	s.write = write
 	s.tokens = auth.NewSQLTokenStore(read, write)
+	s.throttle = auth.NewSQLThrottle(read, write)
 	return s, nil
 }
 
@@ -148,6 +151,7 @@ func New(db *sql.DB) *Store {
 	s := newStore(d, d)
 	s.write = db
 	s.tokens = auth.NewSQLTokenStore(db, db)
+	s.throttle = auth.NewSQLThrottle(db, db)
 	return s
 }
 
@@ -190,6 +194,12 @@ func (s *Store) WriteDB() *sql.DB { return s.write }
 // Revocation checks read through the read-only pool; revocations and
 // refresh tokens are written through the single writer.
 func (s *Store) Tokens() *auth.SQLTokenStore { return s.tokens }
+
+// Throttle returns the counts of failed logins in the same database, for
+// auth.LoginConfig.Throttle: every process on the file throttles the same
+// failures. Counts are read through the read-only pool and written
+// through the single writer.
+func (s *Store) Throttle() *auth.SQLThrottle { return s.throttle }
 
 // Close closes the statements the store prepared and the pools [Open]
 // opened; a database given to [New] stays open. The store is not usable

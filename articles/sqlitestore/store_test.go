@@ -124,7 +124,7 @@ func TestMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"001_init.down.sql", "001_init.up.sql", "002_idempotency_keys.down.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.down.sql", "003_auth_tokens.up.sql", "004_auth_sessions.down.sql", "004_auth_sessions.up.sql"}; !slices.Equal(names, want) {
+	if want := []string{"001_init.down.sql", "001_init.up.sql", "002_idempotency_keys.down.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.down.sql", "003_auth_tokens.up.sql", "004_auth_sessions.down.sql", "004_auth_sessions.up.sql", "005_login_throttle.down.sql", "005_login_throttle.up.sql"}; !slices.Equal(names, want) {
 		t.Errorf("Migrations() files = %v, want %v", names, want)
 	}
 
@@ -135,9 +135,9 @@ func TestMigrations(t *testing.T) {
 	}
 	defer db.Close()
 	for _, name := range []string{
-		"001_init.up.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.up.sql", "004_auth_sessions.up.sql",
-		"001_init.up.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.up.sql", "004_auth_sessions.up.sql",
-		"004_auth_sessions.down.sql", "003_auth_tokens.down.sql", "002_idempotency_keys.down.sql", "001_init.down.sql",
+		"001_init.up.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.up.sql", "004_auth_sessions.up.sql", "005_login_throttle.up.sql",
+		"001_init.up.sql", "002_idempotency_keys.up.sql", "003_auth_tokens.up.sql", "004_auth_sessions.up.sql", "005_login_throttle.up.sql",
+		"005_login_throttle.down.sql", "004_auth_sessions.down.sql", "003_auth_tokens.down.sql", "002_idempotency_keys.down.sql", "001_init.down.sql",
 	} {
 		script, err := fs.ReadFile(sqlitestore.Migrations(), name)
 		if err != nil {
@@ -148,7 +148,7 @@ func TestMigrations(t *testing.T) {
 		}
 	}
 	var n int
-	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('users', 'articles', 'idempotency_keys', 'auth_revocations', 'auth_refresh_tokens', 'auth_sessions')`).Scan(&n); err != nil {
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('users', 'articles', 'idempotency_keys', 'auth_revocations', 'auth_refresh_tokens', 'auth_sessions', 'auth_login_failures')`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	if n != 0 {

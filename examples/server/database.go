@@ -45,6 +45,7 @@ type store interface {
 	Migrate(ctx context.Context, more ...string) error
 	Idempotency() *idempotency.SQLStore
 	Tokens() *auth.SQLTokenStore
+	Throttle() *auth.SQLThrottle
 }
 
 // database is an open database of either kind.

@@ -58,9 +58,12 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	if err != nil {
 		return nil, err
 	}
+	// Failed logins are counted in the database, so that every process
+	// on it throttles the same guesses.
 	login, err := auth.NewLogin(emailCase{db.store}, issuer, auth.LoginConfig{
 		Cost:           s.bcryptCost,
 		Refresh:        refresher,
+		Throttle:       db.store.Throttle(),
 		TrustedProxies: s.proxies,
 		Logger:         logger,
 	})
