@@ -1,8 +1,12 @@
 package auth_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"net/http/httptest"
@@ -16,8 +20,9 @@ import (
 	"github.com/gqlkit/gqlkit/auth"
 )
 
-// Sessions on a SQLite store: login sets a refresh cookie, refresh rotates
-// it, logout revokes the access token and the refresh token's family.
+// Sessions on a SQLite store: login begins a session and sets its refresh
+// cookie, refresh rotates it, and a logout with the login's access token
+// ends the session: its refresh tokens and every access token of it.
 func ExampleNewRefresher() {
 	dir, err := os.MkdirTemp("", "sessions")
 	if err != nil {
@@ -61,7 +66,9 @@ func ExampleNewRefresher() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		read, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(read))
 		return resp
 	}
 	cookie := func(resp *http.Response) string {
@@ -74,18 +81,21 @@ func ExampleNewRefresher() {
 	}
 
 	resp := post("/api/auth/login", `{"email":"ada@example.com","password":"correct horse"}`, http.Header{"Content-Type": {"application/json"}})
+	var body struct {
+		AccessToken string `json:"access_token"`
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&body)
 	first := cookie(resp)
 	fmt.Println("login:", resp.StatusCode)
 	resp = post("/api/auth/refresh", "", http.Header{"Cookie": {first}})
 	second := cookie(resp)
 	fmt.Println("refresh:", resp.StatusCode, second != first)
-	access, _ := issuer.Issue(1)
-	resp = post("/api/auth/logout", "", http.Header{"Authorization": {"Bearer " + access}, "Cookie": {second}})
+	resp = post("/api/auth/logout", "", http.Header{"Authorization": {"Bearer " + body.AccessToken}})
 	fmt.Println("logout:", resp.StatusCode)
 	resp = post("/api/auth/refresh", "", http.Header{"Cookie": {second}})
 	fmt.Println("refresh after logout:", resp.StatusCode)
-	_, err = verifier.Verify(ctx, access)
-	fmt.Println(err != nil)
+	_, err = verifier.Verify(ctx, body.AccessToken)
+	fmt.Println(errors.Is(err, auth.ErrRevoked))
 	// Output:
 	// login: 200
 	// refresh: 200 true

@@ -18,8 +18,9 @@ import (
 //
 // A token is accepted only if it is signed with the pinned algorithm (HS256)
 // and the key its kid names (the current key when it has no kid), carries
-// exp in the future, nbf and iat (when present) not in the future, a
-// positive integer sub, the configured iss and aud, and (with
+// exp in the future, nbf and iat (when present) not in the future, all
+// three JSON numbers, a positive integer sub, the configured iss and aud,
+// names no member of its header or claims twice, and (with
 // [Config.Tokens]) is not revoked. The leeway of [Config.Leeway] applies to
 // the three time claims. The header's jku, jwk, x5u and similar fields are
 // ignored: the key never comes from the token.
