@@ -49,6 +49,10 @@ func (l *Login) authenticate(r *http.Request, email, password string, logger *ze
 	if err := l.await(ctx, l.slots, start); err != nil {
 		return 0, gaveUp(ctx, err, "waiting for a bcrypt slot", logger)
 	}
+	if err := ctx.Err(); err != nil { // it ended as the slot came: nobody waits for the check
+		l.slots <- struct{}{}
+		return 0, gaveUp(ctx, context.Cause(ctx), "waiting for a bcrypt slot", logger)
+	}
 	err = l.checkPassword(hash, password)
 	l.slots <- struct{}{}
 

@@ -540,3 +540,32 @@ func TestThrottleKeys(t *testing.T) {
 		t.Errorf("keys %q %q, %q %q, %q %q, %q: want one account key for ada@, and a pair key for each client", a1, p1, a2, p2, a3, p3, p4)
 	}
 }
+
+// TestLoginClientGoneBeforeCheck: a login whose client went away before
+// its password was checked, even with a bcrypt slot free, is not checked
+// and counts nothing.
+func TestLoginClientGoneBeforeCheck(t *testing.T) {
+	gone := make(chan context.CancelFunc, 1)
+	users := funcUsers(func(context.Context, string) (int64, []byte, error) {
+		(<-gone)() // the client leaves while the user is looked up
+		return 0, nil, ErrUserNotFound
+	})
+	l := newTestLogin(t, users, LoginConfig{})
+	var compared atomic.Int32
+	l.compare = func(hash, password []byte) error {
+		compared.Add(1)
+		return bcrypt.CompareHashAndPassword(hash, password)
+	}
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(`{"email":"eve@example.com","password":"guess"}`))
+	r.Header.Set("Content-Type", "application/json")
+	ctx, cancel := context.WithCancel(r.Context())
+	gone <- cancel
+	w := httptest.NewRecorder()
+	l.ServeHTTP(w, r.WithContext(ctx))
+	account, pair := throttleKeys("eve@example.com", "192.0.2.1")
+	mt := l.throttle.(*MemoryThrottle)
+	got := fmt.Sprint(w.Code, compared.Load(), len(l.slots) == cap(l.slots), failuresOf(t, mt, 0, account), failuresOf(t, mt, 0, pair))
+	if want := fmt.Sprint(499, 0, true, 0, 0); got != want {
+		t.Errorf("status, checks, slots all free, failures of account and pair = %s; want %s", got, want)
+	}
+}
