@@ -421,21 +421,21 @@ func TestFaultSQLiteLocked(t *testing.T) {
 	}
 	locked := time.Now()
 
-	// Both writes wait for the busy timeout, then fail; meanwhile a read
-	// is served.
+	// Each write waits for the busy timeout, then fails; meanwhile a read
+	// is served. The writes go one after the other: the server writes
+	// through one connection, so a second write at once would wait for
+	// the first to fail before it waits for the lock itself.
 	var wg sync.WaitGroup
-	var rest, gql response
-	var restErr, gqlErr error
+	var rest response
+	var restErr error
 	wg.Go(func() {
 		rest, restErr = trySend(http.MethodPost, base+"/api/articles", `{"title":"Locked out","body":"Text","published":true}`, s.auth()...)
-	})
-	wg.Go(func() {
-		gql, gqlErr = trySend(http.MethodPost, base+"/api/graphql", `{"query":"mutation { createPost(input: {title: \"Locked out\", body: \"Text\"}) { id } }"}`, s.auth()...)
 	})
 	if got := total(); got != 1 {
 		t.Errorf("a read while the file is locked: total %d, want 1", got)
 	}
 	wg.Wait()
+	gql, gqlErr := trySend(http.MethodPost, base+"/api/graphql", `{"query":"mutation { createPost(input: {title: \"Locked out\", body: \"Text\"}) { id } }"}`, s.auth()...)
 	held := time.Since(locked)
 	if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
 		t.Fatalf("ROLLBACK: %v", err)
