@@ -93,8 +93,9 @@
 //     without a session; the entry goes when the token expires);
 //   - it was issued with a session (its sid claim: a [Login] or a
 //     [Refresher] with refresh tokens issued it) that was revoked
-//     ([Logout], a reuse of a refresh token: [TokenStore.RevokeSession]),
-//     that expired, or that the store does not know;
+//     ([Logout], a reuse of a refresh token: [TokenStore.RevokeSession])
+//     or that the store does not know (never started, or deleted after
+//     its end);
 //   - its user logged out everywhere ([TokenStore.RevokeUser]) after its
 //     session began or, for a token without a session, after it was
 //     issued (auth_time, else iat).
