@@ -1,0 +1,56 @@
+// Package respbudget lends bytes of a shared memory budget to the answers
+// a server builds and writes, so that the answers held at once stay within
+// a bound, small answers never wait behind large ones, and one client
+// cannot take more than a small part of the budget.
+//
+// An answer takes a [Share] before it is built, grows it as it outgrows
+// it, shrinks it to the bytes it really holds once it is built, and
+// releases it once it is written:
+//
+//	share, err := budget.First(ctx, respbudget.ClientOf(r)) // Config.FirstShare
+//	if err != nil { /* ErrBusy: 503 with Retry-After */ }
+//	defer share.Release()                // once the answer is written
+//	err = share.Grow(ctx, n)             // the answer outgrew its share
+//	share.Shrink(int64(len(answer)))     // built: hold what it holds
+//
+// # Lanes
+//
+// The budget is cut in two lanes. A quarter of it (at least one first
+// share) is kept for first shares: every answer starts there, with
+// Config.FirstShare bytes, and nothing else may take that room, so that
+// however many large answers are held (their clients may never read them)
+// a small answer finds room. The rest is for growth: a share that outgrows
+// its first share moves to the large lane whole, and gives its first share
+// back.
+//
+// # Clients
+//
+// Shares are held by a [Client], the address a request came from (an IPv6
+// address counts as its /64). In the first lane one client holds at most an
+// eighth of the lane (at least one first share); in the large lane at most
+// Config.MaxShare: one large answer at a time. A client past its part waits
+// for its own shares, never in front of others: a waiter whose client is
+// full is passed over.
+//
+// Behind a reverse proxy every request comes from the proxy's address, so
+// every client would count as one: the service's proxy middleware (chi's
+// middleware.RealIP, gorilla's handlers.ProxyHeaders) must rewrite
+// RemoteAddr from the forwarding headers it trusts, before the budget sees
+// the request.
+//
+// # Waiting
+//
+// A share that cannot be granted at once waits in its lane's queue, first
+// come, first served, at most Config.Wait and while its context lasts,
+// then is refused with [ErrBusy]. Only two requests ever wait: one that
+// holds nothing yet ([Budget.First]), and a share that moves from the
+// first lane to the large one ([Share.Grow] on a first share), which
+// holds a first share while it waits. A share in the large lane never
+// waits: its growth is granted at once or refused, and [Share.Overdraw]
+// is always granted. So a waiter waits only on shares that are being built
+// or written, never on one that waits itself, and the budget cannot
+// deadlock.
+//
+// A Budget is safe for concurrent use; a Share belongs to one goroutine at
+// a time.
+package respbudget

@@ -1,0 +1,110 @@
+package respbudget
+
+import "context"
+
+// Share is the bytes of a [Budget] lent to one answer, in one lane: a
+// first share until it grows, then a share of the large lane. Release it
+// once the answer is written. The zero Share holds nothing, and its
+// methods do nothing.
+type Share struct {
+	b    *Budget
+	u    *use // its client's entry
+	lane int
+	n    int64
+}
+
+// Size returns the bytes the share holds.
+func (s *Share) Size() int64 { return s.n }
+
+// Grow makes the share hold n bytes (nothing changes when it holds that
+// much already). A first share moves to the large lane: it waits for n
+// bytes there in turn, at most Config.Wait and while ctx lasts, keeping
+// its first share meanwhile, and gives the first share back once granted.
+// A share of the large lane never waits: the n bytes are granted at once
+// or refused. The refusal is ErrBusy (the share keeps what it held), or
+// ErrTooLarge when n is over Config.MaxShare.
+func (s *Share) Grow(ctx context.Context, n int64) error {
+	if more, err := s.asks(n); !more {
+		return err
+	}
+	b := s.b
+	b.mu.Lock()
+	if s.lane == largeLane {
+		defer b.mu.Unlock()
+		l, u, add := &b.lanes[largeLane], s.u, n-s.n
+		if l.free < add || u.held[largeLane]+add > l.perClient {
+			return ErrBusy
+		}
+		l.free -= add
+		u.held[largeLane] += add
+		s.n = n
+		return nil
+	}
+	if !b.take(largeLane, s.u, n, s.n) {
+		w := b.enqueue(largeLane, s.u, n, s.n)
+		b.mu.Unlock()
+		if err := b.await(ctx, largeLane, w); err != nil {
+			return err
+		}
+	} else {
+		b.mu.Unlock()
+	}
+	s.lane, s.n = largeLane, n
+	return nil
+}
+
+// Overdraw makes the share hold n bytes of the large lane at once, past
+// the lane's room and the client's part if need be; the bytes overdrawn
+// hold others back until they are given back. It is for an answer that may
+// neither wait nor fail once its work is done (a mutation's: its writes
+// cannot be undone, and a client told to retry would repeat them). It
+// refuses only n over Config.MaxShare, with ErrTooLarge.
+func (s *Share) Overdraw(n int64) error {
+	if more, err := s.asks(n); !more {
+		return err
+	}
+	b := s.b
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	add := n
+	if s.lane == largeLane {
+		add -= s.n
+	}
+	b.lanes[largeLane].free -= add
+	s.u.held[largeLane] += add
+	if s.lane == firstLane {
+		b.giveBack(firstLane, s.u, s.n)
+	}
+	s.lane, s.n = largeLane, n
+	return nil
+}
+
+// asks reports whether the share must grow to hold n bytes, or why it may
+// not (ErrTooLarge).
+func (s *Share) asks(n int64) (bool, error) {
+	switch {
+	case s.b == nil || n <= s.n:
+		return false, nil
+	case n > s.b.max:
+		return false, ErrTooLarge
+	}
+	return true, nil
+}
+
+// Shrink gives back all but n bytes of the share, once the answer is
+// built and holds n bytes: while it is written, it holds no more than it
+// needs. A share that holds n bytes or fewer is left as it is.
+func (s *Share) Shrink(n int64) {
+	if s.b == nil || n >= s.n {
+		return
+	}
+	n = max(n, 0)
+	s.b.mu.Lock()
+	s.b.giveBack(s.lane, s.u, s.n-n)
+	s.b.mu.Unlock()
+	s.n = n
+}
+
+// Release gives the whole share back; the share then holds nothing.
+// Releasing it again does nothing.
+func (s *Share) Release() { s.Shrink(0) }
