@@ -47,6 +47,10 @@ const (
 	// such as the store of revoked tokens (HTTP 503). A server-side
 	// outcome: the cause is logged, never shown.
 	CodeUnavailable Code = "SERVICE_UNAVAILABLE"
+	// CodeResponseTooLarge: the answer would be larger than the server's
+	// bound on one answer (graphqlhttp.Config.MaxResponseBytes); the
+	// client should ask for less (HTTP 400).
+	CodeResponseTooLarge Code = "RESPONSE_TOO_LARGE"
 )
 
 // Default client messages, used when an [Error] has no Message of its own.
@@ -82,6 +86,7 @@ var codes = map[Code]codeInfo{
 	CodeGraphQLValidation:   {http.StatusBadRequest, "The query is not valid.", false},
 	CodeBadUserInput:        {http.StatusBadRequest, "The variables are not valid.", false},
 	CodeQueryLimitExceeded:  {http.StatusBadRequest, "The query exceeds a limit.", false},
+	CodeResponseTooLarge:    {http.StatusBadRequest, "The response is larger than the limit.", false},
 }
 
 // defaultMessage is the message of a code the table does not hold.
@@ -99,6 +104,7 @@ const defaultMessage = "The request could not be completed."
 //	GRAPHQL_VALIDATION_FAILED,
 //	BAD_USER_INPUT,
 //	QUERY_LIMIT_EXCEEDED,
+//	RESPONSE_TOO_LARGE,
 //	any other code             400
 func (c Code) Status() int {
 	if info, ok := codes[c]; ok {

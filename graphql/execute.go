@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sync"
 	"unsafe"
@@ -40,14 +41,21 @@ type executor struct {
 	// dynPlans: sub-selection plans of conditional fields made for this
 	// execution only (see fieldPlan.dynamicChild).
 	dynPlans map[*fieldPlan]*selectionPlan
-	// maxEnd: the response may not grow past this length of buf (0: no
-	// limit), which is maxBytes (ExecParams.MaxResponseBytes) past where
-	// it started (kept precomputed: the check runs for every value
-	// written); tooLarge once it did, and execution stops.
-	maxEnd   int
-	maxBytes int
+	// The data's bounds, as lengths of buf: maxEnd is the hard one
+	// (ExecParams.MaxResponseBytes, maxBytes past start; 0: none), roomEnd
+	// the room granted so far (math.MaxInt: none), which room, when set,
+	// is asked to grow (see outgrown). Kept precomputed: the check runs
+	// for every value written.
+	maxEnd, maxBytes int
+	roomEnd, start   int
+	room             Room
+	// stopped: the data outgrew its bound (tooLarge, with the error at
+	// limitErr in errs) or room refused to grow (roomErr); execution
+	// stops, and its result is one of these.
+	stopped  bool
 	tooLarge bool
-	limitErr int // index in errs of the error tooLarge added
+	limitErr int
+	roomErr  error
 }
 
 // executors recycles executors (and their path stacks) between requests.
@@ -64,21 +72,55 @@ func (e *executor) release() {
 	executors.Put(e)
 }
 
-// overLimit reports whether the response has outgrown its limit,
-// recording the error the first time.
+// overLimit reports whether execution must stop because the data has
+// outgrown its bound, asking for more room when it has only outgrown the
+// room granted so far.
 func (e *executor) overLimit() bool {
-	if e.tooLarge {
+	if e.stopped {
 		return true
 	}
-	if e.maxEnd == 0 || len(e.buf) <= e.maxEnd {
+	if len(e.buf) <= e.roomEnd {
 		return false
 	}
-	e.tooLarge, e.limitErr = true, len(e.errs)
-	e.errs = append(e.errs, &gqlerror.Error{
-		Message:    fmt.Sprintf("The response is larger than the limit of %d bytes.", e.maxBytes),
-		Extensions: map[string]any{"code": "RESPONSE_TOO_LARGE"},
-	})
-	return true
+	return e.outgrown()
+}
+
+// outgrown handles data past its room: past MaxResponseBytes, it records
+// the one RESPONSE_TOO_LARGE error; otherwise it asks ExecParams.Room for
+// more room, and a refusal stops the execution with the Room's error. It
+// reports whether execution stops.
+func (e *executor) outgrown() bool {
+	if e.maxEnd != 0 && len(e.buf) > e.maxEnd {
+		e.stopped, e.tooLarge, e.limitErr = true, true, len(e.errs)
+		e.errs = append(e.errs, responseTooLarge(e.maxBytes))
+		return true
+	}
+	if e.room == nil { // an executor{} that execute did not set up: no bound
+		e.roomEnd = math.MaxInt
+		return false
+	}
+	need := len(e.buf) - e.start
+	room, err := e.room.Grow(e.ctx, need)
+	if err == nil && room < need {
+		err = fmt.Errorf("graphql: Room.Grow granted %d bytes to data of %d", room, need)
+	}
+	if err != nil {
+		e.stopped, e.roomErr = true, err
+		return true
+	}
+	e.roomEnd = e.start + room
+	if e.maxEnd != 0 {
+		e.roomEnd = min(e.roomEnd, e.maxEnd)
+	}
+	return false
+}
+
+// responseTooLarge is the one error of data past max bytes: clients see
+// its message and code, and Err wraps ErrResponseTooLarge.
+func responseTooLarge(max int) *gqlerror.Error {
+	msg := fmt.Sprintf("The response is larger than the limit of %d bytes.", max)
+	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": apierror.CodeResponseTooLarge},
+		Err: &apierror.Error{Code: apierror.CodeResponseTooLarge, Message: msg, Err: ErrResponseTooLarge}}
 }
 
 func (e *executor) astPath() ast.Path {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"time"
 
@@ -125,10 +126,22 @@ type ExecParams struct {
 
 	// MaxResponseBytes stops execution once the data grows past it: the
 	// data is then null and the one error says so, with extensions.code
-	// RESPONSE_TOO_LARGE. The query limits bound a document's fields, not
-	// the rows its lists return, so a few aliases over a list can
-	// otherwise ask for gigabytes. 0 or less means no bound.
+	// RESPONSE_TOO_LARGE; it wraps [ErrResponseTooLarge] (errors.Is). The
+	// query limits bound a document's fields, not the rows its lists
+	// return, so a few aliases over a list can otherwise ask for
+	// gigabytes. 0 or less means no bound.
 	MaxResponseBytes int
+
+	// Room, when set, lends the data its room in steps below
+	// MaxResponseBytes, from memory that other executions share
+	// (graphqlhttp's response budget): the data starts with room for
+	// RoomBytes bytes, and each time it outgrows the room granted so
+	// far, execution pauses and asks Room.Grow for more. An error from
+	// Grow ends the execution: Execute returns it, with an empty Result.
+	// Either way each resolver runs once: the data is never built again
+	// in a larger room. nil means the data's room is MaxResponseBytes.
+	Room      Room
+	RoomBytes int
 
 	// BeforeExecute, when set, runs once the variables are coerced and
 	// before any resolver: the place for a policy such as graphqlhttp's
@@ -157,6 +170,22 @@ type ExecParams struct {
 	TraceDefaultFields bool
 }
 
+// Room lends the data of an execution the room it grows into (see
+// ExecParams.Room).
+type Room interface {
+	// Grow is called when the data, need bytes long, has outgrown the
+	// room granted so far; need is at most ExecParams.MaxResponseBytes
+	// when that is set. Grow returns the room granted now, at least need,
+	// or an error, which ends the execution. It may wait for the room,
+	// and should then give up when ctx (the execution's context) ends.
+	Grow(ctx context.Context, need int) (room int, err error)
+}
+
+// ErrResponseTooLarge is the cause (errors.Is) of the one error of an
+// execution whose data outgrew ExecParams.MaxResponseBytes; clients see
+// its message and the code RESPONSE_TOO_LARGE.
+var ErrResponseTooLarge = errors.New("graphql: the response is larger than the limit")
+
 // MessageTimeout is the message of the one error of an execution past its
 // deadline (see ExecParams.Deadline), whose extensions.code is
 // apierror.CodeTimeout.
@@ -171,10 +200,10 @@ const MessageTimeout = "The operation did not complete in time: the fields it ha
 // The error is set, and the Result empty (but for Cost), only when the
 // request cannot be answered with a GraphQL result: the operation costs
 // more than MaxCost (a *limits.Error, a client error), BeforeExecute
-// refused it, or a custom scalar's ParseValue panicked while coercing the
-// variables (an *apierror.PanicError, a server fault to answer with a
-// 500). A panic in a resolver is a field error in Result, like any
-// resolver error.
+// refused it, ExecParams.Room refused the data more room (its error), or a
+// custom scalar's ParseValue panicked while coercing the variables (an
+// *apierror.PanicError, a server fault to answer with a 500). A panic in a
+// resolver is a field error in Result, like any resolver error.
 func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) {
 	var start time.Time
 	if p.Tracer != nil {
@@ -209,10 +238,10 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if p.Tracer != nil {
 		start = time.Now()
 	}
-	res := op.execute(ctx, &p, vars)
+	res, err := op.execute(ctx, &p, vars)
 	op.tracePhase(ctx, &p, PhaseExecute, start)
 	res.Cost = cost
-	return res, nil
+	return res, err
 }
 
 // tracePhase reports a phase that began at start to p's tracer, if any.
@@ -226,14 +255,19 @@ func (op *Operation) tracePhase(ctx context.Context, p *ExecParams, ph Phase, st
 // (ExecParams.Deadline) passed.
 var errTimeout = errors.New("graphql: the operation's deadline passed")
 
-// execute runs the operation with coerced variables.
-func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string]any) (res Result) {
+// execute runs the operation with coerced variables. Its error is the
+// Room's refusal to grow, and the Result is then empty.
+func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string]any) (res Result, err error) {
 	e := executors.Get().(*executor)
 	start := len(p.Dst)
 	*e = executor{ctx: ctx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars},
-		tracer: p.Tracer, traceAll: p.TraceDefaultFields && p.Tracer != nil}
+		tracer: p.Tracer, traceAll: p.TraceDefaultFields && p.Tracer != nil, roomEnd: math.MaxInt}
 	if p.MaxResponseBytes > 0 {
 		e.maxBytes, e.maxEnd = p.MaxResponseBytes, start+p.MaxResponseBytes
+		e.roomEnd = e.maxEnd
+	}
+	if p.Room != nil && start+max(p.RoomBytes, 0) < e.roomEnd {
+		e.room, e.start, e.roomEnd = p.Room, start, start+max(p.RoomBytes, 0)
 	}
 	if !p.Deadline.IsZero() {
 		var cancel context.CancelFunc
@@ -246,7 +280,7 @@ func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string
 	defer func() {
 		if r := recover(); r != nil {
 			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(), Err: recovered(r)})
-			res = Result{Data: append(e.buf[:start], "null"...), Errors: e.errs}
+			res, err = Result{Data: append(e.buf[:start], "null"...), Errors: e.errs}, nil
 		}
 		e.release()
 	}()
@@ -256,9 +290,12 @@ func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string
 	if !e.execSelection(op.plan, reflect.ValueOf(p.Root)) || e.overLimit() {
 		e.buf = append(e.buf[:start], "null"...)
 	}
-	if e.tooLarge {
+	switch {
+	case e.roomErr != nil:
+		return Result{}, e.roomErr
+	case e.tooLarge:
 		// What went wrong on the way out is no error of its own.
 		e.errs = e.errs[:e.limitErr+1]
 	}
-	return Result{Data: e.buf[start:], Errors: e.errs}
+	return Result{Data: e.buf[start:], Errors: e.errs}, nil
 }

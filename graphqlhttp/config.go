@@ -24,6 +24,9 @@ const (
 	DefaultCacheBytes = 64 << 20
 	// DefaultMaxResponseBytes bounds the data of one response.
 	DefaultMaxResponseBytes = 16 << 20
+	// DefaultStallTimeout bounds how long a client may take none of a
+	// large answer (see Config.StallTimeout).
+	DefaultStallTimeout = 5 * time.Second
 	// MaxErrors is the most request errors one response lists.
 	MaxErrors = 100
 )
@@ -88,28 +91,66 @@ type Config struct {
 
 	// MaxResponseBytes bounds the data of one response: execution stops
 	// past it, and the client gets data null with one error, code
-	// RESPONSE_TOO_LARGE (status 200, as for any execution error). The
-	// query limits bound a document's fields, not the rows its lists
-	// return: a 5 KB query of aliases over a list of 50 posts once
-	// answered 946 MiB. 0 means DefaultMaxResponseBytes (16 MiB); a
-	// negative value means no limit.
+	// RESPONSE_TOO_LARGE (status 200, as for any execution error; its
+	// cause is graphql.ErrResponseTooLarge). The query limits bound a
+	// document's fields, not the rows its lists return: a 5 KB query of
+	// aliases over a list of 50 posts once answered 946 MiB. 0 means
+	// DefaultMaxResponseBytes (16 MiB); a negative value means no limit.
 	MaxResponseBytes int
 
 	// ResponseBudget bounds the response data that all executions hold at
-	// once, so that many large answers at a time cannot take the
-	// process's memory: a query executes first with a share of
-	// FirstShare (256 KiB) and, should its data outgrow it, once more
-	// with a share of MaxResponseBytes; a mutation takes a share of
-	// MaxResponseBytes first. A request that gets no share within
+	// once, from the start of an execution until its answer is written,
+	// so that many large answers at a time cannot take the process's
+	// memory. A quarter of it is kept for first shares: every execution
+	// starts with FirstShare bytes of that quarter, so that small answers
+	// never wait behind large ones, however many are held. Data that
+	// outgrows its first share pauses the execution until the other
+	// three quarters lend it MaxResponseBytes, and goes on: a query waits
+	// for that share (its first share given back once it comes); a
+	// mutation, whose writes may be done and must be neither held up nor
+	// refused, takes what it needs at once, past the budget if need be,
+	// and later answers wait until it is given back. Each resolver runs
+	// once either way. Once the answer is built its share shrinks to the
+	// bytes the answer holds, and is given back once it is written.
+	//
+	// One client (the host of r.RemoteAddr; an IPv6 address counts as
+	// its /64) holds at most an eighth of the first shares' quarter, and
+	// one share of MaxResponseBytes at a time: its further requests wait
+	// for its own, and others pass them. Behind a reverse proxy every
+	// request comes from the proxy's address, so the service's proxy
+	// middleware (chi's middleware.RealIP, gorilla's
+	// handlers.ProxyHeaders) must rewrite RemoteAddr before the handler,
+	// or every client counts as one.
+	//
+	// A request that gets no share, or no growth, within
 	// ResponseBudgetWait is answered 503 SERVICE_UNAVAILABLE with
-	// Retry-After. 0 means DefaultResponseBudget (64 MiB, four answers of
-	// the default MaxResponseBytes at once); a negative value turns the
-	// budget off. [New] refuses a budget smaller than MaxResponseBytes,
-	// or with no MaxResponseBytes at all.
+	// Retry-After and no data. 0 means DefaultResponseBudget (64 MiB:
+	// 16 MiB of first shares, and room for three answers of the default
+	// MaxResponseBytes); a negative value turns the budget off. [New]
+	// refuses a budget without a MaxResponseBytes, or whose quarters
+	// cannot hold one first share and three quarters MaxResponseBytes.
 	ResponseBudget int
 	// ResponseBudgetWait bounds how long a request waits for its share
-	// of the budget; 0 means DefaultResponseBudgetWait (10 s).
+	// of the budget, or for its growth; 0 means
+	// DefaultResponseBudgetWait (10 s).
 	ResponseBudgetWait time.Duration
+	// FirstShare is the share of the budget every execution starts with,
+	// at most MaxResponseBytes; 0 means DefaultFirstShare (256 KiB),
+	// which holds almost every answer.
+	FirstShare int
+
+	// StallTimeout cuts off a client that stops reading a large answer:
+	// an answer of 64 KiB or more is written 64 KiB at a time, and when
+	// the client takes none of a part within StallTimeout, the
+	// connection's write deadline is brought forward to now, which ends
+	// the write and the connection and gives the answer's share of the
+	// budget back. Only the writer's deadline is used
+	// (http.ResponseController): the server's WriteTimeout is never
+	// lengthened, and a middleware's writer without Unwrap is not
+	// watched. 0 means DefaultStallTimeout (5 s, a rate of at least
+	// 13 KB/s); a negative value turns the watch off, leaving the
+	// server's WriteTimeout as the only bound.
+	StallTimeout time.Duration
 
 	// AllowIntrospection, when set, decides for each request whether
 	// __schema and __type are allowed, from the context the resolvers
@@ -170,7 +211,9 @@ type Authenticator interface {
 //   - GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES, GRAPHQL_MAX_QUERY_LENGTH,
 //     GRAPHQL_MAX_COST: positive integers;
 //   - GRAPHQL_TIMEOUT: a positive Go duration ("10s", "1m30s"), or "0"
-//     for none.
+//     for none;
+//   - GRAPHQL_RESPONSE_BUDGET_WAIT, GRAPHQL_STALL_TIMEOUT: positive Go
+//     durations (Config.ResponseBudgetWait, Config.StallTimeout).
 //
 // Unset variables keep the defaults. A value that cannot be parsed is an
 // error naming the variable, so that a typo does not silently weaken a
@@ -218,6 +261,20 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.Timeout = d
 	}
+	durationVar := func(name string) time.Duration {
+		raw := strings.TrimSpace(getenv(name))
+		if raw == "" {
+			return 0
+		}
+		d, err := time.ParseDuration(raw)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Sprintf("%s=%q is not a positive duration such as 10s", name, raw))
+			return 0
+		}
+		return d
+	}
+	cfg.ResponseBudgetWait = durationVar("GRAPHQL_RESPONSE_BUDGET_WAIT")
+	cfg.StallTimeout = durationVar("GRAPHQL_STALL_TIMEOUT")
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("graphqlhttp: %s", strings.Join(errs, "; "))
 	}

@@ -47,9 +47,10 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "no timeout", env: map[string]string{"GRAPHQL_TIMEOUT": "0"}, want: graphqlhttp.Config{}},
 		{name: "everything", env: map[string]string{"APP_DEBUG": "true", "GRAPHQL_INTROSPECTION": "true",
 			"GRAPHQL_MAX_DEPTH": "12", "GRAPHQL_MAX_NODES": "1000", "GRAPHQL_MAX_QUERY_LENGTH": "40000",
-			"GRAPHQL_MAX_COST": "9000", "GRAPHQL_TIMEOUT": "10s"},
+			"GRAPHQL_MAX_COST": "9000", "GRAPHQL_TIMEOUT": "10s", "GRAPHQL_RESPONSE_BUDGET_WAIT": "3s", "GRAPHQL_STALL_TIMEOUT": " 500ms "},
 			want: graphqlhttp.Config{Debug: true, Introspection: true, Timeout: 10 * time.Second,
-				Limits: limits.Config{MaxDepth: 12, MaxNodes: 1000, MaxLength: 40000, MaxCost: 9000}}},
+				Limits:             limits.Config{MaxDepth: 12, MaxNodes: 1000, MaxLength: 40000, MaxCost: 9000},
+				ResponseBudgetWait: 3 * time.Second, StallTimeout: 500 * time.Millisecond}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -67,7 +68,7 @@ func TestConfigFromEnv(t *testing.T) {
 			}
 			sort.Strings(names)
 			wantNames := []string{"APP_DEBUG", "GRAPHQL_INTROSPECTION", "GRAPHQL_MAX_COST", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES",
-				"GRAPHQL_MAX_QUERY_LENGTH", "GRAPHQL_TIMEOUT"}
+				"GRAPHQL_MAX_QUERY_LENGTH", "GRAPHQL_RESPONSE_BUDGET_WAIT", "GRAPHQL_STALL_TIMEOUT", "GRAPHQL_TIMEOUT"}
 			if !reflect.DeepEqual(names, wantNames) {
 				t.Errorf("variables read = %v, want %v", names, wantNames)
 			}
@@ -93,6 +94,12 @@ func TestConfigFromEnvRejectsBadValues(t *testing.T) {
 		{name: "GRAPHQL_MAX_COST zero", env: map[string]string{"GRAPHQL_MAX_COST": "0"}, wantNames: []string{`GRAPHQL_MAX_COST="0"`}},
 		{name: "GRAPHQL_TIMEOUT without a unit", env: map[string]string{"GRAPHQL_TIMEOUT": "30"}, wantNames: []string{`GRAPHQL_TIMEOUT="30"`}},
 		{name: "GRAPHQL_TIMEOUT negative", env: map[string]string{"GRAPHQL_TIMEOUT": "-5s"}, wantNames: []string{`GRAPHQL_TIMEOUT="-5s"`}},
+		{name: "GRAPHQL_RESPONSE_BUDGET_WAIT zero", env: map[string]string{"GRAPHQL_RESPONSE_BUDGET_WAIT": "0"},
+			wantNames: []string{`GRAPHQL_RESPONSE_BUDGET_WAIT="0"`}},
+		{name: "GRAPHQL_STALL_TIMEOUT without a unit", env: map[string]string{"GRAPHQL_STALL_TIMEOUT": "5"},
+			wantNames: []string{`GRAPHQL_STALL_TIMEOUT="5"`}},
+		{name: "GRAPHQL_STALL_TIMEOUT negative", env: map[string]string{"GRAPHQL_STALL_TIMEOUT": "-1s"},
+			wantNames: []string{`GRAPHQL_STALL_TIMEOUT="-1s"`}},
 		{name: "every bad value is named", env: map[string]string{"APP_DEBUG": "nope", "GRAPHQL_INTROSPECTION": "true", "GRAPHQL_MAX_DEPTH": "x", "GRAPHQL_MAX_NODES": "0", "GRAPHQL_MAX_QUERY_LENGTH": "100"},
 			wantNames: []string{"APP_DEBUG", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES"}},
 	}

@@ -66,9 +66,27 @@
 //     parameters (BAD_USER_INPUT). At most [MaxErrors] errors are listed.
 //   - 401 UNAUTHENTICATED, 405, 415 as above; 500 for a panic outside
 //     resolvers.
-//   - 503 SERVICE_UNAVAILABLE ([CodeBusy]) with Retry-After: the response
-//     budget ([Config.ResponseBudget]) had no room for the request within
-//     [Config.ResponseBudgetWait]; nothing was executed.
+//   - 503 SERVICE_UNAVAILABLE with Retry-After: the response budget
+//     ([Config.ResponseBudget]) had no room for the request, or for its
+//     data once it outgrew its first share, within
+//     [Config.ResponseBudgetWait]; no data is sent.
+//
+// Past [Config.MaxResponseBytes] the answer is 200 with data null and one
+// RESPONSE_TOO_LARGE error (its cause is graphql.ErrResponseTooLarge).
+//
+// # Memory and slow clients
+//
+// Executions share a response budget ([Config.ResponseBudget]): each
+// starts with a first share ([Config.FirstShare]) from a part of the
+// budget that large answers cannot take, grows into the rest when its data
+// outgrows it (execution pauses, and goes on: every resolver runs once),
+// holds only the bytes of its answer while the answer is written, and
+// gives them back once it is. One client (the request's RemoteAddr host,
+// an IPv6 /64) holds at most a small part of the first shares and one
+// large answer at a time. A client that takes none of a large answer for
+// [Config.StallTimeout] is cut off. Behind a reverse proxy, have the
+// proxy middleware rewrite RemoteAddr first (chi's middleware.RealIP,
+// gorilla's handlers.ProxyHeaders), or every client counts as one.
 //
 // Field errors pass through the presenter of package errors: errors with a
 // code (FORBIDDEN, NOT_FOUND, VALIDATION_FAILED with extensions.validation,

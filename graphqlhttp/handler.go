@@ -6,7 +6,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/internal/respbudget"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -37,15 +37,20 @@ type Handler struct {
 	// they are validated under other rules.
 	introCache *cache
 	bufs       sync.Pool
+	// execs holds *execState: what each execution needs besides the
+	// request.
+	execs sync.Pool
 	// parsers holds *graphql.Parser: a document the cache will not keep is
 	// parsed on the memory of the last one released (see document).
 	parsers sync.Pool
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
 	// budget bounds the response data of all executions at once (nil:
-	// none); a request waits at most budgetWait for its share.
-	budget     *budget
-	budgetWait time.Duration
+	// none); each starts with firstShare bytes.
+	budget     *respbudget.Budget
+	firstShare int
+	// stall is the effective Config.StallTimeout (0: none).
+	stall time.Duration
 	// gate is h.mutationGate, bound once.
 	gate func(context.Context, *graphql.Operation) error
 }
@@ -78,9 +83,16 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 		h.maxResponse = cfg.MaxResponseBytes
 	}
 	var err error
-	if h.budget, h.budgetWait, err = budgetConfig(cfg, h.maxResponse); err != nil {
+	if h.budget, h.firstShare, err = budgetConfig(cfg, h.maxResponse); err != nil {
 		return nil, err
 	}
+	switch {
+	case cfg.StallTimeout == 0:
+		h.stall = DefaultStallTimeout
+	case cfg.StallTimeout > 0:
+		h.stall = cfg.StallTimeout
+	}
+	h.execs.New = func() any { return &execState{data: make([]byte, 0, 4096), out: make([]byte, 0, 4096)} }
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.parsers.New = func() any { return new(graphql.Parser) }
 	h.gate = h.mutationGate
@@ -275,121 +287,6 @@ func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error
 		return errUnauthenticated
 	}
 	return nil
-}
-
-// execute runs op within the response budget and writes its result,
-// errors presented.
-func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Request, op *graphql.Operation, vars map[string]any) *failure {
-	ctx = context.WithValue(ctx, requestKey{}, r)
-	data, out := h.bufs.Get().(*[]byte), h.bufs.Get().(*[]byte)
-	defer h.putBuf(data)
-	defer h.putBuf(out)
-	var deadline time.Time
-	if h.cfg.Timeout > 0 {
-		deadline = time.Now().Add(h.cfg.Timeout)
-	}
-	res, held, err := h.run(ctx, op, vars, data, deadline)
-	defer h.budget.release(held) // once the answer is written
-	// Execute returns the error of an operation over the cost limit as it is.
-	overCost, _ := err.(*limits.Error)
-	switch {
-	case errors.Is(err, errBusy):
-		return busy(w)
-	case overCost != nil:
-		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(overCost)}}
-	case errors.Is(err, errUnauthenticated):
-		return unauthenticated()
-	case err != nil:
-		return &failure{fault: err}
-	case res.Data == nil: // invalid variables
-		return &failure{status: http.StatusBadRequest, errs: requestErrors(res.Errors)}
-	}
-	status, inPlace := h.envelope(ctx, res, out)
-	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", "Bearer")
-	}
-	if inPlace == nil {
-		h.write(w, r, status, *out)
-	} else {
-		h.write(w, r, status, (*out)[:dataSlot], inPlace, (*out)[dataSlot:])
-	}
-	return nil
-}
-
-// dataSlot is where the data goes in an answer: after {"data":.
-const dataSlot = len(`{"data":`)
-
-// inPlaceBytes is the size from which data is written where it is rather
-// than copied into the answer.
-const inPlaceBytes = 64 << 10
-
-// envelope appends the answer to res to out, errors presented, and returns
-// its status. Data of inPlaceBytes or more is left out of out, its slot
-// empty at dataSlot, and returned, to be written in place: a large answer
-// is never copied.
-func (h *Handler) envelope(ctx context.Context, res graphql.Result, out *[]byte) (status int, inPlace []byte) {
-	if len(res.Data) >= inPlaceBytes {
-		inPlace, res.Data = res.Data, res.Data[:0]
-	}
-	if len(res.Errors) == 0 {
-		*out = res.AppendJSON((*out)[:0], nil)
-		return http.StatusOK, inPlace
-	}
-	*out, status = h.presentResult(ctx, res, (*out)[:0])
-	return status, inPlace
-}
-
-// presentResult appends res, which has errors, to dst with its errors
-// presented, and returns the status of the answer: 401 when data is null
-// and every error is UNAUTHENTICATED (a resolver found the user gone, and
-// nothing else happened), 200 otherwise.
-func (h *Handler) presentResult(ctx context.Context, res graphql.Result, dst []byte) ([]byte, int) {
-	unauthenticated := string(res.Data) == "null"
-	tr := h.traceOf(ctx)
-	dst = res.AppendJSON(dst, func(e *gqlerror.Error) *gqlerror.Error {
-		p := h.presenter.GraphQL(ctx, e)
-		tr.noteError(p)
-		if p == nil || p.Extensions["code"] != apierror.CodeUnauthenticated {
-			unauthenticated = false
-		}
-		return p
-	})
-	if unauthenticated {
-		return dst, http.StatusUnauthorized
-	}
-	return dst, http.StatusOK
-}
-
-// putBuf returns a buffer to the pool unless it grew too large to keep.
-func (h *Handler) putBuf(b *[]byte) {
-	if cap(*b) <= 1<<20 {
-		*b = (*b)[:0]
-		h.bufs.Put(b)
-	}
-}
-
-// answer writes the response to a request that did not execute.
-func (h *Handler) answer(ctx context.Context, w http.ResponseWriter, r *http.Request, f *failure) {
-	status, errs := f.status, f.errs
-	if f.fault != nil {
-		obj := h.presenter.GraphQL(ctx, f.fault)
-		status, errs = http.StatusInternalServerError, gqlerror.List{{Message: obj.Message, Extensions: obj.Extensions}}
-	}
-	if f.allow != "" {
-		w.Header().Set("Allow", f.allow)
-	}
-	if tr := h.traceOf(r.Context()); tr != nil {
-		for _, e := range errs {
-			tr.noteError(e)
-		}
-	}
-	if status == http.StatusUnauthorized {
-		w.Header().Set("WWW-Authenticate", "Bearer")
-	}
-	out := h.bufs.Get().(*[]byte)
-	defer h.putBuf(out)
-	*out = graphql.Result{Errors: errs}.AppendJSON((*out)[:0], nil)
-	h.write(w, r, status, *out)
 }
 
 // document returns the checked and validated document for a query text,
@@ -626,78 +523,4 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) (
 			return buf, fail(http.StatusBadRequest, apierror.CodeBadUserInput, "The request body could not be read.")
 		}
 	}
-}
-
-const (
-	contentJSON     = "application/json"
-	contentResponse = "application/graphql-response+json"
-)
-
-// Header values set on every response, shared to save allocations; they
-// are never modified.
-var (
-	headerJSON     = []string{contentJSON + "; charset=utf-8"}
-	headerResponse = []string{contentResponse + "; charset=utf-8"}
-	headerNoStore  = []string{"no-store"}
-)
-
-// write sends a JSON answer, the concatenation of parts, with its status
-// and headers.
-func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, parts ...[]byte) {
-	if tr := h.traceOf(r.Context()); tr != nil {
-		tr.info.Status = status
-		defer tr.phase(graphql.PhaseWrite, time.Now())
-	}
-	hdr := w.Header()
-	if responseType(r.Header.Get("Accept")) == contentResponse {
-		hdr["Content-Type"] = headerResponse
-	} else {
-		hdr["Content-Type"] = headerJSON
-	}
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	hdr.Set("Content-Length", strconv.Itoa(n))
-	w.WriteHeader(status)
-	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
-			return // the client went away
-		}
-	}
-}
-
-// responseType picks the media type of the response: the GraphQL response
-// type when the client accepts it at least as much as application/json.
-func responseType(accept string) string {
-	if accept == "" || accept == "*/*" || accept == contentJSON {
-		return contentJSON
-	}
-	accept = strings.ToLower(accept)
-	if !strings.Contains(accept, contentResponse) {
-		return contentJSON
-	}
-	qResponse, qJSON := -1.0, -1.0
-	for _, part := range strings.Split(accept, ",") {
-		mt, ps, err := mime.ParseMediaType(strings.TrimSpace(part))
-		if err != nil {
-			continue
-		}
-		q := 1.0
-		if v, ok := ps["q"]; ok {
-			if f, err := strconv.ParseFloat(v, 64); err == nil {
-				q = f
-			}
-		}
-		switch mt {
-		case contentResponse:
-			qResponse = max(qResponse, q)
-		case contentJSON:
-			qJSON = max(qJSON, q)
-		}
-	}
-	if qResponse > 0 && qResponse >= qJSON {
-		return contentResponse
-	}
-	return contentJSON
 }

@@ -1,0 +1,179 @@
+package graphqlhttp_test
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gqlkit/gqlkit/graphqlhttp"
+)
+
+// slowReader is a raw connection from a loopback address of its own that
+// sends one query and reads no more than the head of the answer.
+type slowReader struct {
+	conn   net.Conn
+	reader *bufio.Reader
+}
+
+// dialFrom connects to addr from the loopback address from (127.0.0.x:
+// each is a client of its own to the response budget).
+func dialFrom(t *testing.T, from, addr string) net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+	conn, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("dialing %s from %s: %v", addr, from, err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return conn
+}
+
+// sendSlow sends query to the server at addr from the address from, and
+// never reads the answer.
+func sendSlow(t *testing.T, from, addr, query string) *slowReader {
+	t.Helper()
+	conn := dialFrom(t, from, addr)
+	body := jsonBody(query, "", "")
+	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
+	return &slowReader{conn: conn, reader: bufio.NewReaderSize(conn, 4096)}
+}
+
+// head reads the status and headers of the answer (a few kilobytes: the
+// server stays blocked on the rest).
+func (s *slowReader) head(t *testing.T) *http.Response {
+	t.Helper()
+	if err := s.conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(s.reader, nil)
+	if err != nil {
+		t.Fatalf("reading the head of the answer: %v", err)
+	}
+	return resp
+}
+
+// rest reads the body of resp to its end or until the server closes the
+// connection, and returns how many bytes came.
+func (s *slowReader) rest(t *testing.T, resp *http.Response) int64 {
+	t.Helper()
+	if err := s.conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, resp.Body)
+	var ne net.Error
+	switch {
+	case errors.As(err, &ne) && ne.Timeout():
+		t.Fatalf("the answer neither ended nor was cut off within 10s (%d bytes)", n)
+	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, syscall.ECONNRESET):
+		t.Fatalf("reading the answer: %v", err)
+	}
+	return n
+}
+
+// getFrom sends query from the address from, reading the whole answer.
+func getFrom(t *testing.T, from, url, query string) (int, string) {
+	t.Helper()
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+	client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DialContext: d.DialContext}}
+	defer client.CloseIdleConnections()
+	resp, err := client.Post(url, "application/json", strings.NewReader(jsonBody(query, "", "")))
+	if err != nil {
+		t.Fatalf("query from %s: %v", from, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("reading the answer from %s: %v", from, err)
+	}
+	return resp.StatusCode, string(b)
+}
+
+// bigQuery answers {"data":{"blob":"xxx…"}} with 6,000,000 x: more than
+// the socket buffers of a client that does not read take, so its write
+// blocks.
+const (
+	bigQuery  = "{ blob(size: 6000000) }"
+	bigAnswer = len(`{"data":{"blob":""}}`) + 6000000
+)
+
+// TestBudgetSharesShrinkWhileWritten: three clients that never read their
+// large answers hold only the bytes of those answers, not the share of
+// MaxResponseBytes their executions had: a fourth client's large query
+// finds room at once. The first client's next large query waits for its
+// own answer (one large share per client) and is refused.
+func TestBudgetSharesShrinkWhileWritten(t *testing.T) {
+	s := newBudgetSchema()
+	// 10 MiB of first shares; 30 MiB for large answers: three shares of
+	// 8 MiB leave no room for a fourth, three answers of 6 MB do.
+	h := s.handler(t, graphqlhttp.Config{MaxResponseBytes: 8 << 20, ResponseBudget: 40 << 20,
+		ResponseBudgetWait: 2 * time.Second, StallTimeout: -1})
+	srv := newServer(t, h)
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	for i, from := range []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"} {
+		resp := sendSlow(t, from, addr, bigQuery).head(t)
+		if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(bigAnswer) {
+			t.Fatalf("non-reader %d: %d, Content-Length %d; want 200, %d", i, resp.StatusCode, resp.ContentLength, bigAnswer)
+		}
+	}
+	// Their handlers are writing; the fourth client's query would wait
+	// in vain had they kept 8 MiB each.
+	start := time.Now()
+	status, body := getFrom(t, "127.0.0.5", srv.URL, bigQuery)
+	if status != http.StatusOK || len(body) != bigAnswer {
+		t.Errorf("a fourth client's large query: %d, %d bytes %.80s; want 200 and %d bytes", status, len(body), body, bigAnswer)
+	}
+	t.Logf("answered in %v", time.Since(start).Round(time.Millisecond))
+	status, body = getFrom(t, "127.0.0.2", srv.URL, bigQuery)
+	if status != http.StatusServiceUnavailable || body != busyBody {
+		t.Errorf("the first non-reader's second large query: %d %.80s; want 503 %s", status, body, busyBody)
+	}
+	status, body = getFrom(t, "127.0.0.2", srv.URL, "{ blob(size: 10) }")
+	if status != http.StatusOK || body != `{"data":{"blob":"xxxxxxxxxx"}}` {
+		t.Errorf("the first non-reader's small query: %d %.80s; want 200", status, body)
+	}
+}
+
+// TestStallTimeout: a client that stops reading a large answer is cut off
+// after StallTimeout, and its share of the budget is back: its next large
+// query is served. With the watch off, the answer waits for it whole.
+func TestStallTimeout(t *testing.T) {
+	for _, c := range []struct {
+		stall time.Duration
+		cut   bool
+	}{
+		{stall: 200 * time.Millisecond, cut: true},
+		{stall: -1},
+	} {
+		t.Run(fmt.Sprint("StallTimeout=", c.stall), func(t *testing.T) {
+			s := newBudgetSchema()
+			h := s.handler(t, graphqlhttp.Config{StallTimeout: c.stall, ResponseBudgetWait: 200 * time.Millisecond})
+			srv := newServer(t, h)
+			slow := sendSlow(t, "127.0.0.2", strings.TrimPrefix(srv.URL, "http://"), bigQuery)
+			resp := slow.head(t)
+			if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(bigAnswer) {
+				t.Fatalf("the slow reader's answer: %d, Content-Length %d", resp.StatusCode, resp.ContentLength)
+			}
+			time.Sleep(time.Second) // not reading, for five stall timeouts
+			got := slow.rest(t, resp) + int64(slow.reader.Buffered())
+			if c.cut && got >= int64(bigAnswer)-4096 {
+				t.Errorf("the slow reader got %d bytes of %d: it was not cut off", got, bigAnswer)
+			}
+			if !c.cut && got != resp.ContentLength {
+				t.Errorf("with no stall timeout, the slow reader got %d bytes of %d", got, resp.ContentLength)
+			}
+			status, body := getFrom(t, "127.0.0.2", srv.URL, bigQuery)
+			if status != http.StatusOK || len(body) != bigAnswer {
+				t.Errorf("the same client's next large query: %d, %d bytes %.80s", status, len(body), body)
+			}
+			t.Logf("the slow reader got %d of %s bytes", got, strconv.Itoa(bigAnswer))
+		})
+	}
+}
