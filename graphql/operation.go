@@ -137,7 +137,8 @@ type ExecParams struct {
 	// (graphqlhttp's response budget): the data starts with room for
 	// RoomBytes bytes, and each time it outgrows the room granted so
 	// far, execution pauses and asks Room.Grow for more. An error from
-	// Grow ends the execution: Execute returns it, with an empty Result.
+	// Grow ends the execution: Execute returns it, with a Result empty
+	// but for Cost.
 	// Either way each resolver runs once: the data is never built again
 	// in a larger room. nil means the data's room is MaxResponseBytes.
 	Room      Room

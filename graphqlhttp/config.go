@@ -127,8 +127,9 @@ type Config struct {
 	// Retry-After and no data. 0 means DefaultResponseBudget (64 MiB:
 	// 16 MiB of first shares, and room for three answers of the default
 	// MaxResponseBytes); a negative value turns the budget off. [New]
-	// refuses a budget without a MaxResponseBytes, or whose quarters
-	// cannot hold one first share and three quarters MaxResponseBytes.
+	// refuses a budget without a MaxResponseBytes, one whose quarter
+	// cannot hold a FirstShare, and one whose other three quarters cannot
+	// hold MaxResponseBytes.
 	ResponseBudget int
 	// ResponseBudgetWait bounds how long a request waits for its share
 	// of the budget, or for its growth; 0 means

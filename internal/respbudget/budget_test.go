@@ -370,8 +370,12 @@ func TestLargeShareNeverWaits(t *testing.T) {
 	if err := g.result(t); err != nil {
 		t.Fatalf("the growth once the overdraft is repaid: %v", err)
 	}
-	if err := m.Overdraw(300); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("Overdraw past MaxShare = %v, want ErrTooLarge", err)
+	if m != (Share{}) {
+		t.Errorf("a released share is %+v, want the zero Share", m)
+	}
+	m = first(t, b, ClientAt("192.0.2.10:1"))
+	if err := m.Overdraw(300); !errors.Is(err, ErrTooLarge) || m.Size() != 16 {
+		t.Errorf("Overdraw past MaxShare = %v, size %d; want ErrTooLarge, 16", err, m.Size())
 	}
 	for _, x := range []*Share{&a, &bs, &c, &other, &s, &m} {
 		x.Release()

@@ -42,14 +42,15 @@
 //
 // A share that cannot be granted at once waits in its lane's queue, first
 // come, first served, at most Config.Wait and while its context lasts,
-// then is refused with [ErrBusy]. Only two requests ever wait: one that
-// holds nothing yet ([Budget.First]), and a share that moves from the
-// first lane to the large one ([Share.Grow] on a first share), which
-// holds a first share while it waits. A share in the large lane never
-// waits: its growth is granted at once or refused, and [Share.Overdraw]
-// is always granted. So a waiter waits only on shares that are being built
-// or written, never on one that waits itself, and the budget cannot
-// deadlock.
+// then is refused with [ErrBusy]. Only two kinds of request ever wait:
+// one that holds nothing yet ([Budget.First]), and one whose first share
+// moves to the large lane ([Share.Grow] on a first share), which holds that
+// first share while it waits. A share of the large lane never waits: its
+// growth is granted at once or refused, and [Share.Overdraw] is granted
+// at once. So the large lane's waiters wait on shares that wait for
+// nothing, and the first lane's waiters, which hold nothing, on shares
+// that wait at most for the large lane: every chain of waits ends at a
+// share that is being built or written, and the budget cannot deadlock.
 //
 // A Budget is safe for concurrent use; a Share belongs to one goroutine at
 // a time.

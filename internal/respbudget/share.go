@@ -105,6 +105,9 @@ func (s *Share) Shrink(n int64) {
 	s.n = n
 }
 
-// Release gives the whole share back; the share then holds nothing.
+// Release gives the whole share back; the share is then the zero Share.
 // Releasing it again does nothing.
-func (s *Share) Release() { s.Shrink(0) }
+func (s *Share) Release() {
+	s.Shrink(0)
+	*s = Share{}
+}
