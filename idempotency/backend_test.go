@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
@@ -18,8 +19,9 @@ import (
 // over it: its users are what the tests' handlers write, through the
 // claim's transaction as the store joins it.
 type backend struct {
-	users auth.UserStore
-	keys  *idempotency.SQLStore
+	users    auth.UserStore
+	articles articles.Store
+	keys     *idempotency.SQLStore
 	// count returns the number of rows of a table.
 	count func(t *testing.T, table string) int
 }
@@ -47,7 +49,7 @@ func openSQLite(t *testing.T, _ int32) backend {
 		t.Fatal(err)
 	}
 	db := st.WriteDB()
-	return backend{users: st, keys: st.Idempotency(),
+	return backend{users: st, articles: st, keys: st.Idempotency(),
 		count: counter(func(q string) scanner { return db.QueryRow(q) })}
 }
 
@@ -66,7 +68,7 @@ func openPostgres(t *testing.T, conns int32) backend {
 	if err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return backend{users: st, keys: st.Idempotency(),
+	return backend{users: st, articles: st, keys: st.Idempotency(),
 		count: counter(func(q string) scanner { return base.QueryRow(context.Background(), q) })}
 }
 

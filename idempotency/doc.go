@@ -68,5 +68,7 @@
 // that runs everything in its transaction never waits for a connection
 // while holding one, whatever the pool's size and the number of requests.
 // A write made elsewhere does not join the claim: it commits on its own,
-// and its answer is not recorded.
+// and its answer is not recorded. On SQLite, where the transaction holds
+// the one writer connection, such a write in the same request would wait
+// for the request's own transaction: once it is open, write only in it.
 package idempotency

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/idempotency"
 )
 
@@ -157,5 +158,47 @@ func TestSQLStoreJoinedClaimOutlivesItsLease(t *testing.T) {
 			t.Fatal("the later claim did not return")
 		}
 		b.checkTable(t, 1, 1)
+	})
+}
+
+// Every method of the articles stores runs in a claim's transaction once a
+// write has begun it: with one connection, a request that creates a user
+// and an article, reads the article back and deletes another user's
+// finishes, and sees its own writes.
+func TestSQLStoreStoresRunInTheClaim(t *testing.T) {
+	forEachBackend(t, 1, func(t *testing.T, b backend) {
+		other, err := b.users.CreateUser(context.Background(), "Other", "other@example.com", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theirs, err := b.articles.CreateArticle(context.Background(), articles.NewArticle{UserID: other, Title: "Theirs", Body: "b", Published: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a wait for a second connection never ends
+		defer cancel()
+		claim := mustClaim(t, b.keys, keyAt("k", 0, "A"))
+		ctx = claim.Context(ctx)
+		user, err := b.users.CreateUser(ctx, "Ada", "ada@example.com", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine, err := b.articles.CreateArticle(ctx, articles.NewArticle{UserID: user, Title: "Mine", Body: "b", Published: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := b.articles.FindPublished(ctx, mine.ID); err != nil || got.Author.Name != "Ada" {
+			t.Errorf("FindPublished of its own article: %+v, %v", got, err)
+		}
+		if err := b.articles.DeleteArticle(ctx, theirs.ID, user); !errors.Is(err, articles.ErrNotAuthor) {
+			t.Errorf("DeleteArticle of another's article: %v, want ErrNotAuthor", err)
+		}
+		if err := b.articles.DeleteArticle(ctx, mine.ID, user); err != nil {
+			t.Errorf("DeleteArticle of its own article: %v", err)
+		}
+		if err := claim.Commit(ctx, idempotency.Response{Fingerprint: []byte("A"), Status: 204}); err != nil {
+			t.Fatal(err)
+		}
+		b.checkTable(t, 2, 1)
 	})
 }
