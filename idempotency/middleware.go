@@ -265,6 +265,7 @@ func (m *middleware) run(w http.ResponseWriter, r *http.Request, k Key, claim Cl
 	default:
 		resp := Response{Fingerprint: k.Fingerprint, Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}
 		if err := claim.Commit(r.Context(), resp); err != nil {
+			m.release(r, claim)
 			m.fail(w, r, fmt.Errorf("idempotency: recording an answer: %w", err))
 			return
 		}

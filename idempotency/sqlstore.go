@@ -283,13 +283,31 @@ func (c *sqlClaim) Commit(ctx context.Context, r Response) error {
 	if c.state != claimJoined {
 		return errors.New("idempotency: committing a claim that no write joined")
 	}
-	c.state = claimEnded
-	defer c.cancel()
+	err := c.record(ctx, r)
+	if err == nil {
+		err = c.tx.Commit()
+	} else {
+		_ = c.tx.Rollback()
+	}
+	c.cancel()
+	c.tx, c.cancel = nil, nil
+	switch {
+	case err == nil:
+		c.state = claimEnded
+	case errors.Is(err, ErrClaimLost):
+		c.state = claimLost
+	default: // still held, unless the commit happened after all: Release frees it
+		c.state = claimHeld
+	}
+	return err
+}
+
+// record writes r into the claim's row, in its transaction.
+func (c *sqlClaim) record(ctx context.Context, r Response) error {
 	header := []byte("{}")
 	if r.Header != nil {
 		var err error
 		if header, err = json.Marshal(r.Header); err != nil {
-			_ = c.tx.Rollback()
 			return err
 		}
 	}
@@ -301,11 +319,7 @@ func (c *sqlClaim) Commit(ctx context.Context, r Response) error {
 	if err == nil && n != 1 { // cannot happen: the row is locked
 		err = ErrClaimLost
 	}
-	if err != nil {
-		_ = c.tx.Rollback()
-		return err
-	}
-	return c.tx.Commit()
+	return err
 }
 
 func (c *sqlClaim) Release(ctx context.Context) error {
@@ -319,6 +333,7 @@ func (c *sqlClaim) Release(ctx context.Context) error {
 	if was == claimJoined {
 		err := c.tx.Rollback()
 		c.cancel()
+		c.tx, c.cancel = nil, nil
 		if err != nil && !errors.Is(err, sql.ErrTxDone) {
 			return err
 		}
@@ -327,7 +342,7 @@ func (c *sqlClaim) Release(ctx context.Context) error {
 		return nil
 	}
 	// After the rollback: on SQLite the delete needs the connection the
-	// transaction held.
+	// transaction held. A row that holds an answer is not deleted.
 	_, err := c.store.write.ExecContext(ctx, deleteClaim, c.subject, c.key, c.owner)
 	return err
 }

@@ -101,7 +101,8 @@ func TestSQLStoreLeaseAndTakeOver(t *testing.T) {
 	})
 }
 
-// Releasing a claim undoes the writes that joined it and frees the key.
+// Releasing a claim, also after a failed commit, undoes the writes that
+// joined it and frees the key.
 func TestSQLStoreReleaseUndoesAndFrees(t *testing.T) {
 	forEachBackend(t, 1, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -119,9 +120,22 @@ func TestSQLStoreReleaseUndoesAndFrees(t *testing.T) {
 		if err := joined.Release(ctx); err != nil {
 			t.Fatal(err)
 		}
+		failed := mustClaim(t, b.keys, keyAt("fails", 0, "A"))
+		if _, err := b.users.CreateUser(failed.Context(ctx), "A", "a@example.com", nil); err != nil {
+			t.Fatal(err)
+		}
+		gone, cancel := context.WithCancel(ctx)
+		cancel() // as when the client has gone
+		if err := failed.Commit(gone, idempotency.Response{Status: 201}); err == nil {
+			t.Error("Commit with a cancelled context: no error")
+		}
+		if err := failed.Release(ctx); err != nil {
+			t.Fatal(err)
+		}
 		b.checkTable(t, 0, 0)
 		mustClaim(t, b.keys, keyAt("read", 1, "B"))
 		mustClaim(t, b.keys, keyAt("write", 1, "B"))
+		mustClaim(t, b.keys, keyAt("fails", 1, "B"))
 	})
 }
 

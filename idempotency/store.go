@@ -69,8 +69,8 @@ type Claim interface {
 	Joined() bool
 	// Commit records r under the key, together with the writes that
 	// joined the claim, and ends the claim. After an error nothing is
-	// recorded, nothing of the writes is kept, and the key is free again
-	// (at once, or once its lease ends).
+	// recorded and nothing of the writes is kept; Release then frees the
+	// key.
 	Commit(ctx context.Context, r Response) error
 	// Release ends the claim without recording an answer, undoing the
 	// writes that joined it, and frees the key. It is a no-op after
