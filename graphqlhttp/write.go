@@ -5,10 +5,10 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/internal/stall"
 )
 
 const (
@@ -43,66 +43,9 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, part
 	}
 	hdr.Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(status)
-	if h.stall > 0 && n >= inPlaceBytes {
-		h.writeWatched(w, parts)
-		return
-	}
-	for _, p := range parts {
-		if _, err := w.Write(p); err != nil {
-			return // the client went away
-		}
-	}
-}
-
-// stallChunk is how much of a large answer a client must take within
-// Config.StallTimeout.
-const stallChunk = 64 << 10
-
-// writeWatched writes parts stallChunk bytes at a time, and cuts the
-// client off when it takes none of them for h.stall: the connection's
-// write deadline is then set to now, which ends the write under way (and
-// net/http closes the connection), so that a client that does not read
-// holds the answer, and its share of the response budget, no longer. The
-// watchdog only ever brings the deadline forward: the server's
-// WriteTimeout is never lengthened. A writer that cannot set deadlines (a
-// wrapper without Unwrap) is not cut off.
-func (h *Handler) writeWatched(w http.ResponseWriter, parts [][]byte) {
-	wd := &watchdog{rc: http.NewResponseController(w)}
-	wd.timer = time.AfterFunc(h.stall, wd.cut)
-	defer wd.stop()
-	for _, p := range parts {
-		for len(p) > 0 {
-			n := min(len(p), stallChunk)
-			if _, err := w.Write(p[:n]); err != nil {
-				return // cut off, or the client went away
-			}
-			p = p[n:]
-			wd.timer.Reset(h.stall)
-		}
-	}
-}
-
-// watchdog cuts a stalled client off (see writeWatched).
-type watchdog struct {
-	rc    *http.ResponseController
-	timer *time.Timer
-	mu    sync.Mutex
-	done  bool // the handler has written: the writer is no longer its
-}
-
-func (wd *watchdog) cut() {
-	wd.mu.Lock()
-	defer wd.mu.Unlock()
-	if !wd.done {
-		_ = wd.rc.SetWriteDeadline(time.Now()) // http.ErrNotSupported: not watched
-	}
-}
-
-func (wd *watchdog) stop() {
-	wd.timer.Stop()
-	wd.mu.Lock()
-	wd.done = true
-	wd.mu.Unlock()
+	// A client that takes none of a large answer for h.stall is cut off,
+	// and the answer's share of the budget goes back (see Config.StallTimeout).
+	_ = stall.Write(w, h.stall, parts...) // an error: the client went away, or was cut off
 }
 
 // responseType picks the media type of the response: the GraphQL response

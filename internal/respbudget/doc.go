@@ -11,6 +11,7 @@
 //	if err != nil { /* ErrBusy: 503 with Retry-After */ }
 //	defer share.Release()                // once the answer is written
 //	err = share.Grow(ctx, n)             // the answer outgrew its share
+//	err = share.TryGrow(n)               // the same, at once or not at all
 //	share.Shrink(int64(len(answer)))     // built: hold what it holds
 //
 // # Lanes
@@ -51,6 +52,10 @@
 // nothing, and the first lane's waiters, which hold nothing, on shares
 // that wait at most for the large lane: every chain of waits ends at a
 // share that is being built or written, and the budget cannot deadlock.
+//
+// [Share.TryGrow] never waits, whatever the lane: it is for an answer that
+// grows while it holds what other requests need, such as a database
+// connection whose rows it reads, and must not wait for room meanwhile.
 //
 // A Budget is safe for concurrent use; a Share belongs to one goroutine at
 // a time.

@@ -29,28 +29,59 @@ func (s *Share) Grow(ctx context.Context, n int64) error {
 	}
 	b := s.b
 	b.mu.Lock()
-	if s.lane == largeLane {
-		defer b.mu.Unlock()
-		l, u, add := &b.lanes[largeLane], s.u, n-s.n
-		if l.free < add || u.held[largeLane]+add > l.perClient {
-			return ErrBusy
-		}
-		l.free -= add
-		u.held[largeLane] += add
-		s.n = n
+	if s.growNow(n) {
+		b.mu.Unlock()
 		return nil
 	}
-	if !b.take(largeLane, s.u, n, s.n) {
-		w := b.enqueue(largeLane, s.u, n, s.n)
+	if s.lane == largeLane {
 		b.mu.Unlock()
-		if err := b.await(ctx, largeLane, w); err != nil {
-			return err
-		}
-	} else {
-		b.mu.Unlock()
+		return ErrBusy
+	}
+	w := b.enqueue(largeLane, s.u, n, s.n)
+	b.mu.Unlock()
+	if err := b.await(ctx, largeLane, w); err != nil {
+		return err
 	}
 	s.lane, s.n = largeLane, n
 	return nil
+}
+
+// TryGrow is Grow that never waits, for an answer that may not wait
+// while it holds something others need (a database connection): the n
+// bytes are granted at once, when the large lane and the client's part of
+// it have room (and, for a first share, nobody waits in the lane before
+// it), or refused with ErrBusy, the share keeping what it held; n over
+// Config.MaxShare is refused with ErrTooLarge.
+func (s *Share) TryGrow(n int64) error {
+	if more, err := s.asks(n); !more {
+		return err
+	}
+	s.b.mu.Lock()
+	defer s.b.mu.Unlock()
+	if !s.growNow(n) {
+		return ErrBusy
+	}
+	return nil
+}
+
+// growNow grants the share n bytes of the large lane at once if it can
+// (see TryGrow), and reports whether it did. b.mu is held.
+func (s *Share) growNow(n int64) bool {
+	b, u := s.b, s.u
+	if s.lane == firstLane {
+		if !b.take(largeLane, u, n, s.n) {
+			return false
+		}
+	} else {
+		l, add := &b.lanes[largeLane], n-s.n
+		if l.free < add || u.held[largeLane]+add > l.perClient {
+			return false
+		}
+		l.free -= add
+		u.held[largeLane] += add
+	}
+	s.lane, s.n = largeLane, n
+	return true
 }
 
 // Overdraw makes the share hold n bytes of the large lane at once, past
