@@ -238,16 +238,16 @@ func TestIdempotencyRecordsOnlyWrites(t *testing.T) {
 	}
 }
 
-// TestIdempotencyOneKeyAtOnce: requests sent at once with one key write
-// once; each is answered with the post, fresh once and else replayed, or
-// 409 IDEMPOTENCY_KEY_IN_USE with Retry-After while the first is in
-// flight.
+// TestIdempotencyOneKeyAtOnce: requests sent at once with one key, to two
+// processes on one database, write once; each is answered with the post,
+// fresh once and else replayed, or 409 IDEMPOTENCY_KEY_IN_USE with
+// Retry-After while the first is in flight.
 func TestIdempotencyOneKeyAtOnce(t *testing.T) {
 	for _, kind := range databaseKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			db := kind.open(t)
 			_, token := addUser(t, db, "Ada", "correct horse")
-			p := db.start(t)
+			processes := []*process{db.start(t), db.start(t)}
 			const rounds, n = 10, 8
 			var titles []string
 			inUse := 0
@@ -260,7 +260,8 @@ func TestIdempotencyOneKeyAtOnce(t *testing.T) {
 					errs    [n]error
 				)
 				for i := range n {
-					wg.Go(func() { answers[i], errs[i] = createPostKeyed(p.base, token, title, fmt.Sprint("same-", round)) })
+					base := processes[i%2].base
+					wg.Go(func() { answers[i], errs[i] = createPostKeyed(base, token, title, fmt.Sprint("same-", round)) })
 				}
 				wg.Wait()
 				var fresh []string
