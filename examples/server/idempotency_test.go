@@ -402,7 +402,9 @@ func TestIdempotencyBudgetWaitHoldsNoWriterSQLite(t *testing.T) {
 	db := sqliteDatabase(t)
 	_, token := addUser(t, db, "Ada", "correct horse")
 	seedPostsOf(t, db.sqlDB(t), 15, 1<<20)
-	p := db.start(t)
+	// Long waits, so that the budget stays full for the whole test: no
+	// client is cut off for reading nothing, no wait for room ends.
+	p := db.start(t, "GRAPHQL_STALL_TIMEOUT=60s", "GRAPHQL_RESPONSE_BUDGET_WAIT=30s")
 
 	// One client asks for answers of 15 MiB on connections it never reads
 	// from: the first takes what one client may hold of the budget, the
