@@ -199,6 +199,9 @@ func TestIdempotencySmallPools(t *testing.T) {
 // refused mutation, are answered without being recorded: five keyed
 // queries of 10 MB answers once stored 50 MB for a day.
 func TestIdempotencyRecordsOnlyWrites(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sends 100 MB of answers")
+	}
 	for _, kind := range databaseKinds {
 		t.Run(kind.name, func(t *testing.T) {
 			db := kind.open(t)
