@@ -137,12 +137,18 @@
 // whatever the page size (the stores of this module use one, two past the
 // end).
 //
-// The articles are written out as the store reads them: an answer of up to
-// 32 KiB is sent whole, with a Content-Length; a larger one in pieces of
-// about that size, without, so that no page is ever held in memory. A store
-// failure before anything was sent is a 500 like any other; after, the
-// status cannot change, so the response is aborted (the client sees a
-// broken body, never a short one that looks whole) and the cause logged.
+// The page is read whole, and the store's database connection given back,
+// before any of it is sent: a client that reads slowly, or not at all,
+// holds no connection, and a store failure is a 500 like any other. The
+// answer then goes out with a Content-Length. What list answers hold
+// meanwhile is bounded: one answer by [Config.MaxListBytes] (16 MiB; a
+// larger page is a 400 with [MessagePageTooLarge]), and all of them at
+// once by a response budget ([Config.ResponseBudget], 64 MiB), of which
+// one client holds a small part; a list that finds no room is a 503 with
+// [MessageBusy] and Retry-After: 1, and never waits for room while the
+// store reads its rows. A client that takes none of a large answer for
+// [Config.StallTimeout] (5 s) is cut off, and the answer's share of the
+// budget goes back.
 //
 // # Deleting
 //
@@ -155,6 +161,7 @@
 //
 // Every error answer is JSON {"message": "…"}:
 //
+//	400 The page is larger than the limit; ask for fewer articles per page.
 //	401 Unauthenticated.   a write without a user in the context, or by a user
 //	                       who no longer exists (nothing is written); with
 //	                       WWW-Authenticate: Bearer
@@ -162,6 +169,9 @@
 //	404 Not found.
 //	405 Method not allowed.
 //	500 Internal server error.
+//	503 The server is busy; try again shortly.
+//	                       a list the response budget has no room for now;
+//	                       with Retry-After: 1
 //
 // A 500 answers any error a store returns besides [ErrUnknownUser],
 // [ErrNotAuthor] and apierror.ErrNotFound, unless [Config.ErrorHooks] maps
@@ -173,6 +183,7 @@
 //
 // # Concurrency
 //
-// A [Handler] is immutable after [NewHandler] and safe for concurrent use;
-// so are the stores of this module.
+// A [Handler]'s settings are fixed by [NewHandler]; the response budget
+// its lists share is guarded. It is safe for concurrent use, and so are
+// the stores of this module.
 package articles

@@ -80,9 +80,9 @@ func (s *panickingStore) check() {
 	}
 }
 
-func (s *panickingStore) ListPublished(ctx context.Context, limit int, offset int64, yield func(articles.Article) error) (int64, error) {
+func (s *panickingStore) ListPublished(ctx context.Context, limit int, offset int64, page *articles.Page) error {
 	s.check()
-	return s.Store.ListPublished(ctx, limit, offset, yield)
+	return s.Store.ListPublished(ctx, limit, offset, page)
 }
 
 func (s *panickingStore) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
@@ -189,10 +189,10 @@ type sleepingStore struct {
 	ended chan error // the context's error when the query returned
 }
 
-func (s *sleepingStore) ListPublished(ctx context.Context, _ int, _ int64, _ func(articles.Article) error) (int64, error) {
+func (s *sleepingStore) ListPublished(ctx context.Context, _ int, _ int64, _ *articles.Page) error {
 	_, err := s.pool.Exec(ctx, "SELECT pg_sleep(30)")
 	s.ended <- ctx.Err()
-	return 0, err
+	return err
 }
 
 // TestClientDisconnectCancelsQuery: when the client goes away, the request's

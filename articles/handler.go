@@ -15,8 +15,8 @@ import (
 
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
-	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/internal/respbudget"
 )
 
 // Defaults of [Config].
@@ -27,6 +27,19 @@ const (
 	// DefaultMaxBodyBytes caps the body of a create request (1 MiB) when
 	// [Config.MaxBodyBytes] is zero.
 	DefaultMaxBodyBytes = 1 << 20
+	// DefaultMaxListBytes bounds one list answer (16 MiB) when
+	// [Config.MaxListBytes] is zero.
+	DefaultMaxListBytes = 16 << 20
+	// DefaultResponseBudget bounds the list answers held at once (64 MiB)
+	// when [Config.ResponseBudget] is zero.
+	DefaultResponseBudget = 64 << 20
+	// DefaultResponseBudgetWait bounds how long a list waits for its
+	// first share of the response budget when
+	// [Config.ResponseBudgetWait] is zero.
+	DefaultResponseBudgetWait = 10 * time.Second
+	// DefaultStallTimeout bounds how long a client may take none of a
+	// large list answer when [Config.StallTimeout] is zero.
+	DefaultStallTimeout = 5 * time.Second
 )
 
 // Config configures a [Handler]. The zero value means the documented
@@ -54,6 +67,63 @@ type Config struct {
 	// MaxBodyBytes caps the body of a create request; a larger one is
 	// answered 413. Zero means DefaultMaxBodyBytes (1 MiB).
 	MaxBodyBytes int64
+
+	// MaxListBytes bounds one list answer. A list is read whole before
+	// any of it is sent (see ResponseBudget), and per_page goes up to 100
+	// articles of up to MaxBodyBytes each: a page whose answer would be
+	// larger is not sent, the client gets 400 {"message":
+	// MessagePageTooLarge} and should ask for fewer articles per page.
+	// Zero means DefaultMaxListBytes (16 MiB); a negative value means no
+	// bound, which [NewHandler] allows only with the budget off.
+	MaxListBytes int64
+
+	// ResponseBudget bounds the memory that all list answers hold at
+	// once. A list is read whole, and the store's database connection
+	// given back, before any byte goes to the client, so that a client
+	// that reads slowly, or not at all, holds no connection; its answer
+	// holds a share of the budget instead, from before the query until
+	// it is written (see StallTimeout for a client that does not read
+	// it).
+	//
+	// A quarter of the budget is kept for first shares: every list starts
+	// with one of 256 KiB (at most MaxListBytes), which holds most pages,
+	// waiting for it up to ResponseBudgetWait while the store holds
+	// nothing yet. A page that outgrows it grows into the other three
+	// quarters as it is read, at once or not at all: no list waits for
+	// room while it holds a database connection. Once read, the share
+	// shrinks to the answer's buffer. One client (the host of
+	// r.RemoteAddr; an IPv6 address counts as its /64) holds at most an
+	// eighth of the first quarter, and MaxListBytes of the rest: one
+	// large page at a time. Behind a reverse proxy every request comes
+	// from the proxy's address, so the service's proxy middleware must
+	// rewrite RemoteAddr before the handler, or every client counts as
+	// one.
+	//
+	// A list that gets no room, first or as it grows, is answered 503
+	// {"message": MessageBusy} with Retry-After: 1, and holds nothing by
+	// then. Zero means DefaultResponseBudget (64 MiB: room for three
+	// pages of the default MaxListBytes besides the first shares); a
+	// negative value turns the budget off (each answer is still bounded
+	// by MaxListBytes). [NewHandler] refuses a budget whose quarter cannot
+	// hold a first share, or whose other three quarters cannot hold
+	// MaxListBytes.
+	ResponseBudget int64
+	// ResponseBudgetWait bounds how long a list waits for its first share
+	// of the budget; zero means DefaultResponseBudgetWait (10 s).
+	ResponseBudgetWait time.Duration
+
+	// StallTimeout cuts off a client that stops reading a list answer of
+	// 64 KiB or more: the answer is written 64 KiB at a time, and when
+	// the client takes none of a part within StallTimeout, the
+	// connection's write deadline is brought forward to now, which ends
+	// the write and the connection and gives the answer's share of the
+	// budget back. Only the writer's deadline is used
+	// (http.ResponseController): the server's WriteTimeout is never
+	// lengthened, and a middleware's writer without Unwrap is not
+	// watched. Zero means DefaultStallTimeout (5 s, a rate of at least
+	// 13 KB/s); a negative value turns the watch off, leaving the
+	// server's WriteTimeout as the only bound.
+	StallTimeout time.Duration
 
 	// Now is the clock that stamps new articles; nil means time.Now.
 	// Stores keep its value in UTC, truncated to microseconds.
@@ -100,7 +170,15 @@ type Handler struct {
 	now     func() time.Time
 	userID  func(context.Context) (int64, bool)
 	errs    apierror.Presenter
-	bufs    sync.Pool // *[]byte for list answers
+
+	// The list answers: the response budget (nil when off), the bound
+	// on one answer (0: none), the stall timeout (0: none), and pooled
+	// buffers (*[]byte) of at most poolCap bytes.
+	budget  *respbudget.Budget
+	maxList int
+	stall   time.Duration
+	bufs    sync.Pool
+	poolCap int
 }
 
 // NewHandler returns a Handler serving store. It reports every problem of
@@ -144,6 +222,20 @@ func NewHandler(store Store, cfg Config) (*Handler, error) {
 		h.maxBody = DefaultMaxBodyBytes
 	case h.maxBody < 0:
 		errs = append(errs, fmt.Errorf("articles: Config.MaxBodyBytes %d is negative", cfg.MaxBodyBytes))
+	}
+	var err error
+	if h.budget, h.maxList, err = listBudget(cfg); err != nil {
+		errs = append(errs, err)
+	}
+	h.poolCap = firstListShare
+	if h.maxList > 0 {
+		h.poolCap = min(h.poolCap, h.maxList)
+	}
+	switch {
+	case cfg.StallTimeout == 0:
+		h.stall = DefaultStallTimeout
+	case cfg.StallTimeout > 0:
+		h.stall = cfg.StallTimeout
 	}
 	if h.now == nil {
 		h.now = time.Now
@@ -252,68 +344,6 @@ func pathID(r *http.Request) string {
 		return id
 	}
 	return r.PathValue("id")
-}
-
-func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
-	if !h.hasBase(w, r) {
-		return
-	}
-	q, err := url.ParseQuery(r.URL.RawQuery)
-	if err != nil {
-		httpjson.WriteMessage(w, http.StatusBadRequest, "The query string is malformed.")
-		return
-	}
-	p, problems := readPaging(q)
-	if len(problems) > 0 {
-		httpjson.WriteValidationFailed(w, problems)
-		return
-	}
-	buf := h.listBuf()
-	defer h.putListBuf(buf)
-	lw := &listWriter{w: w, buf: buf}
-	total, err := h.store.ListPublished(r.Context(), p.perPage, p.offset(), lw.article)
-	if err == nil {
-		err = lw.finish(h.collectionURL(r), p, total)
-	}
-	if err != nil {
-		h.listFailed(w, r, lw, err)
-	}
-}
-
-// listFailed answers a list that failed. While nothing has been sent the
-// answer is the error's, as for any request. Once part of the page has
-// gone out the status cannot change: the failure is logged and the
-// response aborted, so that the client sees a broken answer rather than a
-// short one that looks whole.
-func (h *Handler) listFailed(w http.ResponseWriter, r *http.Request, lw *listWriter, err error) {
-	switch {
-	case lw.err != nil: // the client's connection failed: nobody is listening
-		ctxlog.For(r.Context(), h.errs.Logger).Info().Err(err).Msg("articles: the client went away during a list")
-		panic(http.ErrAbortHandler)
-	case !lw.started:
-		h.errs.WriteREST(w, r, err)
-	default:
-		h.errs.REST(r.Context(), err) // logs it
-		panic(http.ErrAbortHandler)
-	}
-}
-
-// listBuf returns a buffer for a list answer, from the pool.
-func (h *Handler) listBuf() *[]byte {
-	if b, ok := h.bufs.Get().(*[]byte); ok {
-		return b
-	}
-	b := make([]byte, 0, 4<<10)
-	return &b
-}
-
-// putListBuf gives a buffer back to the pool, unless an article larger
-// than a list's share grew it.
-func (h *Handler) putListBuf(b *[]byte) {
-	if cap(*b) <= 2*listBufferBytes {
-		*b = (*b)[:0]
-		h.bufs.Put(b)
-	}
 }
 
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {

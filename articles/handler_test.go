@@ -244,8 +244,8 @@ func TestNewHandlerErrors(t *testing.T) {
 // failingStore fails every call with err.
 type failingStore struct{ err error }
 
-func (f failingStore) ListPublished(context.Context, int, int64, func(articles.Article) error) (int64, error) {
-	return 0, f.err
+func (f failingStore) ListPublished(context.Context, int, int64, *articles.Page) error {
+	return f.err
 }
 
 func (f failingStore) FindPublished(context.Context, int64) (articles.Article, error) {

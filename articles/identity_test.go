@@ -19,8 +19,9 @@ func TestCreateInvalidUTF8(t *testing.T) {
 			got := e.do(request{method: "POST", path: "/api/articles", token: ada, body: body})
 			expect(t, "invalid UTF-8", got, http.StatusBadRequest, `{"message":"The request body is not valid UTF-8."}`)
 		}
-		if total, err := e.store.ListPublished(context.Background(), 10, 0, func(articles.Article) error { return nil }); err != nil || total != 0 {
-			t.Errorf("after refused bodies the store lists %d articles (error %v), want none", total, err)
+		var page articles.Page
+		if err := e.store.ListPublished(context.Background(), 10, 0, &page); err != nil || page.Total != 0 {
+			t.Errorf("after refused bodies the store lists %d articles (error %v), want none", page.Total, err)
 		}
 	})
 }
@@ -59,12 +60,9 @@ func TestConfigUserID(t *testing.T) {
 	if rec.Code != http.StatusCreated {
 		t.Fatalf("create under the custom scheme: status %d, body %s; want 201", rec.Code, rec.Body)
 	}
-	var listed []articles.Article
-	_, err = s.ListPublished(context.Background(), 10, 0, func(a articles.Article) error {
-		listed = append(listed, a)
-		return nil
-	})
-	if err != nil || len(listed) != 1 || listed[0].UserID != ada {
-		t.Errorf("store holds %+v (error %v), want one article by user %d", listed, err, ada)
+	var listed articles.Page
+	err = s.ListPublished(context.Background(), 10, 0, &listed)
+	if err != nil || len(listed.Articles) != 1 || listed.Articles[0].UserID != ada {
+		t.Errorf("store holds %+v (error %v), want one article by user %d", listed.Articles, err, ada)
 	}
 }

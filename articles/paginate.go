@@ -90,7 +90,7 @@ func parseID(s string) (int64, bool) {
 
 // A list answer is Laravel's paginated resource collection, without
 // meta.links: {"data":[…],"links":{…},"meta":{…}}. The articles are
-// written as the store reads them (see listWriter); the links and meta,
+// appended as the store reads them (see listAnswer); the links and meta,
 // which need the total, follow them.
 
 type linksJSON struct {

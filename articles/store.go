@@ -2,6 +2,7 @@ package articles
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -14,26 +15,29 @@ import (
 // Reads see published articles only. A missing article is an error that
 // wraps [apierror.ErrNotFound].
 type Store interface {
-	// ListPublished calls yield with up to limit published articles,
-	// newest first (created_at descending, then id descending), after
-	// skipping offset of them, each with its author, and returns the
-	// number of published articles in all. limit must be at least 1 and
-	// offset at least 0.
+	// ListPublished reads up to limit published articles, newest first
+	// (created_at descending, then id descending), after skipping offset
+	// of them, each with its author, into page: it calls page.Add with
+	// each in turn as it reads it, and sets page.Total to the number of
+	// published articles in all. limit must be at least 1 and offset at
+	// least 0.
 	//
-	// The articles and the total are one snapshot of the store: yield is
+	// The articles and the total are one snapshot of the store: Add is
 	// called exactly min(limit, max(total-offset, 0)) times, whatever
-	// writers do meanwhile. The articles are read as yield takes them, so
-	// a page is never held in memory at once; yield runs while the store
-	// holds a database connection (and, for some pages, a read-only
-	// transaction), so it must not call the store. An error from yield
-	// stops the list, and ListPublished returns an error that wraps it.
+	// writers do meanwhile. Add never waits, so the store holds its
+	// database connection (and, for some pages, a read-only transaction)
+	// for the time it takes to read the page and no longer: the caller
+	// does nothing with the page, such as sending it to a client, before
+	// ListPublished has returned. An error from Add (the page outgrew its
+	// bound) stops the list: ListPublished closes its rows and returns an
+	// error that wraps it.
 	//
 	// It costs at most three queries whatever limit is: the
 	// implementations in this module read the page and the total in one
 	// statement; when the page comes back empty, which says nothing of the
 	// total, they count in a read-only transaction and, should the page
 	// have filled meanwhile, read it again there.
-	ListPublished(ctx context.Context, limit int, offset int64, yield func(Article) error) (total int64, err error)
+	ListPublished(ctx context.Context, limit int, offset int64, page *Page) error
 
 	// FindPublished returns the published article id with its author. When
 	// there is no such article, or it is not published, the error wraps
@@ -56,6 +60,48 @@ type Store interface {
 	DeleteArticle(ctx context.Context, id, userID int64) error
 }
 
+// Page is one page of the list of published articles, as
+// [Store.ListPublished] reads it. The zero Page is ready for use: it keeps
+// the articles in Articles, without bound. A Page is for one list.
+//
+// The pages of a [Handler] keep the JSON of their list answer instead,
+// bounded by [Config.MaxListBytes] and within the handler's response
+// budget (see [Config.ResponseBudget]); their Articles stay empty.
+type Page struct {
+	// Articles are the articles added, in order.
+	Articles []Article
+	// Total is the number of published articles in all, of the same
+	// snapshot as the page; the store sets it.
+	Total int64
+	// MaxBytes, when positive, bounds the page: Add refuses an article,
+	// with an error that wraps [ErrPageTooLarge], once the titles, bodies
+	// and author names of the articles added would pass it.
+	MaxBytes int64
+
+	bytes  int64       // of the articles added, as MaxBytes counts them
+	answer *listAnswer // when set, takes the articles in Articles' place
+}
+
+// Add adds a, the next article of the page. It returns at once, never
+// waiting for anything: a store calls it with each article as it reads it,
+// while it holds its database connection. An error (the page outgrew its
+// bound, or the response budget has no room for it now) ends the page:
+// the store stops reading and returns it wrapped.
+func (p *Page) Add(a Article) error {
+	if p.answer != nil {
+		return p.answer.add(a)
+	}
+	if p.MaxBytes > 0 {
+		n := int64(len(a.Title) + len(a.Body) + len(a.Author.Name))
+		if p.bytes+n > p.MaxBytes {
+			return fmt.Errorf("articles: a page of more than %d bytes: %w", p.MaxBytes, ErrPageTooLarge)
+		}
+		p.bytes += n
+	}
+	p.Articles = append(p.Articles, a)
+	return nil
+}
+
 // NewArticle is what [Store.CreateArticle] stores.
 type NewArticle struct {
 	UserID    int64 // the author; must exist
@@ -72,9 +118,10 @@ type NewArticle struct {
 //
 // Each also carries what clients should see, so that
 // [apierror.Presenter] answers it correctly when a resolver or handler
-// returns it unchanged: ErrUnknownUser is a 401 "Unauthenticated." and
-// ErrNotAuthor a 403 "You can only delete your own articles.". The
-// articles Handler answers them through the same presenter.
+// returns it unchanged: ErrUnknownUser is a 401 "Unauthenticated.",
+// ErrNotAuthor a 403 "You can only delete your own articles." and
+// ErrPageTooLarge a 400 with [MessagePageTooLarge]. The articles Handler
+// answers them through the same presenter.
 var (
 	// ErrUnknownUser means the acting user does not exist (any more): a
 	// valid token for a deleted user.
@@ -86,6 +133,14 @@ var (
 	ErrNotAuthor error = &storeError{
 		text:   "articles: the article belongs to another user",
 		client: apierror.Forbidden(MessageNotAuthor),
+	}
+	// ErrPageTooLarge means a page of the list outgrew its bound
+	// ([Page.MaxBytes], or a Handler's [Config.MaxListBytes]): the client
+	// should ask for fewer articles per page. Clients see a 400
+	// RESPONSE_TOO_LARGE with [MessagePageTooLarge].
+	ErrPageTooLarge error = &storeError{
+		text:   "articles: the page is larger than its bound",
+		client: apierror.New(apierror.CodeResponseTooLarge, MessagePageTooLarge),
 	}
 )
 

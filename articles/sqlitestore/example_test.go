@@ -51,14 +51,14 @@ func Example() {
 			log.Fatal(err)
 		}
 	}
-	total, err := store.ListPublished(ctx, 10, 0, func(a articles.Article) error {
-		fmt.Println(a.ID, a.Title, "by", a.Author.Name, a.CreatedAt.Format(time.Kitchen))
-		return nil
-	})
-	if err != nil {
+	var page articles.Page
+	if err := store.ListPublished(ctx, 10, 0, &page); err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("published:", total)
+	for _, a := range page.Articles {
+		fmt.Println(a.ID, a.Title, "by", a.Author.Name, a.CreatedAt.Format(time.Kitchen))
+	}
+	fmt.Println("published:", page.Total)
 	// Output:
 	// same e-mail again: true
 	// 3 Second by Ada 5:04AM

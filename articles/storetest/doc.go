@@ -29,8 +29,10 @@
 //     [articles.ErrUnknownUser] and nothing is written;
 //   - reading: drafts and missing ids are not found; lists hold published
 //     articles only, newest first with ties broken by id, at any limit and
-//     offset, with their authors, and an empty page past the end; an error
-//     from the callback stops the list and comes back wrapped; and, while
+//     offset, with their authors, and an empty page past the end; a page
+//     past its [articles.Page.MaxBytes] stops the list, which returns
+//     [articles.ErrPageTooLarge] wrapped, and the store serves the next
+//     list; and, while
 //     writers add and delete published articles, every page agrees with
 //     its total (a page at offset o with limit l of total t holds
 //     min(l, max(t-o, 0)) articles, newest first): page and total are one

@@ -12,25 +12,17 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 )
 
-// page is what one list call gave: the articles yielded and the total.
-type page struct {
-	Articles []articles.Article // empty, not nil, when none came
-	Total    int64
-}
-
-// listPage lists a page of s into memory.
-func listPage(ctx context.Context, s articles.Store, limit int, offset int64) (page, error) {
-	p := page{Articles: []articles.Article{}}
-	total, err := s.ListPublished(ctx, limit, offset, func(a articles.Article) error {
-		p.Articles = append(p.Articles, a)
-		return nil
-	})
-	p.Total = total
+// listPage lists a page of s into memory; Articles is empty, not nil,
+// when none came.
+func listPage(ctx context.Context, s articles.Store, limit int, offset int64) (articles.Page, error) {
+	p := articles.Page{Articles: []articles.Article{}}
+	err := s.ListPublished(ctx, limit, offset, &p)
 	return p, err
 }
 
-// testListStops checks that an error from yield stops the list and comes
-// back wrapped.
+// testListStops checks that an error from Page.Add (a page past its
+// MaxBytes) stops the list and comes back wrapped, and that the store is
+// usable afterwards.
 func testListStops(t *testing.T, newStore func(t *testing.T) Store) {
 	ctx := context.Background()
 	s := newStore(t)
@@ -38,20 +30,14 @@ func testListStops(t *testing.T, newStore func(t *testing.T) Store) {
 	for i := range 5 {
 		addArticle(t, s, articles.NewArticle{UserID: ada, Title: "t", Body: "b", Published: true, CreatedAt: at(i)})
 	}
-	stop := errors.New("the reader had enough")
-	calls := 0
-	_, err := s.ListPublished(ctx, 5, 0, func(articles.Article) error {
-		calls++
-		if calls == 2 {
-			return stop
-		}
-		return nil
-	})
-	if !errors.Is(err, stop) {
-		t.Errorf("ListPublished with a yield that fails error = %v, want one wrapping %v", err, stop)
+	// Each article counts 5 bytes: "t", "b" and "ada". Two fit in 12.
+	p := articles.Page{MaxBytes: 12}
+	err := s.ListPublished(ctx, 5, 0, &p)
+	if !errors.Is(err, articles.ErrPageTooLarge) {
+		t.Errorf("ListPublished past Page.MaxBytes error = %v, want one wrapping ErrPageTooLarge", err)
 	}
-	if calls != 2 {
-		t.Errorf("ListPublished called yield %d times after it failed on the 2nd, want 2", calls)
+	if len(p.Articles) != 2 {
+		t.Errorf("ListPublished past Page.MaxBytes added %d articles, want the 2 that fit", len(p.Articles))
 	}
 	// The store is still usable (its connection or transaction was given back).
 	if p, err := listPage(ctx, s, 5, 0); err != nil || len(p.Articles) != 5 || p.Total != 5 {

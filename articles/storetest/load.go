@@ -95,7 +95,7 @@ func testQueryCount(t *testing.T, newStore func(t *testing.T) Store) {
 	if !ok {
 		t.Skip("the store does not implement QueryCounter")
 	}
-	list := func(limit int, offset int64) (page, int64) {
+	list := func(limit int, offset int64) (articles.Page, int64) {
 		t.Helper()
 		before := counter.Queries()
 		p, err := listPage(ctx, s, limit, offset)

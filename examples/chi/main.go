@@ -205,12 +205,9 @@ func newSchema(db articles.Store) (*graphql.Schema, error) {
 				if n <= 0 {
 					return []articles.Article{}, nil
 				}
-				list := make([]articles.Article, 0, n)
-				_, err := db.ListPublished(ctx, n, 0, func(a articles.Article) error {
-					list = append(list, a)
-					return nil
-				})
-				return list, err
+				page := articles.Page{Articles: make([]articles.Article, 0, n)}
+				err := db.ListPublished(ctx, n, 0, &page)
+				return page.Articles, err
 			})},
 		{Name: "me", Type: graphql.ID, Description: "The id of the authenticated user, or null.",
 			Typed: graphql.Resolver(func(ctx context.Context, _ any, _ graphql.NoArgs) (*int64, error) {

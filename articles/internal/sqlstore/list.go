@@ -19,28 +19,34 @@ const emptyTries = 2
 // snapshot; when the list grew past the page between the two statements,
 // the page is read again (at most three statements in all, unless writers
 // keep moving the end of the list, when both run in one read-only
-// transaction).
-func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, yield func(articles.Article) error) (int64, error) {
+// transaction). The rows are read to their end, or until page.Add fails,
+// and closed before it returns.
+func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, page *articles.Page) error {
 	if limit < 1 || offset < 0 {
-		return 0, fmt.Errorf("articles: list: limit %d and offset %d must be at least 1 and 0", limit, offset)
+		return fmt.Errorf("articles: list: limit %d and offset %d must be at least 1 and 0", limit, offset)
 	}
 	for range emptyTries {
-		total, n, err := listPage(ctx, c.Reader, limit, offset, yield)
-		if err != nil || n > 0 {
-			return total, err
+		total, n, err := listPage(ctx, c.Reader, limit, offset, page)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			page.Total = total
+			return nil
 		}
 		if err := c.Reader.QueryRow(ctx, countPublished).Scan(&total); err != nil {
-			return 0, fmt.Errorf("articles: counting published articles: %w", err)
+			return fmt.Errorf("articles: counting published articles: %w", err)
 		}
 		if offset >= total {
-			return total, nil
+			page.Total = total
+			return nil
 		}
 	}
-	return c.listInSnapshot(ctx, limit, offset, yield)
+	return c.listInSnapshot(ctx, limit, offset, page)
 }
 
 // listInSnapshot counts and reads the page in one read-only transaction.
-func (c *Core) listInSnapshot(ctx context.Context, limit int, offset int64, yield func(articles.Article) error) (int64, error) {
+func (c *Core) listInSnapshot(ctx context.Context, limit int, offset int64, page *articles.Page) error {
 	var total int64
 	err := c.ReadSnapshot(ctx, func(db DB) error {
 		if err := db.QueryRow(ctx, countPublished).Scan(&total); err != nil {
@@ -49,19 +55,20 @@ func (c *Core) listInSnapshot(ctx context.Context, limit int, offset int64, yiel
 		if offset >= total {
 			return nil
 		}
-		_, _, err := listPage(ctx, db, limit, offset, yield)
+		_, _, err := listPage(ctx, db, limit, offset, page)
 		return err
 	})
 	if err != nil {
-		return 0, err
+		return err
 	}
-	return total, nil
+	page.Total = total
+	return nil
 }
 
-// listPage runs listPublished on db, passing each article to yield as it
+// listPage runs listPublished on db, adding each article to page as it
 // is read, and returns the total the rows carry (0 when there are none)
 // and the number of rows.
-func listPage(ctx context.Context, db DB, limit int, offset int64, yield func(articles.Article) error) (total int64, n int, err error) {
+func listPage(ctx context.Context, db DB, limit int, offset int64, page *articles.Page) (total int64, n int, err error) {
 	rows, err := db.Query(ctx, listPublished, limit, offset)
 	if err != nil {
 		return 0, 0, fmt.Errorf("articles: listing published articles: %w", err)
@@ -73,7 +80,7 @@ func listPage(ctx context.Context, db DB, limit int, offset int64, yield func(ar
 			return 0, n, fmt.Errorf("articles: listing published articles: %w", err)
 		}
 		n++
-		if err := yield(a); err != nil {
+		if err := page.Add(a); err != nil {
 			return 0, n, fmt.Errorf("articles: listing published articles: %w", err)
 		}
 	}
