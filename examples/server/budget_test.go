@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,7 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -160,21 +158,7 @@ func TestBudgetSlowReaders(t *testing.T) {
 			t.Logf("239 small queries from other clients: slowest %v, %d failed", smallWorst.Round(time.Millisecond), smallFailed)
 
 			// The non-readers: one answer under way, four refused.
-			var holder *nonReader
-			var holderHead *http.Response
-			refused := 0
-			for _, c := range conns {
-				resp := c.head(t)
-				b, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-				switch {
-				case resp.StatusCode == http.StatusOK && resp.ContentLength == int64(largeAnswerSize()) && holder == nil:
-					holder, holderHead = c, resp
-				case resp.StatusCode == http.StatusServiceUnavailable && string(b) == busyAnswer && resp.Header.Get("Retry-After") == "1":
-					refused++
-				default:
-					t.Errorf("a non-reader's answer: %d, Content-Length %d, %.100s", resp.StatusCode, resp.ContentLength, b)
-				}
-			}
+			holder, holderHead, refused := sortNonReaders(t, conns, largeAnswerSize(), busyAnswer)
 			if holder == nil || refused != 4 {
 				t.Fatalf("of five non-readers of one client, %d were refused and %v got an answer; want one answer and four 503",
 					refused, holder != nil)
@@ -184,14 +168,7 @@ func TestBudgetSlowReaders(t *testing.T) {
 			// off: reading now finds what the socket buffers held, then
 			// the end of the connection.
 			time.Sleep(time.Until(start.Add(7 * time.Second)))
-			if err := holder.conn.SetReadDeadline(time.Now().Add(faultTimeout)); err != nil {
-				t.Fatal(err)
-			}
-			got, err := io.Copy(io.Discard, holderHead.Body)
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() || err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, syscall.ECONNRESET) {
-				t.Errorf("reading the non-reader's answer: %v", err)
-			}
+			got := holder.rest(t, holderHead)
 			t.Logf("the non-reader got %d of %d bytes", got, largeAnswerSize())
 			if got >= int64(largeAnswerSize()) {
 				t.Errorf("the non-reader got its whole answer, %d bytes: it was not cut off", got)

@@ -40,7 +40,13 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 		return nil, err
 	}
 
-	arts, err := articles.NewHandler(db.store, articles.Config{BaseURL: s.appURL, Debug: s.graphql.Debug, Logger: logger})
+	// Lists are read whole before they are sent, within a response budget
+	// of their own; a client that stops reading one is cut off after the
+	// same stall timeout as GraphQL's, and a list waits for its first
+	// share as long as a GraphQL request does (GRAPHQL_STALL_TIMEOUT,
+	// GRAPHQL_RESPONSE_BUDGET_WAIT).
+	arts, err := articles.NewHandler(db.store, articles.Config{BaseURL: s.appURL, Debug: s.graphql.Debug, Logger: logger,
+		StallTimeout: s.graphql.StallTimeout, ResponseBudgetWait: s.graphql.ResponseBudgetWait})
 	if err != nil {
 		return nil, err
 	}
