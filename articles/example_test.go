@@ -2,6 +2,7 @@ package articles_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log"
@@ -160,4 +161,56 @@ func ExampleHandler_routes() {
 	// GET /api/articles/abc 404 {"message":"Not found."}
 	// DELETE /api/articles/42 401 {"message":"Unauthenticated."}
 	// GET /api/articles?per_page=500 422 {"message":"The per page field must not be greater than 100.","errors":{"per_page":["The per page field must not be greater than 100."]}}
+}
+
+// ExamplePage reads pages of the list straight from a store: the zero Page
+// keeps every article, and one with MaxBytes stops the list once the text
+// of its articles would pass the bound.
+func ExamplePage() {
+	dir, err := os.MkdirTemp("", "articles-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	if err := store.Migrate(ctx); err != nil {
+		log.Fatal(err)
+	}
+	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", []byte("bcrypt hash"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	day := time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC)
+	for i, body := range []string{"Short.", "A longer body, of some forty characters.", "Short again."} {
+		_, err := store.CreateArticle(ctx, articles.NewArticle{
+			UserID: ada, Title: fmt.Sprint("No. ", i+1), Body: body, Published: true, CreatedAt: day.Add(time.Duration(i) * time.Hour),
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+
+	var page articles.Page
+	if err := store.ListPublished(ctx, 10, 0, &page); err != nil {
+		log.Fatal(err)
+	}
+	for _, a := range page.Articles {
+		fmt.Printf("%s: %d bytes\n", a.Title, len(a.Body))
+	}
+	fmt.Println("published:", page.Total)
+
+	bounded := articles.Page{MaxBytes: 60}
+	err = store.ListPublished(ctx, 10, 0, &bounded)
+	fmt.Println(len(bounded.Articles), "articles, then:", errors.Is(err, articles.ErrPageTooLarge))
+	// Output:
+	// No. 3: 12 bytes
+	// No. 2: 40 bytes
+	// No. 1: 6 bytes
+	// published: 3
+	// 1 articles, then: true
 }

@@ -173,11 +173,11 @@ type Handler struct {
 
 	// The list answers: the response budget (nil when off), the bound
 	// on one answer (0: none), the stall timeout (0: none), and pooled
-	// buffers (*[]byte) of at most poolCap bytes.
+	// answers (*listAnswer) whose buffers hold at most poolCap bytes.
 	budget  *respbudget.Budget
 	maxList int
 	stall   time.Duration
-	bufs    sync.Pool
+	answers sync.Pool
 	poolCap int
 }
 

@@ -48,10 +48,9 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	a, err := h.newListAnswer(r, p.perPage)
 	if err == nil {
 		defer h.releaseListAnswer(a)
-		page := Page{answer: a}
-		err = h.store.ListPublished(r.Context(), p.perPage, p.offset(), &page)
+		err = h.store.ListPublished(r.Context(), p.perPage, p.offset(), &a.page)
 		if err == nil {
-			err = a.finish(h.collectionURL(r), p, page.Total)
+			err = a.finish(h.collectionURL(r), p, a.page.Total)
 		}
 	}
 	switch {
@@ -64,7 +63,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	hdr := w.Header()
-	hdr.Set("Content-Type", "application/json")
+	hdr["Content-Type"] = headerJSON
 	hdr.Set("Content-Length", strconv.Itoa(len(a.buf)))
 	w.WriteHeader(http.StatusOK)
 	if err := stall.Write(w, h.stall, a.buf); err != nil {
@@ -73,16 +72,21 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// headerJSON is the Content-Type of list answers, shared to save an
+// allocation; it is never modified.
+var headerJSON = []string{"application/json"}
+
 // listAnswer is a list answer under way: {"data":[, then the JSON of the
 // articles as the store reads them, then the links and meta, in one
-// buffer whose capacity its share of the response budget covers.
+// buffer whose capacity its share of the response budget covers. Answers
+// are pooled (Handler.answers) with their buffers.
 type listAnswer struct {
-	buf    []byte
-	pooled *[]byte // from Handler.bufs; takes buf back once written
-	share  respbudget.Share
-	max    int // Config.MaxListBytes; 0: none
-	limit  int // the page size
-	n      int // articles added
+	page  Page // what the store fills; its answer is this one
+	buf   []byte
+	share respbudget.Share
+	max   int // Config.MaxListBytes; 0: none
+	limit int // the page size
+	n     int // articles added
 }
 
 // articleOverhead is what an article's JSON takes besides its title, body
@@ -90,34 +94,30 @@ type listAnswer struct {
 const articleOverhead = 256
 
 // newListAnswer starts the answer to a list of pages of limit articles:
-// a buffer from the pool, and a first share of the budget, which it waits
-// for (respbudget.ErrBusy when none comes in time).
+// a first share of the budget, which it waits for (respbudget.ErrBusy
+// when none comes in time), and an answer from the pool.
 func (h *Handler) newListAnswer(r *http.Request, limit int) (*listAnswer, error) {
-	a := &listAnswer{max: h.maxList, limit: limit}
+	var share respbudget.Share
 	if h.budget != nil {
-		share, err := h.budget.First(r.Context(), respbudget.ClientOf(r))
-		if err != nil {
+		var err error
+		if share, err = h.budget.First(r.Context(), respbudget.ClientOf(r)); err != nil {
 			return nil, err
 		}
-		a.share = share
 	}
-	if b, ok := h.bufs.Get().(*[]byte); ok {
-		a.pooled = b
-	} else {
-		b := make([]byte, 0, 4<<10)
-		a.pooled = &b
+	a, _ := h.answers.Get().(*listAnswer)
+	if a == nil {
+		a = &listAnswer{buf: make([]byte, 0, 4<<10)}
 	}
-	a.buf = append((*a.pooled)[:0], `{"data":[`...)
+	*a = listAnswer{page: Page{answer: a}, buf: append(a.buf[:0], `{"data":[`...), share: share, max: h.maxList, limit: limit}
 	return a, nil
 }
 
-// releaseListAnswer gives a's share back and its buffer to the pool,
-// unless the page grew it past what a first share covers.
+// releaseListAnswer gives a's share back, and a to the pool unless the
+// page grew its buffer past what a first share covers.
 func (h *Handler) releaseListAnswer(a *listAnswer) {
 	a.share.Release()
 	if cap(a.buf) <= h.poolCap {
-		*a.pooled = a.buf[:0]
-		h.bufs.Put(a.pooled)
+		h.answers.Put(a)
 	}
 }
 
