@@ -93,11 +93,11 @@ type Config struct {
 	// room while it holds a database connection. Once read, the share
 	// shrinks to the answer's buffer. One client (the host of
 	// r.RemoteAddr; an IPv6 address counts as its /64) holds at most an
-	// eighth of the first quarter, and MaxListBytes of the rest: one
-	// large page at a time. Behind a reverse proxy every request comes
-	// from the proxy's address, so the service's proxy middleware must
-	// rewrite RemoteAddr before the handler, or every client counts as
-	// one.
+	// eighth of the first quarter, and MaxListBytes of the rest however
+	// many of its pages share it. Behind a reverse proxy every request
+	// comes from the proxy's address, so the service's proxy middleware
+	// must rewrite RemoteAddr before the handler, or every client counts
+	// as one.
 	//
 	// A list that gets no room, first or as it grows, is answered 503
 	// {"message": MessageBusy} with Retry-After: 1, and holds nothing by
