@@ -14,8 +14,10 @@ import (
 	"time"
 )
 
-// maxAnswerBytes caps what soak reads of one answer body.
-const maxAnswerBytes = 4 << 20
+// maxAnswerBytes caps what soak reads of one answer body: more than the
+// largest page of the list (the articles API's MaxListBytes, 16 MiB), which
+// the checks read when large articles were seeded (see seed.go).
+const maxAnswerBytes = 20 << 20
 
 // client sends requests to the server, over loopback connections only.
 type client struct {
@@ -26,7 +28,16 @@ type client struct {
 }
 
 func newClient(base string, timeout time.Duration, concurrency int) *client {
+	return newClientAt(base, timeout, concurrency, nil)
+}
+
+// newClientAt is newClient with connections dialled from the local address
+// local (nil: the system's choice).
+func newClientAt(base string, timeout time.Duration, concurrency int, local *net.TCPAddr) *client {
 	dialer := &net.Dialer{Timeout: timeout}
+	if local != nil {
+		dialer.LocalAddr = local
+	}
 	transport := &http.Transport{
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			conn, err := dialer.DialContext(ctx, network, addr)

@@ -16,6 +16,9 @@ const (
 	maxDuration    = time.Hour
 	maxConcurrency = 256
 	maxTimeout     = time.Minute
+	maxSlowClients = 64 // of each kind: -nonreaders, -slowreaders
+	minTrickle     = 256
+	maxTrickle     = 64 << 10
 )
 
 // credentials are an e-mail address and password to log in with.
@@ -37,8 +40,21 @@ type config struct {
 	seed        uint64
 	label       string
 
+	slow    slowConfig // -nonreaders, -slowreaders, -trickle
+	compare bool       // -compare: the load without, then with, the slow clients
+
 	crash crashConfig // -crash: soak runs the server itself and kills it
 }
+
+// slowConfig is the slow and non-reading clients mixed into the load.
+type slowConfig struct {
+	nonReaders  int // -nonreaders
+	slowReaders int // -slowreaders
+	trickle     int // -trickle: bytes per second the slow readers take
+}
+
+// clients is the number of slow and non-reading clients.
+func (s slowConfig) clients() int { return s.nonReaders + s.slowReaders }
 
 // crashConfig is the configuration of the crash mode.
 type crashConfig struct {
@@ -68,6 +84,10 @@ func parseFlags(args []string) (config, error) {
 	timeout := fs.Duration("timeout", 10*time.Second, "bound of one request")
 	seed := fs.Uint64("seed", 0, "seed of the random choices (0: from the clock)")
 	label := fs.String("label", "", "the title of the summary")
+	nonReaders := fs.Int("nonreaders", 0, "clients that send requests with large answers and never read them")
+	slowReaders := fs.Int("slowreaders", 0, "clients that read large and ordinary answers at the -trickle rate")
+	trickle := fs.Int("trickle", 4096, "bytes per second a slow reader takes")
+	compare := fs.Bool("compare", false, "run the load twice, without and then with the slow clients, and compare")
 	crash := crashFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -79,6 +99,7 @@ func parseFlags(args []string) (config, error) {
 	cfg := config{
 		duration: *duration, warmup: *warmup, settle: *settle,
 		concurrency: *concurrency, pid: *pid, timeout: *timeout, seed: *seed, label: *label,
+		slow: slowConfig{nonReaders: *nonReaders, slowReaders: *slowReaders, trickle: *trickle}, compare: *compare,
 	}
 	var problems []string
 	base, err := loopbackURL(*rawURL)
@@ -119,10 +140,37 @@ func parseFlags(args []string) (config, error) {
 	if cfg.crash, err = crash.config(fs, cfg); err != nil {
 		problems = append(problems, err.Error())
 	}
+	problems = append(problems, cfg.checkSlow()...)
 	if len(problems) > 0 {
 		return config{}, errors.New(strings.Join(problems, "; "))
 	}
 	return cfg, nil
+}
+
+// checkSlow checks the flags of the slow clients and of -compare.
+func (cfg *config) checkSlow() []string {
+	var problems []string
+	s := cfg.slow
+	if s.nonReaders < 0 || s.nonReaders > maxSlowClients || s.slowReaders < 0 || s.slowReaders > maxSlowClients {
+		problems = append(problems, fmt.Sprintf("-nonreaders and -slowreaders must be between 0 and %d", maxSlowClients))
+	}
+	if s.trickle < minTrickle || s.trickle > maxTrickle {
+		problems = append(problems, fmt.Sprintf("-trickle must be between %d and %d bytes per second", minTrickle, maxTrickle))
+	}
+	if s.clients() > 0 || cfg.compare {
+		// Every slow client dials from an address of its own, 127.0.0.2
+		// on, and the others from 127.0.0.1: the server must be on IPv4
+		// loopback.
+		if u, err := url.Parse(cfg.base); err == nil {
+			if ip := net.ParseIP(u.Hostname()); ip == nil || ip.To4() == nil || !ip.IsLoopback() {
+				problems = append(problems, fmt.Sprintf("-nonreaders, -slowreaders and -compare need -url on an IPv4 loopback address such as http://127.0.0.1:8080, not %q", cfg.base))
+			}
+		}
+	}
+	if cfg.crash.enabled && (s.clients() > 0 || cfg.compare) {
+		problems = append(problems, "-nonreaders, -slowreaders and -compare do not go with -crash")
+	}
+	return problems
 }
 
 // splitList splits a comma-separated list, dropping empty items.

@@ -16,7 +16,8 @@
 // # Flags
 //
 //	-url          the server, on a loopback address only (http://127.0.0.1:8080)
-//	-duration     how long the measured load runs (60s; at most 1h)
+//	-duration     how long the measured load runs (60s; at most 1h; each
+//	              phase's with -compare)
 //	-warmup       load before the resource baseline is read (5s)
 //	-settle       pause after each load phase before resources are read (5s)
 //	-concurrency  clients sending requests one after another (8)
@@ -27,6 +28,13 @@
 //	-timeout      bound of one request (10s)
 //	-seed         seed of the random choices (0: from the clock)
 //	-label        the title of the summary
+//	-nonreaders   clients that ask for large answers and never read them
+//	              (0; at most 64; see Slow clients)
+//	-slowreaders  clients that read their answers at -trickle (0; at most
+//	              64)
+//	-trickle      bytes a second a slow reader takes (4096; 256 to 65536)
+//	-compare      run the load twice, without and then with the slow
+//	              clients, and compare (see Comparison)
 //
 // and, for the crash mode only:
 //
@@ -99,7 +107,83 @@
 // warm-up and a settle period; and after the load and another settle period.
 // The after readings must be near the warm ones: RSS within
 // max(50% of warm, 32 MiB) above it, at most 4 more threads and 4 more
-// descriptors.
+// descriptors. After a load with slow clients, when they are not within
+// the margins after the settle period, soak reads them again every second,
+// for up to 45 s after the load: Go gives memory back to the system
+// slowly, and the example server gives back its free heap once idle for
+// MEMORY_IDLE_RELEASE (30 s), which the slow clients' large answers make
+// visible. The summary says when the after readings were taken. In a
+// comparison, each phase has its own after readings, against the same warm
+// ones.
+//
+// # Slow clients
+//
+// -nonreaders and -slowreaders mix clients into the load that take their
+// answers slowly or never. Each dials from a loopback address of its own,
+// 127.0.0.2 on, so that the server counts it as another client for its
+// per-client limits; the other clients then dial from 127.0.0.1, and -url
+// must be an IPv4 loopback address. Each sends one request at a time on a
+// connection of its own (HTTP/1.1, Connection: close) and starts again as
+// soon as the server lets go of it (a second later after an answer with
+// Retry-After):
+//
+//   - non-readers (half of them GraphQL, half the list): the large GraphQL
+//     query (249 aliases of post(id) { body } over the large posts, about
+//     9.9 MB) or a page of 100 large articles (about 12 MB), never read;
+//   - slow readers (a third each): the same two requests, and small ones
+//     (the list's first page of 15, ten posts with their authors), read at
+//     -trickle bytes a second.
+//
+// A client that never reads cannot see the server close the connection:
+// the end comes after the data it does not take. So, while it waits for a
+// large answer, it sends a byte every 100 ms, which the server does not
+// read; once the server has closed the connection, its system answers
+// with a reset, the next byte cannot be sent, and that is when the server
+// let go (within 100 ms). The client then reads what its socket holds, at
+// once. The reset discards what the server had written that the client's
+// socket had not yet taken, so the bytes a non-reader received are what
+// its socket took before it stopped reading: about 128 KiB here.
+//
+// The summary adds a table of what the slow clients got: statuses, whole
+// answers, answers the server cut off and when (from the request sent),
+// the bytes received of those, and requests the server still held after
+// a minute (a failed check). Requests under way when the load ends are
+// closed and not counted.
+//
+// The slow clients need large data. Before the warm-up soak writes, as
+// the first user: 500 small published articles, 300 of 120,000 bytes (a
+// page of 100 stays under the API's 16 MiB bound on a page), 500 small
+// ones, and 50 posts whose 19,800-backslash bodies (the GraphQL request is
+// capped at 20,000 bytes) answer 39.6 KB each. The list is newest first,
+// and the other clients read its first five pages and its last two: the
+// small articles around the large ones keep the large ones off those
+// pages, so only the slow clients ask for them (a slow client reads the
+// list's total first, to find a page of 100 inside them). The checks
+// after the load read every page, the large ones included; soak reads
+// answers of up to 20 MiB.
+//
+// # Comparison
+//
+// -compare seeds the large data, warms up, and runs the load of
+// -concurrency clients for -duration twice, with the same -seed (the
+// same choices in the same order): first without the slow clients, then
+// with them. After the first phase its writes are read back (all checks
+// apply) and deleted, so that the second starts from the same data. The
+// warm-up's clients draw other choices, and their writes are read back
+// with the first phase's. The summary puts both phases' checks side by
+// side, then each operation's rate, error rate (unexpected answers, which
+// include every 5xx and transport error) and p50 and p99 latency, then
+// the slow clients' table. The comparison passes when both phases pass
+// every check (no 5xx, no unexpected answer, nothing lost, …) and the p99
+// latency of the normal clients' requests with the slow clients (all of
+// them, the valid reads, the writes) is at most max(1.5 × p99 without,
+// p99 without + 20 ms). The bound leaves room for the CPU the slow
+// clients' large answers take on a small shared machine and for the noise
+// of two runs; a client that waited on what a slow client holds would wait
+// a budget wait (10 s) or a stall timeout (5 s). Per operation, a p99 over
+// that bound is marked, not failed: a few thousand samples make a noisy
+// p99. With -nonreaders 0 -slowreaders 0, -compare runs the same load twice
+// and shows the noise.
 //
 // # Crash mode
 //
@@ -181,9 +265,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		passed() bool
 		verdicts() string
 	}
-	if cfg.crash.enabled {
+	switch {
+	case cfg.crash.enabled:
 		res, err = crashSoak(ctx, cfg, logf)
-	} else {
+	case cfg.compare:
+		res, err = compareSoak(ctx, cfg, logf)
+	default:
 		res, err = soak(ctx, cfg, logf)
 	}
 	if err != nil {

@@ -47,8 +47,9 @@ func (r *result) latencies(keep func(*operation) bool) []time.Duration {
 	return all
 }
 
-// percentile returns the q-quantile of sorted latencies (nearest rank).
-func percentile(sorted []time.Duration, q float64) time.Duration {
+// percentile returns the q-quantile of sorted latencies or sizes (nearest
+// rank).
+func percentile[T time.Duration | int64](sorted []T, q float64) T {
 	if len(sorted) == 0 {
 		return 0
 	}
@@ -115,6 +116,9 @@ func (r *result) verdicts() string {
 	if !r.resourcesOK() {
 		failed = append(failed, "resources")
 	}
+	if r.slow != nil && r.slow.held() > 0 {
+		failed = append(failed, "slow requests held past "+slowHold.String())
+	}
 	if len(failed) == 0 {
 		return "PASS"
 	}
@@ -130,22 +134,27 @@ func (r *result) pageDisagreements() int {
 // passed reports whether every check passed.
 func (r *result) passed() bool { return r.verdicts() == "PASS" }
 
-// markdown is the summary: one table of the checks, one of the operations.
-func (r *result) markdown() string {
+// latencyGroups are the groups of operations whose latencies the
+// summary gives, by name.
+var latencyGroups = []struct {
+	name string
+	keep func(*operation) bool
+}{
+	{"all", func(*operation) bool { return true }},
+	{"valid reads", func(o *operation) bool { return !o.hostile && !o.write }},
+	{"writes", func(o *operation) bool { return o.write }},
+	{"hostile", func(o *operation) bool { return o.hostile }},
+}
+
+// reportRow is one row of the table of checks.
+type reportRow struct{ name, value string }
+
+// rows are the rows of the table of checks.
+func (r *result) rows() []reportRow {
 	t := r.totals()
 	v := &r.check
-	var b strings.Builder
-	label := r.cfg.label
-	if label == "" {
-		label = r.cfg.base
-	}
-	fmt.Fprintf(&b, "### Soak: %s\n\n", label)
-	fmt.Fprintf(&b, "%s, %v of load (warm-up %v, then %v) with %d clients against %s, seed %d.\n\n",
-		r.started.Format("2006-01-02 15:04 UTC"), r.loadTime.Round(100*time.Millisecond), r.cfg.warmup, r.cfg.duration,
-		r.cfg.concurrency, r.cfg.base, r.cfg.seed)
-
-	row := func(name, value string) { fmt.Fprintf(&b, "| %s | %s |\n", name, value) }
-	b.WriteString("| check | result |\n|---|---|\n")
+	var rows []reportRow
+	row := func(name, value string) { rows = append(rows, reportRow{name, value}) }
 	rate := float64(t.requests) / r.loadTime.Seconds()
 	row("requests", fmt.Sprintf("%s in %.1f s (%s/s): %s valid, %s hostile",
 		count(t.requests), r.loadTime.Seconds(), count(int(rate)), count(t.requests-t.hostile), count(t.hostile)))
@@ -157,10 +166,10 @@ func (r *result) markdown() string {
 	row("transport errors", count(t.transport))
 	row("5xx and INTERNAL_SERVER_ERROR", count(t.internal+v.internal))
 	row("unexpected answers", count(t.unexpected+v.failed))
-	row("latency p50 / p99, all", p50p99(r.latencies(func(*operation) bool { return true })))
-	row("latency p50 / p99, valid reads", p50p99(r.latencies(func(o *operation) bool { return !o.hostile && !o.write })))
-	row("latency p50 / p99, writes", p50p99(r.latencies(func(o *operation) bool { return o.write })))
-	row("latency p50 / p99, hostile", p50p99(r.latencies(func(o *operation) bool { return o.hostile })))
+	row("error rate (unexpected answers of the load)", errorRate(t.unexpected, t.requests))
+	for _, g := range latencyGroups {
+		row("latency p50 / p99, "+g.name, p50p99(r.latencies(g.keep)))
+	}
 
 	var created, deleted, postsCreated, postsDeleted, uncertain int
 	for _, l := range r.ledgers {
@@ -185,22 +194,47 @@ func (r *result) markdown() string {
 		totalVerdict, count(v.totalBefore), count(v.livePublished), count(v.listed), count(v.listMissing)))
 	row("page consistency", fmt.Sprintf("%s: under load %s; after it %s",
 		count(r.pageDisagreements()), r.rec.pages.summary(), v.pages.summary()))
-	if r.measured {
-		if r.resourceReadFailed != "" {
-			row("resources", "not read after the load: "+r.resourceReadFailed)
-		} else {
-			row("RSS idle / warm / after", fmt.Sprintf("%s / %s / %s MiB (limit %s)",
-				mib(r.idle.rssKiB), mib(r.warm.rssKiB), mib(r.after.rssKiB), mib(rssLimitKiB(r.warm))))
-			row("threads idle / warm / after", fmt.Sprintf("%d / %d / %d (limit %d)",
-				r.idle.threads, r.warm.threads, r.after.threads, r.warm.threads+threadsMargin))
-			row("open fds idle / warm / after", fmt.Sprintf("%d / %d / %d (limit %d)",
-				r.idle.fds, r.warm.fds, r.after.fds, r.warm.fds+fdsMargin))
-		}
-	} else {
+	switch {
+	case !r.measured:
 		row("resources", "not measured (no -pid)")
+	case r.resourceReadFailed != "":
+		row("resources", "not read after the load: "+r.resourceReadFailed)
+	default:
+		row("RSS idle / warm / after", fmt.Sprintf("%s / %s / %s MiB (limit %s; after: read %v after the load)",
+			mib(r.idle.rssKiB), mib(r.warm.rssKiB), mib(r.after.rssKiB), mib(rssLimitKiB(r.warm)), r.afterDelay))
+		row("threads idle / warm / after", fmt.Sprintf("%d / %d / %d (limit %d)",
+			r.idle.threads, r.warm.threads, r.after.threads, r.warm.threads+threadsMargin))
+		row("open fds idle / warm / after", fmt.Sprintf("%d / %d / %d (limit %d)",
+			r.idle.fds, r.warm.fds, r.after.fds, r.warm.fds+fdsMargin))
 	}
 	row("result", "**"+r.verdicts()+"**")
+	return rows
+}
 
+// errorRate writes n of total as a percentage.
+func errorRate(n, total int) string {
+	if total == 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(100*float64(n)/float64(total), 'f', 3, 64) + " %"
+}
+
+// markdown is the summary: one table of the checks, one of the
+// operations, and one of the slow clients when they took part.
+func (r *result) markdown() string {
+	var b strings.Builder
+	label := r.cfg.label
+	if label == "" {
+		label = r.cfg.base
+	}
+	fmt.Fprintf(&b, "### Soak: %s\n\n", label)
+	fmt.Fprintf(&b, "%s, %v of load (warm-up %v, then %v) with %d clients against %s, seed %d.\n\n",
+		r.started.Format("2006-01-02 15:04 UTC"), r.loadTime.Round(100*time.Millisecond), r.cfg.warmup, r.cfg.duration,
+		r.cfg.concurrency, r.cfg.base, r.cfg.seed)
+	b.WriteString("| check | result |\n|---|---|\n")
+	for _, row := range r.rows() {
+		fmt.Fprintf(&b, "| %s | %s |\n", row.name, row.value)
+	}
 	b.WriteString("\n| operation | requests | statuses | p50 | p99 |\n|---|---:|---|---:|---:|\n")
 	for _, o := range operations {
 		s := r.rec.ops[o.name]
@@ -221,14 +255,25 @@ func (r *result) markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", o.name, count(n), strings.Join(parts, ", "),
 			ms(percentile(lat, 0.5)), ms(percentile(lat, 0.99)))
 	}
+	if r.slow != nil {
+		b.WriteString("\n" + r.slow.markdown(r.cfg.slow.trickle))
+	}
+	writeSamples(&b, r.samples())
+	return b.String()
+}
 
-	samples := append(slices.Clone(r.rec.samples), v.problems...)
-	samples = append(append(samples, r.rec.pages.samples...), v.pages.samples...)
+// samples are the first problems the phase found.
+func (r *result) samples() []string {
+	samples := append(slices.Clone(r.rec.samples), r.check.problems...)
+	return append(append(samples, r.rec.pages.samples...), r.check.pages.samples...)
+}
+
+// writeSamples lists the problems found, if any.
+func writeSamples(b *strings.Builder, samples []string) {
 	if len(samples) > 0 {
 		b.WriteString("\nFirst problems found:\n\n")
 		for _, s := range samples {
-			fmt.Fprintf(&b, "- %s\n", strings.ReplaceAll(s, "\n", " "))
+			fmt.Fprintf(b, "- %s\n", strings.ReplaceAll(s, "\n", " "))
 		}
 	}
-	return b.String()
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // resources are the readings of the server process that can be taken from
@@ -66,6 +67,13 @@ const (
 	threadsMargin     = 4
 	fdsMargin         = 4
 )
+
+// resourceWaitMax bounds how long after the load soak waits for the
+// readings to come back within the margins: the Go runtime gives memory
+// back to the system slowly, and the example server gives back its free
+// heap once it has been idle for MEMORY_IDLE_RELEASE (30 s), which matters
+// after the large answers of the slow clients.
+const resourceWaitMax = 45 * time.Second
 
 // rssLimitKiB is the highest RSS accepted after the load.
 func rssLimitKiB(warm resources) int64 {

@@ -2,19 +2,22 @@
 # Soaks the example server: builds it and the soak program, starts the
 # server on a fresh SQLite file and, when TEST_DATABASE_URL is set, once more
 # on a fresh PostgreSQL schema (psql creates and drops it), adds two users,
-# runs the mixed soak against each, then on the same database two crash runs
-# (soak -crash starts the server itself and kills it with SIGKILL again and
-# again under creates: with an Idempotency-Key on each, then without, for
-# contrast), and prints the summaries in Markdown.
+# runs the mixed soak against each twice, without and then with slow and
+# non-reading clients (soak -compare), then on the same database two crash
+# runs (soak -crash starts the server itself and kills it with SIGKILL again
+# and again under creates: with an Idempotency-Key on each, then without,
+# for contrast), and prints the summaries in Markdown.
 #
 #   examples/soak/run.sh
 #   TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' examples/soak/run.sh
 #
-# SOAK_DURATION (60s), SOAK_WARMUP (5s), SOAK_SETTLE (5s) and
-# SOAK_CONCURRENCY (8) tune the load; SOAK_KILLS (20), SOAK_KILL_MIN (1s) and
-# SOAK_KILL_MAX (3s) the crash runs, and SOAK_CONTRAST=0 leaves out the run
-# without keys. The exit status is 0 when every soak passed (the duplicates
-# of the run without keys are informative, not a failure).
+# SOAK_DURATION (60s, each phase), SOAK_WARMUP (5s), SOAK_SETTLE (5s) and
+# SOAK_CONCURRENCY (8) tune the load; SOAK_NONREADERS (8), SOAK_SLOWREADERS
+# (6) and SOAK_TRICKLE (4096 bytes/s) the slow clients, and SOAK_COMPARE=0
+# runs the load once, without them; SOAK_KILLS (20), SOAK_KILL_MIN (1s) and
+# SOAK_KILL_MAX (3s) tune the crash runs, and SOAK_CONTRAST=0 leaves out the
+# run without keys. The exit status is 0 when every soak passed (the
+# duplicates of the run without keys are informative, not a failure).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,6 +29,10 @@ kills=${SOAK_KILLS:-20}
 kill_min=${SOAK_KILL_MIN:-1s}
 kill_max=${SOAK_KILL_MAX:-3s}
 contrast=${SOAK_CONTRAST:-1}
+compare=${SOAK_COMPARE:-1}
+nonreaders=${SOAK_NONREADERS:-8}
+slowreaders=${SOAK_SLOWREADERS:-6}
+trickle=${SOAK_TRICKLE:-4096}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gqlkit-soak.XXXXXX")
 server_pid=""
@@ -78,9 +85,12 @@ soak_one() {
 	fi
 	echo "$label: server $server_pid listening on $addr" >&2
 
-	local status=0 users="ada@example.com:$pw_ada,bob@example.com:$pw_bob"
+	local status=0 users="ada@example.com:$pw_ada,bob@example.com:$pw_bob" slow=()
+	if [[ $compare != 0 ]]; then
+		slow=(-compare -nonreaders "$nonreaders" -slowreaders "$slowreaders" -trickle "$trickle")
+	fi
 	"$work/soak" -url "http://$addr" -duration "$duration" -warmup "$warmup" -settle "$settle" \
-		-concurrency "$concurrency" -users "$users" \
+		-concurrency "$concurrency" -users "$users" "${slow[@]}" \
 		-pid "$server_pid" -label "$label" >"$dir/summary.md" || status=$?
 
 	kill -TERM "$server_pid"
@@ -135,7 +145,11 @@ echo "- $(go version)"
 if [[ -n ${TEST_DATABASE_URL:-} ]]; then
 	echo "- PostgreSQL $(psql "$TEST_DATABASE_URL" -XAtc 'SHOW server_version' 2>/dev/null || echo '(version unknown)')"
 fi
-echo "- load: ${warmup} warm-up + ${duration}, ${concurrency} clients, settle ${settle}"
+if [[ $compare != 0 ]]; then
+	echo "- load: ${warmup} warm-up, then ${duration} without and ${duration} with ${nonreaders} non-reading and ${slowreaders} slow-reading clients (${trickle} bytes/s), ${concurrency} clients, settle ${settle}"
+else
+	echo "- load: ${warmup} warm-up + ${duration}, ${concurrency} clients, settle ${settle}"
+fi
 echo "- crash runs: ${kills} kills, ${kill_min} to ${kill_max} after each start, ${concurrency} clients"
 for s in "${summaries[@]}"; do
 	echo

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"sync"
 	"time"
@@ -20,73 +21,154 @@ type result struct {
 
 	measured           bool // resources were read (-pid)
 	idle, warm, after  resources
+	afterDelay         time.Duration // from the end of the load to the after reading
 	resourceReadFailed string
+
+	slow *slowReport // what the slow clients got; nil without them
 }
 
-// soak runs the whole soak: log in, load, settle, check.
+// soak runs the whole soak: log in, seed the large data when slow clients
+// take part, warm up, load (with the slow clients), settle, check.
 func soak(ctx context.Context, cfg config, logf func(format string, args ...any)) (*result, error) {
-	c := newClient(cfg.base, cfg.timeout, cfg.concurrency)
-	defer c.closeIdle()
-	if a := c.do(request{method: http.MethodGet, path: "/healthz"}); a.err != nil || a.status != http.StatusOK {
-		return nil, fmt.Errorf("the server at %s is not healthy: %s", cfg.base, a)
-	}
-	users, err := resolveUsers(c, cfg)
+	r, err := newRun(cfg, logf)
 	if err != nil {
 		return nil, err
 	}
-	totalBefore, err := listTotal(c)
+	defer r.c.closeIdle()
+	totalBefore, err := listTotal(r.c)
 	if err != nil {
 		return nil, err
 	}
-
-	seed := cfg.seed
-	if seed == 0 {
-		seed = uint64(time.Now().UnixNano())
-	}
-	cfg.seed = seed
-	res := &result{cfg: cfg, started: time.Now().UTC(), rec: newRecorder(), measured: cfg.pid > 0}
-	if res.measured {
-		if res.idle, err = readResources(cfg.pid); err != nil {
-			return nil, err
-		}
-	}
-
-	big := newBodies()
-	workers := make([]*worker, cfg.concurrency)
-	for i := range workers {
-		workers[i] = newWorker(i, c, users[i%len(users)], big, seed)
-	}
-
+	res := r.newResult()
+	workers := r.workers(r.cfg.seed)
 	if cfg.warmup > 0 {
 		logf("warming up for %v with %d clients", cfg.warmup, cfg.concurrency)
 		res.loadTime += load(ctx, workers, cfg.warmup)
-	}
-	res.warm = res.idle
-	if res.measured && cfg.warmup > 0 {
-		c.closeIdle()
-		sleep(ctx, cfg.settle)
-		if res.warm, err = readResources(cfg.pid); err != nil {
+		if err := r.readWarm(ctx); err != nil {
 			return nil, err
 		}
 	}
-	logf("loading for %v with %d clients", cfg.duration, cfg.concurrency)
-	res.loadTime += load(ctx, workers, cfg.duration)
-	c.closeIdle()
+	res.warm = r.warm
+	r.measure(ctx, res, workers, cfg.slow.clients() > 0)
+	res.check = verify(r.c, workers, totalBefore)
+	return res, nil
+}
+
+// soakRun is what the phases of a soak share: the server, its users, the
+// seeded data and the resource readings taken before the load.
+type soakRun struct {
+	cfg        config
+	logf       func(format string, args ...any)
+	c          *client
+	users      []user
+	large      *largeData // nil when no slow client takes part
+	idle, warm resources
+}
+
+// newRun checks the server, logs in, reads the idle resources and, when
+// slow clients take part, seeds the large data they ask for.
+func newRun(cfg config, logf func(format string, args ...any)) (*soakRun, error) {
+	var local *net.TCPAddr
+	if cfg.slow.clients() > 0 || cfg.compare {
+		// The slow clients dial from 127.0.0.2 on; the others keep
+		// 127.0.0.1, whatever loopback address the server is on.
+		local = &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)}
+	}
+	r := &soakRun{cfg: cfg, logf: logf, c: newClientAt(cfg.base, cfg.timeout, cfg.concurrency, local)}
+	if a := r.c.do(request{method: http.MethodGet, path: "/healthz"}); a.err != nil || a.status != http.StatusOK {
+		return nil, fmt.Errorf("the server at %s is not healthy: %s", cfg.base, a)
+	}
+	var err error
+	if r.users, err = resolveUsers(r.c, cfg); err != nil {
+		return nil, err
+	}
+	if r.cfg.seed == 0 {
+		r.cfg.seed = uint64(time.Now().UnixNano())
+	}
+	if cfg.pid > 0 {
+		if r.idle, err = readResources(cfg.pid); err != nil {
+			return nil, err
+		}
+	}
+	r.warm = r.idle
+	if cfg.slow.clients() > 0 {
+		if r.large, err = seedLarge(r.c, r.users[0], logf); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// newResult is an empty result of a phase that starts now.
+func (r *soakRun) newResult() *result {
+	return &result{cfg: r.cfg, started: time.Now().UTC(), rec: newRecorder(), measured: r.cfg.pid > 0, idle: r.idle}
+}
+
+// workers makes the normal clients, their random choices drawn from seed.
+func (r *soakRun) workers(seed uint64) []*worker {
+	big := newBodies()
+	workers := make([]*worker, r.cfg.concurrency)
+	for i := range workers {
+		workers[i] = newWorker(i, r.c, r.users[i%len(r.users)], big, seed)
+	}
+	return workers
+}
+
+// readWarm lets the server settle after the warm-up and reads its warm
+// resources.
+func (r *soakRun) readWarm(ctx context.Context) error {
+	if r.cfg.pid == 0 {
+		return nil
+	}
+	r.c.closeIdle()
+	sleep(ctx, r.cfg.settle)
+	var err error
+	r.warm, err = readResources(r.cfg.pid)
+	return err
+}
+
+// measure runs the measured load of res with workers, and the slow
+// clients beside them when slow is true, lets the server settle, reads
+// its resources and merges the workers' records into res.
+func (r *soakRun) measure(ctx context.Context, res *result, workers []*worker, slow bool) {
+	var slowDone chan *slowReport
+	if slow {
+		slowCtx, stopSlow := context.WithCancel(ctx)
+		defer stopSlow()
+		clients := newSlowClients(r.cfg, r.large)
+		r.logf("loading for %v with %d clients and %d slow ones", r.cfg.duration, r.cfg.concurrency, len(clients))
+		slowDone = make(chan *slowReport, 1)
+		go func() { slowDone <- runSlow(slowCtx, clients) }()
+		res.loadTime += load(ctx, workers, r.cfg.duration)
+		stopSlow()
+		res.slow = <-slowDone
+	} else {
+		r.logf("loading for %v with %d clients", r.cfg.duration, r.cfg.concurrency)
+		res.loadTime += load(ctx, workers, r.cfg.duration)
+	}
+	r.c.closeIdle()
 	if res.measured {
-		logf("settling for %v", cfg.settle)
-		sleep(ctx, cfg.settle)
-		if res.after, err = readResources(cfg.pid); err != nil {
+		r.logf("settling for %v", r.cfg.settle)
+		sleep(ctx, r.cfg.settle)
+		res.afterDelay = r.cfg.settle
+		var err error
+		res.after, err = readResources(r.cfg.pid)
+		// After the slow clients' large answers, the server may need its
+		// idle release to come back within the margins.
+		for slow && err == nil && !withinMargins(res.warm, res.after) && res.afterDelay < resourceWaitMax && ctx.Err() == nil {
+			sleep(ctx, time.Second)
+			res.afterDelay += time.Second
+			res.after, err = readResources(r.cfg.pid)
+		}
+		if err != nil {
 			res.resourceReadFailed = err.Error()
 		}
 	}
-
-	logf("reading back every write")
+	r.logf("reading back every write")
 	for _, w := range workers {
 		res.rec.merge(w.rec)
 		res.ledgers = append(res.ledgers, &w.led)
 	}
-	res.check = verify(c, workers, totalBefore)
-	return res, nil
 }
 
 // resolveUsers logs in with every credential and reads the user id of

@@ -84,15 +84,16 @@ func addUsers(t *testing.T, env []string, dir string) []credentials {
 }
 
 // startServer adds two users to the database at databaseURL, starts
-// `server serve` on a loopback port in dir and waits until it listens. It
+// `server serve` on a loopback port in dir, with the settings extra
+// (NAME=value) besides its environment, and waits until it listens. It
 // stops the server at cleanup.
-func startServer(t *testing.T, databaseURL, dir string) *testServer {
+func startServer(t *testing.T, databaseURL, dir string, extra ...string) *testServer {
 	t.Helper()
 	env := serverEnv(databaseURL)
 	s := &testServer{logins: addUsers(t, env, dir)}
 
 	cmd := exec.Command(serverBinary(t), "serve")
-	cmd.Dir, cmd.Env = dir, append(env, "ADDR=127.0.0.1:0")
+	cmd.Dir, cmd.Env = dir, append(append(env, "ADDR=127.0.0.1:0"), extra...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -318,6 +319,17 @@ func TestParseFlags(t *testing.T) {
 		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-kills", "0"}, wantErr: "-kills"},
 		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-kill-min", "2s", "-kill-max", "1s"}, wantErr: "-kill-min"},
 		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-url", "http://127.0.0.1"}, wantErr: "must name a port"},
+		{args: []string{"-tokens", "x.y.z", "-nonreaders", "64", "-slowreaders", "64", "-trickle", "256"}},
+		{args: []string{"-tokens", "x.y.z", "-compare", "-nonreaders", "0", "-trickle", "65536"}},
+		{args: []string{"-tokens", "x.y.z", "-url", "http://127.0.0.9:8080", "-compare", "-slowreaders", "3"}},
+		{args: []string{"-tokens", "x.y.z", "-nonreaders", "65"}, wantErr: "-nonreaders and -slowreaders"},
+		{args: []string{"-tokens", "x.y.z", "-slowreaders", "-1"}, wantErr: "-nonreaders and -slowreaders"},
+		{args: []string{"-tokens", "x.y.z", "-trickle", "255"}, wantErr: "-trickle"},
+		{args: []string{"-tokens", "x.y.z", "-trickle", "65537"}, wantErr: "-trickle"},
+		{args: []string{"-tokens", "x.y.z", "-url", "http://[::1]:8080", "-nonreaders", "1"}, wantErr: "IPv4 loopback"},
+		{args: []string{"-tokens", "x.y.z", "-url", "http://localhost:8080", "-compare"}, wantErr: "IPv4 loopback"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-compare"}, wantErr: "do not go with -crash"},
+		{args: []string{"-tokens", "x.y.z", "-crash", "-server", exe, "-slowreaders", "2"}, wantErr: "do not go with -crash"},
 	}
 	for _, tt := range tests {
 		_, err := parseFlags(tt.args)
@@ -371,7 +383,7 @@ func TestPercentile(t *testing.T) {
 			t.Errorf("percentile(1..100 ms, %v) = %v, want %v", tt.q, got, tt.want)
 		}
 	}
-	if got := percentile(nil, 0.5); got != 0 {
+	if got := percentile[time.Duration](nil, 0.5); got != 0 {
 		t.Errorf("percentile(nil) = %v, want 0", got)
 	}
 }
