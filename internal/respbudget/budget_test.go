@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net/netip"
-	"sync"
 	"testing"
 	"time"
 )
@@ -56,10 +54,12 @@ type pending struct {
 	share *Share
 }
 
-func goFirst(b *Budget, ctx context.Context, c Client) *pending {
+// goFirst takes a first share for c with first (a Budget's First or
+// FirstToOverdraw) in its own goroutine.
+func goFirst(first func(context.Context, Client) (Share, error), ctx context.Context, c Client) *pending {
 	p := &pending{done: make(chan error, 1), share: new(Share)}
 	go func() {
-		s, err := b.First(ctx, c)
+		s, err := first(ctx, c)
 		*p.share = s
 		p.done <- err
 	}()
@@ -148,7 +148,7 @@ func idle(b *Budget) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, u := range b.clients {
-		if *u != (use{}) {
+		if !u.idle() {
 			return false
 		}
 	}
@@ -203,7 +203,7 @@ func TestClientPart(t *testing.T) {
 
 	// First lane: two first shares per client.
 	a1, a2 := first(t, b, alice), first(t, b, alice)
-	p := goFirst(b, ctx, alice)
+	p := goFirst(b.First, ctx, alice)
 	waitQueue(t, b, firstLane, 1)
 	bs := first(t, b, bob) // bob passes alice's waiter
 	p.waiting(t, "alice's third first share")
@@ -383,75 +383,6 @@ func TestLargeShareNeverWaits(t *testing.T) {
 	checkBalanced(t, b, testConfig.Size)
 }
 
-// TestNoDeadlock: many goroutines of a few clients take, grow, overdraw,
-// shrink and release shares at random, holding them a while, with short
-// waits, so that lanes and clients' parts are full and shares wait and are
-// refused. Every call returns, and once all are done every byte is back.
-func TestNoDeadlock(t *testing.T) {
-	cfg := Config{Size: 4096, FirstShare: 64, MaxShare: 1024, Wait: 5 * time.Millisecond}
-	b := newTestBudget(t, cfg)
-	clients := make([]Client, 6)
-	for i := range clients {
-		clients[i] = ClientAt(fmt.Sprintf("203.0.113.%d:1", i+1))
-	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	outcomes := map[string]int{}
-	count := func(what string, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if err != nil {
-			what += " refused"
-		}
-		outcomes[what]++
-	}
-	for g := range 48 {
-		wg.Go(func() {
-			r := rand.New(rand.NewPCG(uint64(g), 1))
-			ctx := context.Background()
-			for range 60 {
-				c := clients[r.IntN(len(clients))]
-				s, err := b.First(ctx, c)
-				count("first", err)
-				if err != nil {
-					continue
-				}
-				switch r.IntN(4) {
-				case 0:
-					count("grow", s.Grow(ctx, 64+r.Int64N(961)))
-				case 1:
-					count("overdraw", s.Overdraw(64+r.Int64N(961)))
-				case 2:
-					if err := s.Grow(ctx, 512); err == nil {
-						count("grow in the large lane", s.Grow(ctx, 1024))
-					}
-				}
-				time.Sleep(time.Duration(r.IntN(1000)) * time.Microsecond)
-				s.Shrink(r.Int64N(s.Size() + 1))
-				time.Sleep(time.Duration(r.IntN(1000)) * time.Microsecond)
-				s.Release()
-			}
-		})
-	}
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Minute):
-		t.Fatal("shares still held or waiting after a minute: deadlock")
-	}
-	t.Logf("outcomes: %v", outcomes)
-	for _, what := range []string{"first", "first refused", "grow", "grow refused"} {
-		if outcomes[what] == 0 {
-			t.Errorf("no %q: the test did not exercise it", what)
-		}
-	}
-	checkBalanced(t, b, cfg.Size)
-	if got := free(b); got != [2]int64{1024, 3072} || !idle(b) {
-		t.Errorf("after every release: free %v, clients idle %v; want [1024 3072], idle", got, idle(b))
-	}
-}
-
 // TestClientsSwept: the entries of clients that hold nothing are kept for
 // their next request, and swept out once there are many: the map stays
 // within twice the clients that hold something, or minSweep.
@@ -472,22 +403,28 @@ func TestClientsSwept(t *testing.T) {
 	checkBalanced(t, b, 1<<30)
 }
 
-// TestNew: New refuses sizes that could never be granted.
+// TestNew: zero settings are the defaults, a FirstShare over MaxShare is
+// MaxShare, and New refuses negative settings, no MaxShare, and sizes that
+// could never be granted.
 func TestNew(t *testing.T) {
 	for _, c := range []struct {
 		cfg  Config
 		want string
 	}{
-		{cfg: Config{Size: 1024, FirstShare: 0, MaxShare: 256, Wait: time.Second},
-			want: "respbudget: FirstShare 0, MaxShare 256 and Wait 1s must be positive, MaxShare no smaller than FirstShare"},
-		{cfg: Config{Size: 1024, FirstShare: 300, MaxShare: 256, Wait: time.Second},
-			want: "respbudget: FirstShare 300, MaxShare 256 and Wait 1s must be positive, MaxShare no smaller than FirstShare"},
-		{cfg: Config{Size: 1024, FirstShare: 16, MaxShare: 256},
-			want: "respbudget: FirstShare 16, MaxShare 256 and Wait 0s must be positive, MaxShare no smaller than FirstShare"},
+		{cfg: Config{Size: -1, MaxShare: 256},
+			want: "respbudget: a size of -1 bytes, a first share of 0 and a wait of 0s: none may be negative"},
+		{cfg: Config{Size: 1024, FirstShare: -16, MaxShare: 256},
+			want: "respbudget: a size of 1024 bytes, a first share of -16 and a wait of 0s: none may be negative"},
+		{cfg: Config{Size: 1024, FirstShare: 16, MaxShare: 256, Wait: -time.Second},
+			want: "respbudget: a size of 1024 bytes, a first share of 16 and a wait of -1s: none may be negative"},
+		{cfg: Config{Size: 1024, FirstShare: 16},
+			want: "respbudget: a budget needs a positive bound on each answer"},
 		{cfg: Config{Size: 60, FirstShare: 16, MaxShare: 16, Wait: time.Second},
-			want: "respbudget: a quarter of Size 60 cannot hold a FirstShare of 16"},
+			want: "respbudget: a first share of 16 bytes is larger than the quarter of the 60-byte budget kept for first shares"},
 		{cfg: Config{Size: 1024, FirstShare: 16, MaxShare: 769, Wait: time.Second},
-			want: "respbudget: three quarters of Size 1024 cannot hold a MaxShare of 769"},
+			want: "respbudget: an answer of up to 769 bytes is larger than the three quarters of the 1024-byte budget that large answers share, which could never hold it"},
+		{cfg: Config{Size: 1 << 19, MaxShare: 256 << 10},
+			want: "respbudget: a first share of 262144 bytes is larger than the quarter of the 524288-byte budget kept for first shares"},
 	} {
 		if _, err := New(c.cfg); err == nil || err.Error() != c.want {
 			t.Errorf("New(%+v) = %v, want %q", c.cfg, err, c.want)
@@ -495,6 +432,13 @@ func TestNew(t *testing.T) {
 	}
 	if _, err := New(Config{Size: 1024, FirstShare: 16, MaxShare: 768, Wait: time.Second}); err != nil {
 		t.Errorf("New with MaxShare the whole large lane = %v", err)
+	}
+	b, err := New(Config{MaxShare: 16 << 20})
+	if err != nil || b.lanes[firstLane].free != DefaultSize/4 || b.FirstShare() != DefaultFirstShare || b.wait != DefaultWait {
+		t.Errorf("New with the defaults = %v: first lane %d, first share %d, wait %v", err, b.lanes[firstLane].free, b.FirstShare(), b.wait)
+	}
+	if b, err := New(Config{Size: 1024, FirstShare: 300, MaxShare: 200}); err != nil || b.FirstShare() != 200 {
+		t.Errorf("New with FirstShare over MaxShare = %v; want a first share of MaxShare", err)
 	}
 }
 

@@ -1,6 +1,9 @@
 package respbudget
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Share is the bytes of a [Budget] lent to one answer, in one lane: a
 // first share until it grows, then a share of the large lane. Release it
@@ -11,6 +14,9 @@ type Share struct {
 	u    *use // its client's entry
 	lane int
 	n    int64
+	// waitEnd, once the share has waited, is when its waits must end:
+	// they last Config.Wait all together.
+	waitEnd time.Time
 }
 
 // Size returns the bytes the share holds.
@@ -18,8 +24,9 @@ func (s *Share) Size() int64 { return s.n }
 
 // Grow makes the share hold n bytes (nothing changes when it holds that
 // much already). A first share moves to the large lane: it waits for n
-// bytes there in turn, at most Config.Wait and while ctx lasts, keeping
-// its first share meanwhile, and gives the first share back once granted.
+// bytes there in turn, while ctx lasts and at most Config.Wait with what
+// it waited for its first share, keeping its first share meanwhile, and
+// gives the first share back once granted.
 // A share of the large lane never waits: the n bytes are granted at once
 // or refused. The refusal is ErrBusy (the share keeps what it held), or
 // ErrTooLarge when n is over Config.MaxShare.
@@ -33,13 +40,17 @@ func (s *Share) Grow(ctx context.Context, n int64) error {
 		b.mu.Unlock()
 		return nil
 	}
-	if s.lane == largeLane {
+	now, end := time.Now(), s.waitEnd
+	if end.IsZero() {
+		end = now.Add(b.wait)
+	}
+	if s.lane == largeLane || !now.Before(end) {
 		b.mu.Unlock()
 		return ErrBusy
 	}
-	w := b.enqueue(largeLane, s.u, n, s.n)
+	w := b.enqueue(largeLane, s.u, n, s.n, false)
 	b.mu.Unlock()
-	if err := b.await(ctx, largeLane, w); err != nil {
+	if err := b.await(ctx, largeLane, w, end); err != nil {
 		return err
 	}
 	s.lane, s.n = largeLane, n
@@ -74,7 +85,7 @@ func (s *Share) growNow(n int64) bool {
 		}
 	} else {
 		l, add := &b.lanes[largeLane], n-s.n
-		if l.free < add || u.held[largeLane]+add > l.perClient {
+		if l.free < add || !u.within(l, largeLane, add) {
 			return false
 		}
 		l.free -= add
@@ -88,8 +99,10 @@ func (s *Share) growNow(n int64) bool {
 // the lane's room and the client's part if need be; the bytes overdrawn
 // hold others back until they are given back. It is for an answer that may
 // neither wait nor fail once its work is done (a mutation's: its writes
-// cannot be undone, and a client told to retry would repeat them). It
-// refuses only n over Config.MaxShare, with ErrTooLarge.
+// cannot be undone, and a client told to retry would repeat them), whose
+// first share came from [Budget.FirstToOverdraw]: that is what bounds a
+// client's overdrafts. It refuses only n over Config.MaxShare, with
+// ErrTooLarge.
 func (s *Share) Overdraw(n int64) error {
 	if more, err := s.asks(n); !more {
 		return err

@@ -12,10 +12,16 @@
 package stall
 
 import (
+	"errors"
 	"net/http"
 	"sync"
 	"time"
 )
+
+// DefaultTimeout is the stall timeout of the kit's handlers when their
+// Config leaves it zero (5 s: a client must take Chunk bytes at 13 KB/s at
+// least); they define their own public defaults from it.
+const DefaultTimeout = 5 * time.Second
 
 // Chunk is how much of an answer a client must take within the timeout.
 // Answers smaller than Chunk are written at once, unwatched: the
@@ -23,12 +29,15 @@ import (
 const Chunk = 64 << 10
 
 // Write writes parts to w in order, the concatenation being one answer
-// whose status and headers are sent already. When timeout is positive and
-// the parts hold Chunk bytes or more, it writes them Chunk bytes at a time
-// and cuts the client off when it takes none of a chunk within timeout:
-// the connection's write deadline is set to now, which ends the write
-// under way, and net/http closes the connection. It returns the first
-// write error: the client went away, or was cut off.
+// whose status and headers are sent already, and flushes it: it must be
+// the last write of the answer. When timeout is positive and the parts
+// hold Chunk bytes or more, it writes them Chunk bytes at a time, then
+// flushes what the writer buffers, and cuts the client off when one of
+// these writes takes longer than timeout: the connection's write deadline
+// is set to now, which ends the write under way, and net/http closes the
+// connection. A write that has returned is never cut afterwards, so a
+// client that took the last byte in time gets the whole answer. Write
+// returns the first write error: the client went away, or was cut off.
 func Write(w http.ResponseWriter, timeout time.Duration, parts ...[]byte) error {
 	n := 0
 	for _, p := range parts {
@@ -42,41 +51,82 @@ func Write(w http.ResponseWriter, timeout time.Duration, parts ...[]byte) error 
 		}
 		return nil
 	}
-	wd := &watchdog{rc: http.NewResponseController(w)}
-	wd.timer = time.AfterFunc(timeout, wd.cut)
+	wd := &watchdog{rc: http.NewResponseController(w), timeout: timeout}
+	wd.timer = time.AfterFunc(timeout, wd.check)
 	defer wd.stop()
 	for _, p := range parts {
 		for len(p) > 0 {
 			k := min(len(p), Chunk)
-			if _, err := w.Write(p[:k]); err != nil {
+			wd.begin()
+			_, err := w.Write(p[:k])
+			wd.end()
+			if err != nil {
 				return err
 			}
 			p = p[k:]
-			wd.timer.Reset(timeout)
 		}
 	}
-	return nil
+	// What the writer buffers goes out under the watch too: once Write
+	// has returned, nothing is left for a cut to truncate.
+	wd.begin()
+	err := wd.rc.Flush()
+	wd.end()
+	if errors.Is(err, http.ErrNotSupported) {
+		err = nil
+	}
+	return err
 }
 
-// watchdog cuts a stalled client off (see Write).
+// watchdog cuts a stalled client off (see Write): its timer checks, at
+// the latest timeout after a write began, whether that write is still
+// under way, and only then cuts. Writes begin and end under mu, as do
+// checks, so a write that has ended is never cut.
 type watchdog struct {
-	rc    *http.ResponseController
-	timer *time.Timer
+	rc      *http.ResponseController
+	timeout time.Duration
+	timer   *time.Timer
+
 	mu    sync.Mutex
-	done  bool // the handler has written: the writer is no longer its
+	busy  bool      // a write is under way
+	since time.Time // when it began
+	done  bool      // Write has returned: the writer is no longer its
 }
 
-func (wd *watchdog) cut() {
+// begin notes that a write begins, and arms the timer for it.
+func (wd *watchdog) begin() {
+	wd.mu.Lock()
+	wd.busy, wd.since = true, time.Now()
+	wd.mu.Unlock()
+	wd.timer.Reset(wd.timeout)
+}
+
+// end notes that the write has returned.
+func (wd *watchdog) end() {
+	wd.mu.Lock()
+	wd.busy = false
+	wd.mu.Unlock()
+}
+
+// check cuts the client off when a write has been under way for the
+// timeout; a timer that fired early (armed for an earlier write) is
+// armed again for what is left.
+func (wd *watchdog) check() {
 	wd.mu.Lock()
 	defer wd.mu.Unlock()
-	if !wd.done {
-		_ = wd.rc.SetWriteDeadline(time.Now()) // http.ErrNotSupported: not watched
+	if wd.done || !wd.busy {
+		return
 	}
+	if left := wd.timeout - time.Since(wd.since); left > 0 {
+		wd.timer.Reset(left)
+		return
+	}
+	_ = wd.rc.SetWriteDeadline(time.Now()) // http.ErrNotSupported: not watched
 }
 
+// stop ends the watch: no check cuts once it has returned.
 func (wd *watchdog) stop() {
-	wd.timer.Stop()
 	wd.mu.Lock()
 	wd.done = true
 	wd.mu.Unlock()
+	wd.timer.Stop()
 }

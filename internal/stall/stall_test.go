@@ -1,20 +1,18 @@
 package stall_test
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
-	"syscall"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/gqlkit/gqlkit/internal/loopback"
 	"github.com/gqlkit/gqlkit/internal/stall"
 )
 
@@ -50,46 +48,16 @@ func serve(t *testing.T, timeout time.Duration, wrap func(http.ResponseWriter) h
 	return strings.TrimPrefix(srv.URL, "http://"), ch
 }
 
-// get sends a GET on a raw connection and returns the connection and the
-// head of the answer, reading no more of it.
-func get(t *testing.T, addr string) (net.Conn, *bufio.Reader, *http.Response) {
+// get sends a GET on a raw connection and returns it with the head of
+// the answer, reading no more of it.
+func get(t *testing.T, addr string) (*loopback.NonReader, *http.Response) {
 	t.Helper()
-	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: %s\r\n\r\n", addr)
-	br := bufio.NewReaderSize(conn, 4096)
-	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(br, nil)
-	if err != nil {
-		t.Fatalf("reading the head: %v", err)
-	}
+	c := loopback.Send(t, "127.0.0.1", addr, http.MethodGet, "/", "")
+	resp := c.Head(t)
 	if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(len(answer)) {
 		t.Fatalf("head: %d, Content-Length %d", resp.StatusCode, resp.ContentLength)
 	}
-	return conn, br, resp
-}
-
-// readAll reads the body to its end or until the server cuts it off, and
-// returns how many bytes came.
-func readAll(t *testing.T, conn net.Conn, resp *http.Response) int64 {
-	t.Helper()
-	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	n, err := io.Copy(io.Discard, resp.Body)
-	var ne net.Error
-	switch {
-	case errors.As(err, &ne) && ne.Timeout():
-		t.Fatalf("the answer neither ended nor was cut off within 10s (%d bytes)", n)
-	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, syscall.ECONNRESET):
-		t.Fatalf("reading the answer: %v", err)
-	}
-	return n
+	return c, resp
 }
 
 // wait returns how the handler's write ended, failing after 10 s.
@@ -110,28 +78,33 @@ func wait(t *testing.T, done <-chan served) served {
 // finds a short answer and the end of the connection.
 func TestWriteCutsStalledClient(t *testing.T) {
 	addr, done := serve(t, 200*time.Millisecond, nil)
-	conn, _, resp := get(t, addr)
+	c, resp := get(t, addr)
 	s := wait(t, done) // the client reads nothing meanwhile
 	if s.err == nil || s.took > 3*time.Second {
 		t.Errorf("the write to a client that reads nothing ended after %v with error %v; want an error soon after 200ms", s.took, s.err)
 	}
-	if got := readAll(t, conn, resp); got >= int64(len(answer)) {
+	if got := c.Rest(t, resp); got >= int64(len(answer)) {
 		t.Errorf("the stalled client got %d bytes of %d: it was not cut off", got, len(answer))
 	}
 }
 
 // TestWriteKeepsSlowReader: a client that reads slowly but steadily, a
-// chunk well within each timeout, gets the whole answer although it takes
-// many timeouts in all.
+// megabyte and then a pause well within the timeout, gets the whole answer
+// although it takes several timeouts in all: the timeout bounds each
+// chunk, not the answer.
 func TestWriteKeepsSlowReader(t *testing.T) {
-	addr, done := serve(t, 300*time.Millisecond, nil)
-	_, br, resp := get(t, addr)
-	buf := make([]byte, 512<<10)
+	if testing.Short() {
+		t.Skip("some 6 s")
+	}
+	const timeout, pause = 2 * time.Second, 500 * time.Millisecond
+	addr, done := serve(t, timeout, nil)
+	c, resp := get(t, addr)
+	buf := make([]byte, 1<<20)
 	var got int64
 	start := time.Now()
 	for got < resp.ContentLength {
-		time.Sleep(20 * time.Millisecond)
-		n, err := io.ReadFull(br, buf[:min(int64(len(buf)), resp.ContentLength-got)])
+		time.Sleep(pause)
+		n, err := io.ReadFull(c.Reader, buf[:min(int64(len(buf)), resp.ContentLength-got)])
 		got += int64(n)
 		if err != nil {
 			t.Fatalf("a slow reader was cut off after %d of %d bytes: %v", got, len(answer), err)
@@ -157,9 +130,9 @@ func TestWriteUnwatched(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			addr, done := serve(t, c.timeout, c.wrap)
-			conn, _, resp := get(t, addr)
+			c, resp := get(t, addr)
 			time.Sleep(600 * time.Millisecond)
-			if got := readAll(t, conn, resp); got != int64(len(answer)) {
+			if got := c.Rest(t, resp); got != int64(len(answer)) {
 				t.Errorf("the client got %d bytes of %d", got, len(answer))
 			}
 			if s := wait(t, done); s.err != nil {
@@ -198,3 +171,70 @@ type failing struct{ err error }
 func (f failing) Header() http.Header       { return http.Header{} }
 func (f failing) Write([]byte) (int, error) { return 0, f.err }
 func (f failing) WriteHeader(int)           {}
+
+// TestWriteFlushesUnderWatch: the tail of the answer that the writer
+// buffers is flushed by Write, while it watches, not after it: a watch
+// that ends before the tail is out could cut the client off after its
+// last Write, truncating an answer it took in time. And once Write has
+// returned, the watch never cuts.
+func TestWriteFlushesUnderWatch(t *testing.T) {
+	const timeout = 100 * time.Millisecond
+	body := answer[:3*stall.Chunk+100] // three chunks, then 100 bytes
+	w := &bufferingWriter{header: http.Header{}}
+	if err := stall.Write(w, timeout, body[:2*stall.Chunk], body[2*stall.Chunk:]); err != nil {
+		t.Fatalf("Write = %v", err)
+	}
+	w.mu.Lock()
+	sent, buffered := w.sent, len(w.buf)
+	w.mu.Unlock()
+	if sent != len(body) || buffered != 0 {
+		t.Errorf("once Write returned, %d bytes were sent and %d left in the writer's buffer; want all %d sent", sent, buffered, len(body))
+	}
+	time.Sleep(3 * timeout)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.deadline.IsZero() {
+		t.Errorf("the write deadline was set to %v after Write returned", w.deadline)
+	}
+}
+
+// bufferingWriter is a ResponseWriter that buffers writes under 2 KiB, as
+// net/http's does, until it is flushed, and lets its write deadline be
+// set (http.ResponseController finds both methods).
+type bufferingWriter struct {
+	header   http.Header
+	mu       sync.Mutex
+	buf      []byte
+	sent     int
+	deadline time.Time
+}
+
+func (w *bufferingWriter) Header() http.Header { return w.header }
+func (w *bufferingWriter) WriteHeader(int)     {}
+
+func (w *bufferingWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.buf)+len(p) < 2048 {
+		w.buf = append(w.buf, p...)
+		return len(p), nil
+	}
+	w.sent += len(w.buf) + len(p)
+	w.buf = w.buf[:0]
+	return len(p), nil
+}
+
+func (w *bufferingWriter) FlushError() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.sent += len(w.buf)
+	w.buf = w.buf[:0]
+	return nil
+}
+
+func (w *bufferingWriter) SetWriteDeadline(d time.Time) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.deadline = d
+	return nil
+}
