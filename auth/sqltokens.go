@@ -34,11 +34,13 @@ import (
 //	    created_at, expires_at, family_expires_at BIGINT NOT NULL
 //	    used_at           BIGINT              -- NULL until rotated
 //	    successor         BYTEA               -- sealed successor
-//	    revoked_at        BIGINT              -- no longer written (see below)
+//	    revoked_at        BIGINT              -- unused since migration 004 (see below)
 //
 // Each revocation is one statement on one row: [SQLTokenStore.RevokeSession]
 // sets revoked_at of a session, [SQLTokenStore.RevokeUser] upserts the
-// user's cutoff, [SQLTokenStore.RevokeToken] inserts a denied token; none
+// user's cutoff, moving it forward only (an earlier cutoff leaves the row
+// as it is: GREATEST, in effect), [SQLTokenStore.RevokeToken] inserts a
+// denied token; none
 // waits for rotations or touches refresh tokens, however many the user
 // has. [SQLTokenStore.RotateRefresh] checks the session and the cutoff in
 // the statement that marks the old token used, and
@@ -47,8 +49,11 @@ import (
 //
 // Refresh tokens stored before migration 004 belong to no session: they
 // are refused (their users log in again), as are the access tokens with
-// a sid issued before it. Their revoked_at column is no longer read or
-// written. Expired rows are deleted by the writes, at most once a minute.
+// a sid issued before it. The revoked_at column of auth_refresh_tokens is
+// neither read nor written since then (a session is revoked as a whole);
+// it stays, as dropping a column is not idempotent on SQLite, until the
+// migrations are reorganised. Expired rows are deleted by the writes, at
+// most once a minute.
 type SQLTokenStore struct {
 	read, write *sql.DB
 	lastPurge   atomic.Int64 // Unix microseconds
@@ -79,8 +84,14 @@ const (
 	selectRevocations = `SELECT 1, revoked_at, 0 FROM auth_revocations WHERE key = $1
 UNION ALL SELECT 2, revoked_at, 0 FROM auth_revocations WHERE key = $2
 UNION ALL SELECT 3, revoked_at, created_at FROM auth_sessions WHERE id = $3`
-	upsertRevocation = `INSERT INTO auth_revocations (key, revoked_at, expires_at) VALUES ($1, $2, $3)
+	upsertDenial = `INSERT INTO auth_revocations (key, revoked_at, expires_at) VALUES ($1, $2, $3)
 ON CONFLICT (key) DO UPDATE SET revoked_at = excluded.revoked_at, expires_at = excluded.expires_at`
+	// upsertCutoff stores a user's cutoff, or moves it forward: an
+	// earlier one leaves the row as it is, so that no session it ended
+	// comes back (the WHERE of an upsert, in both databases).
+	upsertCutoff = `INSERT INTO auth_revocations (key, revoked_at, expires_at) VALUES ($1, $2, $3)
+ON CONFLICT (key) DO UPDATE SET revoked_at = excluded.revoked_at
+WHERE excluded.revoked_at > auth_revocations.revoked_at`
 	purgeRevocations = `DELETE FROM auth_revocations WHERE expires_at <= $1`
 	purgeSessions    = `DELETE FROM auth_sessions WHERE expires_at <= $1`
 	purgeRefresh     = `DELETE FROM auth_refresh_tokens WHERE family_expires_at <= $1`
@@ -179,17 +190,19 @@ func (s *SQLTokenStore) RevokeToken(ctx context.Context, id string, expires time
 	if err := s.purge(ctx, now); err != nil {
 		return err
 	}
-	if _, err := s.write.ExecContext(ctx, upsertRevocation, tokenKey(id), now.UnixMicro(), expires.UnixMicro()); err != nil {
+	if _, err := s.write.ExecContext(ctx, upsertDenial, tokenKey(id), now.UnixMicro(), expires.UnixMicro()); err != nil {
 		return fmt.Errorf("revoking a token: %w", err)
 	}
 	return nil
 }
 
-// RevokeUser implements [TokenStore]: one upsert of the user's cutoff.
-// The row never expires: there is at most one per user, and a token or
-// session from before it stays refused however long its lifetime.
+// RevokeUser implements [TokenStore]: one upsert of the user's cutoff,
+// which only ever moves it forward (an earlier cutoff than the stored one
+// changes nothing and is no error). The row never expires: there is at
+// most one per user, and a token or session from before it stays refused
+// however long its lifetime.
 func (s *SQLTokenStore) RevokeUser(ctx context.Context, user int64, cutoff time.Time) error {
-	if _, err := s.write.ExecContext(ctx, upsertRevocation, userRowKey(user), cutoff.UnixMicro(), int64(math.MaxInt64)); err != nil {
+	if _, err := s.write.ExecContext(ctx, upsertCutoff, userRowKey(user), cutoff.UnixMicro(), int64(math.MaxInt64)); err != nil {
 		return fmt.Errorf("logging user %d out everywhere: %w", user, err)
 	}
 	return nil

@@ -49,7 +49,10 @@ type TokenStore interface {
 	// before cutoff (rounded up to the second) is over, its refresh tokens
 	// and access tokens refused from then on, and so is every access token
 	// without a session issued before it. It writes the user's cutoff and
-	// nothing else; calling it again moves the cutoff.
+	// nothing else. The cutoff only moves forward: calling it again with a
+	// later cutoff moves it, with an earlier one (a host whose clock is
+	// behind, a caller passing an older time) changes nothing and
+	// succeeds, so that no session once ended comes back.
 	RevokeUser(ctx context.Context, user int64, cutoff time.Time) error
 
 	// StartSession stores a new session and its first refresh token at

@@ -227,6 +227,14 @@ var revocations = []struct {
 	}},
 }
 
+// expectRevoked checks what tokens' Revoked answers for tok.
+func expectRevoked(t *testing.T, tokens auth.TokenStore, what string, tok auth.Token, want bool) {
+	t.Helper()
+	if got, err := tokens.Revoked(context.Background(), tok); err != nil || got != want {
+		t.Errorf("Revoked(%s) = %v, %v; want %v", what, got, err, want)
+	}
+}
+
 // after1h is when a chain started at start ends (startChain's lifetime).
 func after1h(start time.Time) time.Time { return start.Add(time.Hour) }
 
@@ -351,9 +359,7 @@ func TestSessionRevocation(t *testing.T) {
 			}
 			checkRevoked := func(what string, tok auth.Token, want bool) {
 				t.Helper()
-				if got, err := s.tokens.Revoked(ctx, tok); err != nil || got != want {
-					t.Errorf("Revoked(%s) = %v, %v; want %v", what, got, err, want)
-				}
+				expectRevoked(t, s.tokens, what, tok, want)
 			}
 			rotate := func(i, j int, at time.Time) (auth.RefreshToken, bool) {
 				t.Helper()
@@ -458,6 +464,52 @@ func TestSessionRevocation(t *testing.T) {
 			if _, _, found, err := s.tokens.RotateRefresh(ctx, chainHash(5, 1), auth.RefreshToken{Hash: chainHash(5, 9)}, nil, next); err != nil || found {
 				t.Errorf("rotating a purged token: found %v, %v; want not found", found, err)
 			}
+		})
+	}
+}
+
+// TestCutoffOnlyMovesForward: logging a user out everywhere again with an
+// earlier cutoff (a CLI host whose clock is behind, a caller passing an
+// older time) keeps the later one, so that no session it ended comes
+// back; a later cutoff still moves it.
+func TestCutoffOnlyMovesForward(t *testing.T) {
+	for _, st := range tokenStores {
+		t.Run(st.name, func(t *testing.T) {
+			ctx := context.Background()
+			s := st.open(t)
+			user := addUser(t, s.users, "back@example.com")
+			start := time.Now().Add(-10 * time.Second)
+			family := startChain(t, s.tokens, user, 0, start)
+			tok := auth.Token{UserID: user, ID: "a", Session: family, IssuedAt: start.Truncate(time.Second)}
+			checkRevoked := func(what string, tok auth.Token, want bool) {
+				t.Helper()
+				expectRevoked(t, s.tokens, what, tok, want)
+			}
+
+			if err := s.tokens.RevokeUser(ctx, user, time.Now()); err != nil {
+				t.Fatalf("RevokeUser(now): %v", err)
+			}
+			checkRevoked("a session started before the cutoff", tok, true)
+			if err := s.tokens.RevokeUser(ctx, user, start.Add(-5*time.Second)); err != nil {
+				t.Fatalf("RevokeUser(earlier): %v", err)
+			}
+			checkRevoked("a session ended by the later cutoff, after an earlier one", tok, true)
+			now := time.Now()
+			rec, rotated, found, err := s.tokens.RotateRefresh(ctx, chainHash(0, 0),
+				auth.RefreshToken{Hash: chainHash(0, 1), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}, []byte("s"), now)
+			if err != nil || !found || rotated || rec.RevokedAt.IsZero() {
+				t.Errorf("rotating in the ended session: %+v, rotated %v, found %v, %v; want refused with RevokedAt", rec, rotated, found, err)
+			}
+
+			// A session begun after the cutoff's second lives until a
+			// later cutoff ends it.
+			later := startChain(t, s.tokens, user, 1, now.Add(2*time.Second))
+			lateTok := auth.Token{UserID: user, ID: "b", Session: later}
+			checkRevoked("a session begun after the cutoff", lateTok, false)
+			if err := s.tokens.RevokeUser(ctx, user, now.Add(3*time.Second)); err != nil {
+				t.Fatalf("RevokeUser(later): %v", err)
+			}
+			checkRevoked("a session begun before a later cutoff", lateTok, true)
 		})
 	}
 }
