@@ -153,10 +153,11 @@ type LoginConfig struct {
 //     body over the cap, 415 when the Content-Type is not JSON, 405 with
 //     Allow: POST for other methods, and 500 {"message":
 //     "Internal server error."} when the lookup fails (the error is logged);
-//   - 503 {"message": "Service unavailable."} when the throttle fails (the
-//     error is logged): the login fails closed, checking no password that
-//     the throttle has not allowed and issuing no token whose check it has
-//     not recorded;
+//   - 503 {"message": "Service unavailable."} when the throttle fails, or
+//     does not record the outcome within [LoginConfig.MaxWait] (the error
+//     is logged): the login fails closed, checking no password that the
+//     throttle has not allowed and issuing no token whose check it has not
+//     recorded;
 //   - 503 {"message": "Service unavailable."} with Retry-After: 1 when the
 //     login could not have its turn: [LoginConfig.MaxInFlight] logins were
 //     under way already, or it waited [LoginConfig.MaxWait], or the
@@ -177,9 +178,13 @@ type LoginConfig struct {
 // after a wrong password it counts a failure of both keys
 // ([LoginThrottle.Fail]), after a right one it resets the pair's
 // ([LoginThrottle.Reset]); a token is issued after that. Only failures
-// count, never attempts: logins in flight do not hold up a correct
-// password, and a request whose password was never checked (refused,
-// or given up while waiting) counts as nothing.
+// count, never attempts: a correct password is never refused as a guess
+// (429) because of logins in flight, only because failures were counted,
+// and a request whose password was never checked (refused, or given up
+// while waiting) counts as nothing. Logins in flight do take capacity: a
+// correct password gets the 503 above once MaxInFlight logins are under
+// way, or after MaxWait queued behind the other logins of its account and
+// for a bcrypt slot.
 //
 // Processes sharing an [SQLThrottle] see each other's failures but not
 // each other's turns: P processes guessing one account at once may

@@ -56,8 +56,12 @@ func (l *Login) authenticate(r *http.Request, email, password string, logger *ze
 	err = l.checkPassword(hash, password)
 	l.slots <- struct{}{}
 
-	// Recorded even when the client has gone: the check was made.
-	record := context.WithoutCancel(ctx)
+	// Recorded even when the client has gone: the check was made. The
+	// account's turn and the login's place in flight are held meanwhile,
+	// so a throttle that hangs (a database that does not answer, a pool
+	// with no free connection) is given up on after MaxWait: 503.
+	record, cancel := context.WithTimeout(context.WithoutCancel(ctx), l.maxWait)
+	defer cancel()
 	if err == nil {
 		if keys.pair != "" {
 			if err := l.throttle.Reset(record, keys.pair); err != nil {

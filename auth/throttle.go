@@ -99,9 +99,13 @@ type ThrottleKey struct {
 // password was not checked. A throttle counts what it is told; what the
 // limits are, and why an account has one of its own (guessing from many
 // addresses, weighed against keeping the owner out), is the Login's
-// configuration: see "Login throttling" in the package documentation. It treats an error from any of them as the
-// throttle being unable to answer: the login answers 503 and logs the
-// error (see [Login]).
+// configuration: see "Login throttling" in the package documentation.
+// The Login treats an error from any of them as the throttle being unable
+// to answer: the login answers 503 and logs the error (see [Login]).
+// Failures runs under the request's context; Fail and Reset run to the
+// end even when the client has gone, under a context that ends after
+// [LoginConfig.MaxWait], which an implementation must honour: the
+// account's other logins wait for them.
 type LoginThrottle interface {
 	// Failures returns the counts of keys at now, in the same order: a
 	// key whose window has ended, or that has no failures, has the zero

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/netip"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -406,6 +407,68 @@ func TestLoginThrottleStores(t *testing.T) {
 			expectOK(t, "after the window", s.post(t, nil, "ada@example.com", "correct horse"))
 			if log := s.logs.String(); strings.Contains(log, `"level":"error"`) {
 				t.Errorf("a login failed: %s", log)
+			}
+		})
+	}
+}
+
+// hangingThrottle is a throttle whose first Fail or Reset hangs as a
+// database that does not answer would, until its context ends (or, so
+// that a context without a deadline fails the test instead of hanging
+// it, for 3 s); the calls after it answer at once.
+type hangingThrottle struct {
+	auth.NoThrottle
+	calls atomic.Int32
+}
+
+func (h *hangingThrottle) hang(ctx context.Context) error {
+	if h.calls.Add(1) > 1 {
+		return nil
+	}
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(3 * time.Second):
+		return errors.New("hung for 3s: the context has no deadline")
+	}
+}
+
+func (h *hangingThrottle) Fail(ctx context.Context, _ []auth.ThrottleKey, _ time.Time) error {
+	return h.hang(ctx)
+}
+func (h *hangingThrottle) Reset(ctx context.Context, _ string) error { return h.hang(ctx) }
+
+// TestLoginThrottleHangs: a throttle that hangs while it records a
+// login's outcome holds the account's turn for MaxWait at most, then the
+// login is a 503 (its outcome could not be recorded) and the account's
+// next login goes ahead. Before, the record had no deadline: the login,
+// and every later one of the account, hung for as long as the throttle.
+func TestLoginThrottleHangs(t *testing.T) {
+	const maxWait = 300 * time.Millisecond
+	client := &http.Client{Timeout: 5 * time.Second}
+	for _, tt := range []struct {
+		name     string
+		password string
+		wantNext response
+	}{
+		{"Fail", "wrong", answerInvalid},
+		{"Reset", "correct horse", response{}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := startThrottled(t, newUsers(t), auth.LoginConfig{Throttle: &hangingThrottle{}, MaxWait: maxWait})
+			start := time.Now()
+			expect(t, "the login whose record hangs", s.post(t, client, "ada@example.com", tt.password), answerUnavailable)
+			if took := time.Since(start); took < maxWait {
+				t.Errorf("answered after %v; want MaxWait (%v) spent recording", took, maxWait)
+			}
+			if log := s.logs.String(); !strings.Contains(log, `"error":"context deadline exceeded","message":"auth: login: recording the attempt with the throttle"`) {
+				t.Errorf("log = %s; want the record's deadline logged", log)
+			}
+			next := s.post(t, client, "ada@example.com", tt.password)
+			if tt.wantNext.status == 0 {
+				expectOK(t, "the next login of the account", next)
+			} else {
+				expect(t, "the next login of the account", next, tt.wantNext)
 			}
 		})
 	}
