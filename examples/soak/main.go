@@ -107,14 +107,15 @@
 // warm-up and a settle period; and after the load and another settle period.
 // The after readings must be near the warm ones: RSS within
 // max(50% of warm, 32 MiB) above it, at most 4 more threads and 4 more
-// descriptors. After a load with slow clients, when they are not within
-// the margins after the settle period, soak reads them again every second,
-// for up to 45 s after the load: Go gives memory back to the system
-// slowly, and the example server gives back its free heap once idle for
-// MEMORY_IDLE_RELEASE (30 s), which the slow clients' large answers make
-// visible. The summary says when the after readings were taken. In a
-// comparison, each phase has its own after readings, against the same warm
-// ones.
+// descriptors. After a load with slow clients, whose large answers take
+// the server to a few hundred MB, RSS may stay up to max(50% of warm,
+// 64 MiB) above warm, and when the readings are not within the margins
+// after the settle period, soak reads them again every second, for up to
+// 45 s after the load: Go gives memory back to the system slowly, and the
+// example server gives back its free heap once idle for
+// MEMORY_IDLE_RELEASE (30 s). The summary says when the after readings
+// were taken. In a comparison, each phase has its own after readings,
+// against the same warm ones.
 //
 // # Slow clients
 //

@@ -88,7 +88,7 @@ func mib(kib int64) string { return strconv.FormatFloat(float64(kib)/1024, 'f', 
 // resourcesOK reports whether the readings after the load are near the
 // warm ones (true when they were not taken).
 func (r *result) resourcesOK() bool {
-	return !r.measured || r.resourceReadFailed == "" && withinMargins(r.warm, r.after)
+	return !r.measured || r.resourceReadFailed == "" && withinMargins(r.warm, r.after, r.slow != nil)
 }
 
 // verdicts names the checks that failed.
@@ -201,7 +201,7 @@ func (r *result) rows() []reportRow {
 		row("resources", "not read after the load: "+r.resourceReadFailed)
 	default:
 		row("RSS idle / warm / after", fmt.Sprintf("%s / %s / %s MiB (limit %s; after: read %v after the load)",
-			mib(r.idle.rssKiB), mib(r.warm.rssKiB), mib(r.after.rssKiB), mib(rssLimitKiB(r.warm)), r.afterDelay))
+			mib(r.idle.rssKiB), mib(r.warm.rssKiB), mib(r.after.rssKiB), mib(rssLimitKiB(r.warm, r.slow != nil)), r.afterDelay))
 		row("threads idle / warm / after", fmt.Sprintf("%d / %d / %d (limit %d)",
 			r.idle.threads, r.warm.threads, r.after.threads, r.warm.threads+threadsMargin))
 		row("open fds idle / warm / after", fmt.Sprintf("%d / %d / %d (limit %d)",

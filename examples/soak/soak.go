@@ -155,7 +155,7 @@ func (r *soakRun) measure(ctx context.Context, res *result, workers []*worker, s
 		res.after, err = readResources(r.cfg.pid)
 		// After the slow clients' large answers, the server may need its
 		// idle release to come back within the margins.
-		for slow && err == nil && !withinMargins(res.warm, res.after) && res.afterDelay < resourceWaitMax && ctx.Err() == nil {
+		for slow && err == nil && !withinMargins(res.warm, res.after, slow) && res.afterDelay < resourceWaitMax && ctx.Err() == nil {
 			sleep(ctx, time.Second)
 			res.afterDelay += time.Second
 			res.after, err = readResources(r.cfg.pid)
