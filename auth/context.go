@@ -3,8 +3,22 @@ package auth
 import "context"
 
 // userKey is the context key of the authenticated user: an int64 from
-// [WithUserID] or a [Token] from [WithToken].
+// [WithUserID], a [Token] from [WithToken], or a verified token from the
+// middlewares of a [Verifier] and [Verifier.AuthenticateContext].
 type userKey struct{}
+
+// verified is a token that a Verifier accepted, with the store that
+// checked it (nil when revocation is off), so that [Recheck] can ask the
+// store again.
+type verified struct {
+	token  Token
+	tokens TokenStore
+}
+
+// withVerified returns a copy of ctx that carries t, accepted by v.
+func (v *Verifier) withVerified(ctx context.Context, t Token) context.Context {
+	return context.WithValue(ctx, userKey{}, verified{token: t, tokens: v.tokens})
+}
 
 // WithUserID returns a copy of ctx that carries id as the authenticated user
 // (the specification's request attribute auth.id). Tests and other
@@ -15,7 +29,10 @@ func WithUserID(ctx context.Context, id int64) context.Context {
 }
 
 // WithToken returns a copy of ctx that carries the verified token t, and
-// so its user ([UserID]). The middlewares of [Verifier] call it.
+// so its user ([UserID]), for tests and for code that verified t itself
+// ([Verifier.Authenticate]). It carries no token store: [Recheck] has
+// nothing to ask for such a context, [Verifier.Recheck] asks the
+// Verifier's store.
 func WithToken(ctx context.Context, t Token) context.Context {
 	return context.WithValue(ctx, userKey{}, t)
 }
@@ -26,6 +43,8 @@ func UserID(ctx context.Context) (int64, bool) {
 	switch v := ctx.Value(userKey{}).(type) {
 	case int64:
 		return v, true
+	case verified:
+		return v.token.UserID, true
 	case Token:
 		return v.UserID, true
 	}
@@ -36,6 +55,11 @@ func UserID(ctx context.Context) (int64, bool) {
 // there is one: a request that passed a [Verifier]'s middleware or
 // [Verifier.AuthenticateContext] with a bearer token has it.
 func TokenFrom(ctx context.Context) (Token, bool) {
-	t, ok := ctx.Value(userKey{}).(Token)
-	return t, ok
+	switch v := ctx.Value(userKey{}).(type) {
+	case verified:
+		return v.token, true
+	case Token:
+		return v, true
+	}
+	return Token{}, false
 }

@@ -104,11 +104,33 @@
 // on, whatever the session's refresh tokens do meanwhile: the session is
 // checked where its tokens are used, so the refresh tokens and access
 // tokens that a refresh racing the revocation hands out are refused too.
-// The cutoff of "log out everywhere" counts from the whole second after it,
-// as iat has whole seconds: a token or session of the cutoff's own second
-// is over too. When the store cannot answer, the token is refused with an
-// error wrapping [ErrUnavailable], which the middlewares answer with 503
+// When the store cannot answer, the token is refused with an error
+// wrapping [ErrUnavailable], which the middlewares answer with 503
 // {"message":"Service unavailable."}: revocation fails closed.
+//
+// The cutoff of "log out everywhere" is rounded up to the whole second, as
+// iat and auth_time have whole seconds, and compared with session starts
+// stored to the microsecond: a token or session of the cutoff's own second
+// is over too, begun before the cutoff or after it. A login that completes
+// within that second therefore answers 200 with tokens that are refused
+// at their first use; the user logs in again from the next second on. The
+// rounding also absorbs part of a difference between the clock of the
+// host that writes the cutoff (the server's users logout command, say)
+// and the clocks of the servers that stamp the sessions: a writer behind
+// by less than what is left of the cutoff's second still ends every
+// session begun before it; keep the clocks synchronised all the same. A
+// user's cutoff only moves forward: "log out everywhere" again with an
+// earlier time (a host whose clock is behind) leaves the later cutoff in
+// place, so that no session it ended comes back.
+//
+// A middleware checks a token when the request's headers arrive, and its
+// body follows as slowly as the client sends it. A handler that writes
+// calls [Recheck] once it has read the body, right before the write: one
+// more lookup, so that a revocation that landed meanwhile stops the write
+// (401, or 503 when the store cannot answer). Without it, a stolen token
+// could be used to open requests ahead of time and finish them after the
+// logout. The articles handler and the GraphQL mutation gate
+// ([Verifier.Recheck]) do so.
 //
 // # Requests
 //
@@ -193,8 +215,12 @@
 // process, each reading the counts, checking the password and recording
 // the outcome before the next begins. Guesses sent at once therefore get
 // no more checks than guesses sent one by one, and a right password is
-// never refused because other logins are in flight, only because failures
-// were counted. The counts live in a [LoginThrottle]: by default a
+// never refused as a guess because other logins are in flight: it gets a
+// 429 only when failures were counted. Logins in flight may still refuse
+// it for capacity, with a 503 and Retry-After: 1 that counts as nothing,
+// once [LoginConfig.MaxInFlight] logins are under way or after it waited
+// [LoginConfig.MaxWait] behind the other logins of its account and for a
+// bcrypt slot. The counts live in a [LoginThrottle]: by default a
 // [MemoryThrottle], the process's own and bounded in size; an
 // [SQLThrottle] (the Throttle method of pgstore's and sqlitestore's
 // stores) shares them between the processes on one database. Those see

@@ -17,7 +17,8 @@ const unauthenticatedBody = `{"message":"Unauthenticated."}`
 
 // Required is the middleware for routes that need a user (the
 // specification's jwt middleware). A request with a valid bearer token
-// reaches next with the user id in its context ([UserID]); any other request
+// reaches next with the user id in its context ([UserID]; a handler that
+// writes calls [Recheck] once it has read the body); any other request
 // gets 401 {"message":"Unauthenticated."} with Content-Type: application/json
 // and WWW-Authenticate: Bearer, and the reason goes to the request's zerolog
 // logger.
@@ -28,7 +29,7 @@ func (v *Verifier) Required(next http.Handler) http.Handler {
 			v.refuse(w, r, err)
 			return
 		}
-		next.ServeHTTP(w, r.WithContext(WithToken(r.Context(), t)))
+		next.ServeHTTP(w, r.WithContext(v.withVerified(r.Context(), t)))
 	})
 }
 
@@ -43,7 +44,7 @@ func (v *Verifier) Optional(next http.Handler) http.Handler {
 		t, err := v.Authenticate(r)
 		switch {
 		case err == nil:
-			r = r.WithContext(WithToken(r.Context(), t))
+			r = r.WithContext(v.withVerified(r.Context(), t))
 		case errors.Is(err, ErrNoToken):
 		default:
 			v.refuse(w, r, err)
@@ -161,7 +162,8 @@ func writeUnauthenticated(w http.ResponseWriter) {
 // AuthenticateContext authenticates r for handlers that answer failures in
 // their own format, such as the GraphQL endpoint (graphqlhttp.Config.Auth):
 // with no Authorization header it returns r's context unchanged; with a
-// valid bearer token, r's context carrying the user id ([WithUserID]); with
+// valid bearer token, r's context carrying the token ([UserID],
+// [TokenFrom]), which [Recheck] can check again before a write; with
 // any other Authorization header (an invalid token, a malformed header,
 // another scheme), the reason (see [Verifier.Authenticate]), which the
 // caller answers with a 401 and logs.
@@ -173,7 +175,7 @@ func (v *Verifier) AuthenticateContext(r *http.Request) (context.Context, error)
 	case err != nil:
 		return nil, err
 	}
-	return WithToken(r.Context(), t), nil
+	return v.withVerified(r.Context(), t), nil
 }
 
 // UserID returns the user id a context from [Verifier.AuthenticateContext]

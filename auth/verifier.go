@@ -114,15 +114,24 @@ func (v *Verifier) Verify(ctx context.Context, token string) (Token, error) {
 		t.ID = "sha256:" + hex.EncodeToString(sum[:])
 	}
 	if v.tokens != nil {
-		revoked, err := v.tokens.Revoked(ctx, t)
-		switch {
-		case err != nil:
-			return Token{}, fmt.Errorf("%w: checking revocation: %w", ErrUnavailable, err)
-		case revoked:
-			return Token{}, fmt.Errorf("%w: token %s of user %d", ErrRevoked, t.ID, t.UserID)
+		if err := checkRevoked(ctx, v.tokens, t); err != nil {
+			return Token{}, err
 		}
 	}
 	return t, nil
+}
+
+// checkRevoked asks tokens whether t is revoked: nil when it is not, else
+// an error wrapping [ErrRevoked] or [ErrUnavailable].
+func checkRevoked(ctx context.Context, tokens TokenStore, t Token) error {
+	revoked, err := tokens.Revoked(ctx, t)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: checking revocation: %w", ErrUnavailable, err)
+	case revoked:
+		return fmt.Errorf("%w: token %s of user %d", ErrRevoked, t.ID, t.UserID)
+	}
+	return nil
 }
 
 // keyFor is the jwt.Keyfunc: it returns the configured key the header's kid
