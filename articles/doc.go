@@ -162,9 +162,10 @@
 // Every error answer is JSON {"message": "…"}:
 //
 //	400 The page is larger than the limit; ask for fewer articles per page.
-//	401 Unauthenticated.   a write without a user in the context, or by a user
-//	                       who no longer exists (nothing is written); with
-//	                       WWW-Authenticate: Bearer
+//	401 Unauthenticated.   a write without a user in the context, by a user
+//	                       who no longer exists, or whose token was revoked
+//	                       while the body was read (auth.Recheck; nothing
+//	                       is written); with WWW-Authenticate: Bearer
 //	403 You can only delete your own articles.
 //	404 Not found.
 //	405 Method not allowed.
@@ -172,6 +173,9 @@
 //	503 The server is busy; try again shortly.
 //	                       a list the response budget has no room for now;
 //	                       with Retry-After: 1
+//	503 Service unavailable.
+//	                       a write whose token could not be checked again
+//	                       (auth.ErrUnavailable)
 //
 // A 500 answers any error a store returns besides [ErrUnknownUser],
 // [ErrNotAuthor] and apierror.ErrNotFound, unless [Config.ErrorHooks] maps

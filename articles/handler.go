@@ -15,6 +15,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
 )
@@ -133,6 +134,15 @@ type Config struct {
 	// writes (create, delete) without one are answered 401. nil means
 	// auth.UserID, which auth's middlewares fill; another authentication
 	// scheme passes its own accessor.
+	//
+	// Whichever it is, a write asks auth.Recheck right before the store
+	// writes (after the body is read): a token that auth's Verifier let
+	// through and that was revoked since gets the middlewares' 401 and
+	// writes nothing, and a token store that cannot answer the 503. A
+	// request auth's Verifier did not authenticate has nothing to
+	// re-check, for one context lookup, so this needs no setting of its
+	// own: another scheme with revocation of its own checks again in its
+	// store.
 	UserID func(ctx context.Context) (int64, bool)
 
 	// Debug shows the real message of unexpected failures, which clients
@@ -318,7 +328,9 @@ func (h *Handler) Show(w http.ResponseWriter, r *http.Request) {
 
 // Create serves POST of the collection: it stores the article in the JSON
 // body on behalf of the authenticated user ([Config.UserID]), and answers 201
-// with the article and its Location. Other methods get a 405.
+// with the article and its Location. Once the body is read and valid, the
+// token is checked again (auth.Recheck): one revoked while the client sent
+// the body gets 401 and nothing is stored. Other methods get a 405.
 func (h *Handler) Create(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		methodNotAllowed(w, http.MethodPost)
@@ -328,7 +340,8 @@ func (h *Handler) Create(w http.ResponseWriter, r *http.Request) {
 }
 
 // Delete serves DELETE of one article on behalf of the authenticated user
-// ([Config.UserID]), reading the id like [Handler.Show]. It answers 204.
+// ([Config.UserID]), reading the id like [Handler.Show], with the token
+// checked again right before the delete (auth.Recheck). It answers 204.
 // Other methods get a 405.
 func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodDelete {
@@ -383,6 +396,9 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		httpjson.WriteValidationFailed(w, problems)
 		return
 	}
+	if !h.recheck(w, r) {
+		return
+	}
 	a, err := h.store.CreateArticle(r.Context(), NewArticle{
 		UserID:    userID,
 		Title:     in.title,
@@ -409,11 +425,35 @@ func (h *Handler) delete(w http.ResponseWriter, r *http.Request, rawID string) {
 		h.errs.WriteREST(w, r, apierror.ErrNotFound)
 		return
 	}
+	if !h.recheck(w, r) {
+		return
+	}
 	if err := h.store.DeleteArticle(r.Context(), id, userID); err != nil {
 		h.errs.WriteREST(w, r, err)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// recheck asks auth again, right before a write, whether the request's
+// token was revoked since the middleware let it through (auth.Recheck):
+// the body may have taken the client as long as it liked. It reports
+// whether the write may go ahead; if not, it has answered as auth's
+// middlewares do: 401 for a revoked token, 503 when the token store
+// could not answer. A request that auth's Verifier did not authenticate
+// (another scheme behind Config.UserID) has nothing to re-check.
+func (h *Handler) recheck(w http.ResponseWriter, r *http.Request) bool {
+	err := auth.Recheck(r.Context())
+	switch {
+	case err == nil:
+		return true
+	case errors.Is(err, auth.ErrUnavailable):
+		ctxlog.For(r.Context(), h.errs.Logger).Error().Err(err).Msg("articles: the write's token could not be checked again")
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+	default:
+		h.errs.WriteREST(w, r, &apierror.Error{Code: apierror.CodeUnauthenticated, Err: err})
+	}
+	return false
 }
 
 // MessageNoHost answers a list or create request without a Host header
