@@ -12,6 +12,7 @@ import (
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/internal/stall"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -26,7 +27,7 @@ const (
 	DefaultMaxResponseBytes = 16 << 20
 	// DefaultStallTimeout bounds how long a client may take none of a
 	// large answer (see Config.StallTimeout).
-	DefaultStallTimeout = 5 * time.Second
+	DefaultStallTimeout = stall.DefaultTimeout
 	// MaxErrors is the most request errors one response lists.
 	MaxErrors = 100
 )
@@ -80,9 +81,11 @@ type Config struct {
 	// Auth authenticates requests for the mutation gate: credentials that
 	// are present but invalid are answered with 401 UNAUTHENTICATED
 	// whatever the operation, and a mutation without a user with 401
-	// before any resolver runs. *auth.Verifier implements it. nil is
-	// allowed only for a schema without mutations: [New] refuses a
-	// configuration under which every mutation would be refused.
+	// before any resolver runs. When Auth is also a [Rechecker], the gate
+	// checks a mutation's credentials again right before its resolvers
+	// run. *auth.Verifier implements both. nil is allowed only for a
+	// schema without mutations: [New] refuses a configuration under which
+	// every mutation would be refused.
 	Auth Authenticator
 
 	// Root is the value the root fields are resolved against (their
@@ -102,37 +105,44 @@ type Config struct {
 	// once, from the start of an execution until its answer is written,
 	// so that many large answers at a time cannot take the process's
 	// memory. A quarter of it is kept for first shares: every execution
-	// starts with FirstShare bytes of that quarter, so that small answers
-	// never wait behind large ones, however many are held. Data that
-	// outgrows its first share pauses the execution until the other
-	// three quarters lend it MaxResponseBytes, and goes on: a query waits
-	// for that share (its first share given back once it comes); a
-	// mutation, whose writes may be done and must be neither held up nor
-	// refused, takes what it needs at once, past the budget if need be,
-	// and later answers wait until it is given back. Each resolver runs
-	// once either way. Once the answer is built its share shrinks to the
-	// bytes the answer holds, and is given back once it is written.
+	// takes FirstShare bytes of that quarter once the cost limit has
+	// passed it, before the mutation gate and any resolver, so that small
+	// answers never wait behind large ones, however many are held. Data that outgrows its first share pauses the execution until
+	// the other three quarters lend it MaxResponseBytes, and goes on: a
+	// query waits for that share (its first share given back once it
+	// comes); a mutation, whose writes may be done and must be neither
+	// held up nor refused, takes what it needs at once, past the budget
+	// if need be, and later answers wait until it is given back. Each
+	// resolver runs once either way. Once the answer is built its share
+	// shrinks to the buffers the answer holds, and is given back once it
+	// is written.
 	//
 	// One client (the host of r.RemoteAddr; an IPv6 address counts as
 	// its /64) holds at most an eighth of the first shares' quarter, and
 	// one share of MaxResponseBytes at a time: its further requests wait
-	// for its own, and others pass them. Behind a reverse proxy every
-	// request comes from the proxy's address, so the service's proxy
-	// middleware (chi's middleware.RealIP, gorilla's
-	// handlers.ProxyHeaders) must rewrite RemoteAddr before the handler,
-	// or every client counts as one.
+	// for its own, and others pass them. A client's mutation waits for
+	// its first share, besides, while the client holds MaxResponseBytes
+	// or more of the other three quarters (a mutation's overdraft): so a
+	// client overdraws at most what the mutations it has under way at
+	// once hold past that. Requests whose RemoteAddr cannot be read (a
+	// Unix socket's listener) have no part of their own: only the budget
+	// bounds them. Behind a reverse proxy every request comes from the
+	// proxy's address, so the service's proxy middleware (chi's
+	// middleware.RealIP, gorilla's handlers.ProxyHeaders) must rewrite
+	// RemoteAddr before the handler, or every client counts as one.
 	//
 	// A request that gets no share, or no growth, within
 	// ResponseBudgetWait is answered 503 SERVICE_UNAVAILABLE with
-	// Retry-After and no data. 0 means DefaultResponseBudget (64 MiB:
-	// 16 MiB of first shares, and room for three answers of the default
-	// MaxResponseBytes); a negative value turns the budget off. [New]
-	// refuses a budget without a MaxResponseBytes, one whose quarter
-	// cannot hold a FirstShare, and one whose other three quarters cannot
-	// hold MaxResponseBytes.
+	// Retry-After and no data; one whose Timeout passes first gets the
+	// timeout's answer (data null, one TIMEOUT error). 0 means
+	// DefaultResponseBudget (64 MiB: 16 MiB of first shares, and room for
+	// three answers of the default MaxResponseBytes); a negative value
+	// turns the budget off. [New] refuses a budget without a
+	// MaxResponseBytes, one whose quarter cannot hold a FirstShare, and
+	// one whose other three quarters cannot hold MaxResponseBytes.
 	ResponseBudget int
 	// ResponseBudgetWait bounds how long a request waits for its share
-	// of the budget, or for its growth; 0 means
+	// of the budget and for its growth, both waits together; 0 means
 	// DefaultResponseBudgetWait (10 s).
 	ResponseBudgetWait time.Duration
 	// FirstShare is the share of the budget every execution starts with,
@@ -203,6 +213,28 @@ type Authenticator interface {
 	UserID(ctx context.Context) (int64, bool)
 }
 
+// Rechecker is an [Authenticator] that can check again whether the
+// credentials a context carries still hold. Credentials are checked when
+// the request's headers arrive; the body follows as slowly as the client
+// sends it, and the request may then wait for its share of the response
+// budget: a revocation (a logout) that lands meanwhile must not let a
+// mutation write on behalf of the user who logged out. So the mutation
+// gate, which runs after the body is read, the share is lent and the
+// variables are coerced, calls Recheck before any resolver; queries are
+// not checked again (they write nothing). *auth.Verifier implements it
+// (auth.Verifier.Recheck: one lookup in its token store); a wrapper of
+// the Verifier that caches its outcome must pass Recheck through, as a
+// cached outcome cannot see a revocation.
+type Rechecker interface {
+	// Recheck returns nil when the credentials that ctx (a context
+	// returned by AuthenticateContext) carries still hold, or there are
+	// none to check; an error whose StatusCode method returns 503 when
+	// they could not be checked (answered 503 SERVICE_UNAVAILABLE, as at
+	// the door); any other error when they no longer hold (401
+	// UNAUTHENTICATED).
+	Recheck(ctx context.Context) error
+}
+
 // ConfigFromEnv fills a Config from environment variables, read through
 // getenv (os.Getenv in a program, a map in a test):
 //
@@ -255,27 +287,26 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	cfg.Limits.MaxNodes = intVar("GRAPHQL_MAX_NODES")
 	cfg.Limits.MaxLength = intVar("GRAPHQL_MAX_QUERY_LENGTH")
 	cfg.Limits.MaxCost = intVar("GRAPHQL_MAX_COST")
-	if raw := strings.TrimSpace(getenv("GRAPHQL_TIMEOUT")); raw != "" {
-		d, err := time.ParseDuration(raw)
-		if err != nil || d < 0 {
-			errs = append(errs, fmt.Sprintf("GRAPHQL_TIMEOUT=%q is not a duration such as 10s (0 for none)", raw))
-		}
-		cfg.Timeout = d
-	}
-	durationVar := func(name string) time.Duration {
+	// durationVar reads a positive duration, or 0 too when zeroIsNone.
+	durationVar := func(name string, zeroIsNone bool) time.Duration {
 		raw := strings.TrimSpace(getenv(name))
 		if raw == "" {
 			return 0
 		}
 		d, err := time.ParseDuration(raw)
-		if err != nil || d <= 0 {
+		switch {
+		case err == nil && (d > 0 || d == 0 && zeroIsNone):
+			return d
+		case zeroIsNone:
+			errs = append(errs, fmt.Sprintf("%s=%q is not a duration such as 10s (0 for none)", name, raw))
+		default:
 			errs = append(errs, fmt.Sprintf("%s=%q is not a positive duration such as 10s", name, raw))
-			return 0
 		}
-		return d
+		return 0
 	}
-	cfg.ResponseBudgetWait = durationVar("GRAPHQL_RESPONSE_BUDGET_WAIT")
-	cfg.StallTimeout = durationVar("GRAPHQL_STALL_TIMEOUT")
+	cfg.Timeout = durationVar("GRAPHQL_TIMEOUT", true)
+	cfg.ResponseBudgetWait = durationVar("GRAPHQL_RESPONSE_BUDGET_WAIT", false)
+	cfg.StallTimeout = durationVar("GRAPHQL_STALL_TIMEOUT", false)
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("graphqlhttp: %s", strings.Join(errs, "; "))
 	}

@@ -41,7 +41,10 @@
 //  5. the mutation gate: a mutation with no authenticated user
 //     ([Authenticator.UserID]) is a 401 with WWW-Authenticate: Bearer,
 //     before any resolver runs ([New] refuses a schema with mutations and
-//     no [Config.Auth]);
+//     no [Config.Auth]); with a [Rechecker] (*auth.Verifier is one), so is
+//     a mutation whose credentials were revoked since the request's
+//     headers came, and one whose credentials cannot be checked again is a
+//     503;
 //  6. execution, with the *http.Request reachable through [Request], under
 //     [Config.Timeout] when set: past it, the fields not yet resolved are
 //     null with one TIMEOUT error.
@@ -69,7 +72,9 @@
 //   - 503 SERVICE_UNAVAILABLE with Retry-After: the response budget
 //     ([Config.ResponseBudget]) had no room for the request, or for its
 //     data once it outgrew its first share, within
-//     [Config.ResponseBudgetWait]; no data is sent.
+//     [Config.ResponseBudgetWait] (unless [Config.Timeout] passed first:
+//     then the answer is 200 with data null and the TIMEOUT error); no
+//     data is sent.
 //
 // Past [Config.MaxResponseBytes] the answer is 200 with data null and one
 // RESPONSE_TOO_LARGE error (its cause is graphql.ErrResponseTooLarge).
@@ -79,11 +84,13 @@
 // Executions share a response budget ([Config.ResponseBudget]): each
 // starts with a first share ([Config.FirstShare]) from a part of the
 // budget that large answers cannot take, grows into the rest when its data
-// outgrows it (execution pauses, and goes on: every resolver runs once),
-// holds only the bytes of its answer while the answer is written, and
-// gives them back once it is. One client (the request's RemoteAddr host,
-// an IPv6 /64) holds at most a small part of the first shares and one
-// large answer at a time. A client that takes none of a large answer for
+// outgrows it (execution pauses, and goes on: every resolver runs once;
+// a long string is measured before it is copied), holds only the buffers
+// of its answer while the answer is written, and gives them back once it
+// is, or once it fails, a panic included. One client (the request's
+// RemoteAddr host, an IPv6 /64) holds at most a small part of the first
+// shares and one large answer at a time, and its mutations overdraw the
+// budget only while it holds less than one. A client that takes none of a large answer for
 // [Config.StallTimeout] is cut off. Behind a reverse proxy, have the
 // proxy middleware rewrite RemoteAddr first (chi's middleware.RealIP,
 // gorilla's handlers.ProxyHeaders), or every client counts as one.

@@ -36,6 +36,8 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(overCost)}}
 	case errors.Is(err, errUnauthenticated):
 		return unauthenticated()
+	case errors.Is(err, errCredentialsUnavailable):
+		return credentialsUnavailable()
 	case err != nil:
 		return &failure{fault: err}
 	case res.Data == nil: // invalid variables

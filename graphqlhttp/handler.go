@@ -129,8 +129,12 @@ func fail(status int, code apierror.Code, msg string) *failure {
 }
 
 // errUnauthenticated is the failure of a mutation without a user and of
-// credentials that are present but invalid.
-var errUnauthenticated = errors.New("graphqlhttp: unauthenticated")
+// credentials that are present but invalid; errCredentialsUnavailable,
+// of credentials that could not be checked again before a mutation.
+var (
+	errUnauthenticated        = errors.New("graphqlhttp: unauthenticated")
+	errCredentialsUnavailable = errors.New("graphqlhttp: credentials could not be checked")
+)
 
 // halfBound is half of a cache bound (0 meaning def), at least 1, or the
 // bound itself when it is negative (off).
@@ -238,7 +242,7 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 			// is down): refused, never let through, and not the client's
 			// fault.
 			ctxlog.For(ctx, h.cfg.Logger).Error().Err(err).Msg("graphql: credentials could not be checked")
-			return ctx, fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, apierror.MessageUnavailable)
+			return ctx, credentialsUnavailable()
 		}
 		ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: invalid credentials")
 		return ctx, unauthenticated()
@@ -251,6 +255,11 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 
 func unauthenticated() *failure {
 	return fail(http.StatusUnauthorized, apierror.CodeUnauthenticated, apierror.MessageUnauthenticated)
+}
+
+// credentialsUnavailable answers credentials that could not be checked.
+func credentialsUnavailable() *failure {
+	return fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, apierror.MessageUnavailable)
 }
 
 // operation returns the prepared operation a request names, from its
@@ -278,7 +287,12 @@ func (h *Handler) operation(p params, method string, intro bool, tr *trace) (*gr
 }
 
 // mutationGate refuses a mutation without an authenticated user, after
-// the variables are coerced and before any resolver runs.
+// the body is read, the response budget's first share is lent and the
+// variables are coerced, and before any resolver runs. When Config.Auth
+// is a [Rechecker], it asks it again whether the credentials still hold:
+// a revocation that landed since they were checked (while the client sent
+// the body, or the request waited for its share) stops the mutation with
+// the 401 or the 503 it would have got at the door.
 func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error {
 	if op.Kind() != ast.Mutation || h.cfg.Auth == nil {
 		return nil
@@ -286,7 +300,21 @@ func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error
 	if _, ok := h.cfg.Auth.UserID(ctx); !ok {
 		return errUnauthenticated
 	}
-	return nil
+	rc, ok := h.cfg.Auth.(Rechecker)
+	if !ok {
+		return nil
+	}
+	err := rc.Recheck(ctx)
+	var sc apierror.StatusCoder
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &sc) && sc.StatusCode() == http.StatusServiceUnavailable:
+		ctxlog.For(ctx, h.cfg.Logger).Error().Err(err).Msg("graphql: credentials could not be checked again before the mutation")
+		return errCredentialsUnavailable
+	}
+	ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: credentials no longer valid at the mutation")
+	return errUnauthenticated
 }
 
 // document returns the checked and validated document for a query text,
