@@ -2,10 +2,14 @@ package idempotency_test
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/pgstore"
@@ -22,8 +26,14 @@ type backend struct {
 	users    auth.UserStore
 	articles articles.Store
 	keys     *idempotency.SQLStore
-	// count returns the number of rows of a table.
-	count func(t *testing.T, table string) int
+	// db reaches the database for the tests themselves (never through
+	// the pool the store writes through), and dialect is its kind, for
+	// stores of the tests' own making.
+	db      *sql.DB
+	dialect idempotency.Dialect
+	// waits returns how many times a statement of the store has waited
+	// for a connection of the pool it writes through.
+	waits func() int64
 }
 
 // backends lists the databases the tests run on; PostgreSQL is skipped
@@ -32,15 +42,16 @@ type backend struct {
 // it; PostgreSQL's is conns.
 var backends = []struct {
 	name string
-	open func(t *testing.T, conns int32) backend
+	open func(t testing.TB, conns int32) backend
 }{
 	{name: "sqlite", open: openSQLite},
 	{name: "postgres", open: openPostgres},
 }
 
-func openSQLite(t *testing.T, _ int32) backend {
+func openSQLite(t testing.TB, _ int32) backend {
 	t.Helper()
-	st, err := sqlitestore.Open(filepath.Join(t.TempDir(), "app.db"))
+	path := filepath.Join(t.TempDir(), "app.db")
+	st, err := sqlitestore.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +59,16 @@ func openSQLite(t *testing.T, _ int32) backend {
 	if err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	db := st.WriteDB()
-	return backend{users: st, articles: st, keys: st.Idempotency(),
-		count: counter(func(q string) scanner { return db.QueryRow(q) })}
+	db, err := sql.Open("sqlite", sqlitestore.DSN(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return backend{users: st, articles: st, keys: st.Idempotency(), db: db, dialect: idempotency.SQLite,
+		waits: func() int64 { return st.WriteDB().Stats().WaitCount }}
 }
 
-func openPostgres(t *testing.T, conns int32) backend {
+func openPostgres(t testing.TB, conns int32) backend {
 	t.Helper()
 	base, _ := testdb.PostgresPool(t)
 	cfg := base.Config() // the test's schema in its search_path
@@ -68,23 +83,35 @@ func openPostgres(t *testing.T, conns int32) backend {
 	if err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	return backend{users: st, articles: st, keys: st.Idempotency(),
-		count: counter(func(q string) scanner { return base.QueryRow(context.Background(), q) })}
+	db := stdlib.OpenDBFromPool(base)
+	t.Cleanup(func() { _ = db.Close() })
+	return backend{users: st, articles: st, keys: st.Idempotency(), db: db, dialect: idempotency.PostgreSQL,
+		waits: func() int64 { return pool.Stat().EmptyAcquireCount() }}
 }
 
-// scanner is a row of a result.
-type scanner interface{ Scan(dest ...any) error }
-
-// counter returns a backend's count over the function that runs a query.
-func counter(queryRow func(query string) scanner) func(t *testing.T, table string) int {
-	return func(t *testing.T, table string) int {
-		t.Helper()
-		var n int
-		if err := queryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
+// count returns the number of rows of a table.
+func (b backend) count(t *testing.T, table string) int {
+	t.Helper()
+	var n int
+	if err := b.db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+		t.Fatal(err)
 	}
+	return n
+}
+
+// leaseEnd returns the end of the lease of the claim that holds key of
+// subject 1; the zero time when no claim holds it.
+func (b backend) leaseEnd(t *testing.T, key string) time.Time {
+	t.Helper()
+	var end int64
+	err := b.db.QueryRow(`SELECT expires_at FROM idempotency_keys WHERE subject = '1' AND key = $1 AND status = 0`, key).Scan(&end)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return time.UnixMicro(end)
 }
 
 // forEachBackend runs test on each database, with a writer pool of conns

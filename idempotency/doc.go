@@ -39,6 +39,26 @@
 //     that could not be replayed is not given.
 //   - A malformed key is a 400; a body over [Config.MaxBodyBytes] a 413.
 //
+// # Answers: passed through, or held and recorded
+//
+// What becomes of an answer is decided when the handler begins it (its
+// first WriteHeader, Write or Flush). An answer that will not be recorded
+// (no write joined the claim, or a 5xx) is not the middleware's: the claim
+// is released there and then, so that a retry that follows it runs at
+// once, and the answer goes straight to the client. The writer the
+// handler gets unwraps to the client's (http.ResponseController), so that
+// the handler's own bounds hold as without a key: graphqlhttp's and
+// articles' response budgets keep a share for as long as the client takes
+// the answer, and their stall cut-off ends a client that stops reading.
+//
+// An answer to be recorded is held in memory, at most MaxRecordBytes of
+// it: a write past that fails, the buffer is dropped, and the request is
+// refused once the handler returns. When the claim has committed it, the
+// answer is sent, and a client that takes none of it for
+// [Config.StallTimeout] (5 s) is cut off; replays are sent alike. Such
+// answers are outside any response budget: each is one request's, at
+// most MaxRecordBytes, and there is one only per write that succeeded.
+//
 // # Claims hold nothing while they wait
 //
 // A key is held by a claim: a row the store commits before the handler
@@ -47,7 +67,9 @@
 // until the handler's first write joins it: the request may wait for
 // anything (a budget, another service) without keeping a database
 // connection, or SQLite's single writer, from others. When the process
-// dies, its keys are taken over by retries once their leases end.
+// dies, its keys are taken over by retries once their leases end. A
+// request that finds its key held, or a take-over that would have to
+// wait for a transaction, is answered 409 at once.
 //
 // # Exactly once, across crashes
 //
@@ -58,7 +80,20 @@
 // not at all. If the process dies at any point, either both are there
 // and a retry is replayed, or neither is and a retry runs afresh. The
 // answer is sent only after the commit, so no transaction is open while
-// the client reads it.
+// the client reads it. A commit that fails may yet have happened (the
+// connection broke as the database committed): the client gets a 500,
+// and a retry the recorded answer.
+//
+// # A claim's transaction is bounded
+//
+// The first write renews the lease and begins the transaction with the
+// lease's end as its deadline: a transaction lives at most one lease
+// (5 s) past its request's first write, however long the handler then
+// takes, and others see the key held for all that time. A handler whose
+// writes outlast it has them rolled back and answers an error, and
+// nothing is recorded; raise [Config.Lease] for slower writes. So a hung
+// handler holds SQLite's writer, or a PostgreSQL connection, for one
+// lease at most.
 //
 // The rule for a store of your own in the same database: run a keyed
 // request's writes in the transaction of [SQLStore.Tx], and, once it is

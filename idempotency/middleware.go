@@ -49,6 +49,11 @@ const (
 	// waits, answered 409, when the process serving the first request
 	// died.
 	DefaultLease = 5 * time.Second
+	// DefaultStallTimeout is how long a client may take none of a
+	// recorded answer being sent before it is cut off, when
+	// [Config.StallTimeout] is zero: the same as graphqlhttp's and
+	// articles' default.
+	DefaultStallTimeout = 5 * time.Second
 	// MaxKeyLength is the longest key accepted.
 	MaxKeyLength = 255
 )
@@ -100,9 +105,22 @@ type Config struct {
 
 	// Lease is how long a key stays held after its request last renewed
 	// its claim; the middleware renews it every Lease/3 while the handler
-	// runs, so it only ends on its own when the process dies. 0 means
-	// DefaultLease.
+	// runs, so it only ends on its own when the process dies. It also
+	// bounds a claim's transaction: with SQLStore, the writes of a
+	// request must be done, and its answer begun, within Lease of its
+	// first write (see SQLStore.Tx). 0 means DefaultLease.
 	Lease time.Duration
+
+	// StallTimeout cuts off a client that stops reading a recorded
+	// answer (sent after its commit, or replayed) of 64 KiB or more: it
+	// is written 64 KiB at a time, and when the client takes none of a
+	// part within StallTimeout, the connection's write deadline is
+	// brought forward to now, which ends the write and the connection.
+	// An answer that is not recorded is not the middleware's to send: it
+	// goes straight to the client, under the handler's own watch. 0
+	// means DefaultStallTimeout (5 s); a negative value turns the watch
+	// off, leaving the server's WriteTimeout as the only bound.
+	StallTimeout time.Duration
 
 	// WriteError answers the middleware's own refusals (400, 409, 413,
 	// 422, 500). nil means the REST shape of package errors,
@@ -147,6 +165,13 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 	if cfg.Lease == 0 {
 		cfg.Lease = DefaultLease
 	}
+	var stall time.Duration
+	switch {
+	case cfg.StallTimeout == 0:
+		stall = DefaultStallTimeout
+	case cfg.StallTimeout > 0:
+		stall = cfg.StallTimeout
+	}
 	if cfg.Subject == nil {
 		cfg.Subject = userSubject
 	}
@@ -158,7 +183,7 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 		cfg.WriteError = p.WriteREST
 	}
 	return func(next http.Handler) http.Handler {
-		return &middleware{cfg: cfg, next: next}
+		return &middleware{cfg: cfg, next: next, stall: stall}
 	}, nil
 }
 
@@ -171,8 +196,9 @@ func userSubject(r *http.Request) (string, bool) {
 }
 
 type middleware struct {
-	cfg  Config
-	next http.Handler
+	cfg   Config
+	next  http.Handler
+	stall time.Duration // the effective StallTimeout; 0: none
 }
 
 func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -209,7 +235,7 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	recorded, claim, err := m.cfg.Store.Claim(r.Context(), k)
 	var inUse *InUseError
 	switch {
-	case errors.As(err, &inUse) && !bytes.Equal(inUse.Fingerprint, k.Fingerprint):
+	case errors.As(err, &inUse) && inUse.Fingerprint != nil && !bytes.Equal(inUse.Fingerprint, k.Fingerprint):
 		m.cfg.WriteError(w, r, errReused)
 	case errors.As(err, &inUse):
 		w.Header().Set("Retry-After", "1")
@@ -219,7 +245,7 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case recorded != nil && !bytes.Equal(recorded.Fingerprint, k.Fingerprint):
 		m.cfg.WriteError(w, r, errReused)
 	case recorded != nil:
-		replay(w, recorded)
+		m.send(w, recorded, true)
 	default:
 		m.run(w, r, k, claim)
 	}
@@ -234,43 +260,22 @@ var (
 	errTooLarge = &apierror.Error{Code: CodeAnswerTooLarge, Message: MessageTooLarge, Status: http.StatusUnprocessableEntity}
 )
 
-// run serves r under claim, records the answer when a write joined the
-// claim, and only then sends it: no transaction is open while the client
-// reads.
+// run serves r under claim. An answer to be recorded (a write joined the
+// claim, and its status is below 500) is held until it is recorded, then
+// sent: no transaction is open while the client reads. Any other is
+// passed straight through, once the claim is released (see recorder).
 func (m *middleware) run(w http.ResponseWriter, r *http.Request, k Key, claim Claim) {
-	rec := &recorder{header: http.Header{}}
-	stopRenewing := m.renew(r, claim)
+	rec := &recorder{m: m, w: w, r: r, claim: claim, header: http.Header{}}
+	rec.stopRenewing = m.renew(r, claim)
 	done := false
 	defer func() {
 		if !done { // a panic: give the key up, then let it go on
-			stopRenewing()
-			m.release(r, claim)
+			rec.release()
 		}
 	}()
 	m.next.ServeHTTP(rec, r.WithContext(claim.Context(r.Context())))
 	done = true
-	stopRenewing()
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	switch {
-	case rec.status >= 500 || !claim.Joined():
-		// Nothing to replay: a failure undoes what was written, and a
-		// request that wrote nothing (a query, a refusal) may run again.
-		m.release(r, claim)
-	case rec.body.Len() > m.cfg.MaxRecordBytes:
-		m.release(r, claim)
-		m.cfg.WriteError(w, r, errTooLarge)
-		return
-	default:
-		resp := Response{Fingerprint: k.Fingerprint, Status: rec.status, Header: rec.header, Body: rec.body.Bytes()}
-		if err := claim.Commit(r.Context(), resp); err != nil {
-			m.release(r, claim)
-			m.fail(w, r, fmt.Errorf("idempotency: recording an answer: %w", err))
-			return
-		}
-	}
-	rec.send(w, false)
+	rec.finish(k.Fingerprint)
 }
 
 // release ends claim without recording, even when the client has gone:
@@ -284,8 +289,8 @@ func (m *middleware) release(r *http.Request, claim Claim) {
 }
 
 // renew renews claim's lease every Lease/3 until the function it returns
-// is called, or until a write joins the claim (which holds the key from
-// then on) or another request has taken the key over.
+// is called (it may be called more than once), or until another request
+// has taken the key over.
 func (m *middleware) renew(r *http.Request, claim Claim) (stop func()) {
 	every := m.cfg.Lease / 3
 	var (
@@ -300,7 +305,7 @@ func (m *middleware) renew(r *http.Request, claim Claim) (stop func()) {
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if !stopped && !claim.Joined() && !errors.Is(err, ErrClaimLost) {
+		if !stopped && !errors.Is(err, ErrClaimLost) {
 			timer.Reset(every)
 		}
 	}
@@ -357,47 +362,4 @@ func fingerprint(r *http.Request, body []byte) []byte {
 	}
 	h.Write(body)
 	return h.Sum(nil)
-}
-
-// replay sends a recorded answer again.
-func replay(w http.ResponseWriter, resp *Response) {
-	rec := recorder{header: resp.Header, status: resp.Status}
-	rec.body.Write(resp.Body)
-	rec.send(w, true)
-}
-
-// recorder holds a handler's whole answer until it is recorded.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-}
-
-func (rec *recorder) Header() http.Header { return rec.header }
-
-func (rec *recorder) WriteHeader(status int) {
-	if rec.status == 0 && status >= 200 {
-		rec.status = status
-	}
-}
-
-func (rec *recorder) Write(p []byte) (int, error) {
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	return rec.body.Write(p)
-}
-
-// send writes the answer to w.
-func (rec *recorder) send(w http.ResponseWriter, replayed bool) {
-	h := w.Header()
-	for name, values := range rec.header {
-		h[name] = append([]string(nil), values...)
-	}
-	if replayed {
-		h.Set(ReplayedHeader, "true")
-	}
-	h.Set("Content-Length", strconv.Itoa(rec.body.Len()))
-	w.WriteHeader(rec.status)
-	_, _ = w.Write(rec.body.Bytes())
 }

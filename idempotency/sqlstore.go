@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -27,6 +26,11 @@ import (
 //	expires_at  BIGINT  NOT NULL  -- Unix microseconds: when the answer is
 //	                              -- forgotten; while held, the lease's end
 //
+// A held row borrows header for its holder's token and expires_at for its
+// lease: the table predates claims, and its migration is not re-run to add
+// columns. They get columns of their own when the migrations are
+// reorganised per domain.
+//
 // # Claims
 //
 // A claim is a row inserted as held (status 0) with a random token of its
@@ -36,27 +40,71 @@ import (
 // waiting. Renewing the lease updates the row; a row whose lease has
 // ended (its holder died) is taken over by the next claim.
 //
-// The claim's transaction begins when the handler's first write asks for
-// it ([SQLStore.Tx]). It first checks that the row is still the holder's,
-// and locks it, so that a holder whose lease ended and whose key was taken
-// over writes nothing; the answer is recorded into the row in the same
-// transaction, so that the writes and the answer commit together or not
-// at all. A claim that no write joined is deleted without recording.
+// The lease is the time from [Key.Now] to [Key.LeaseEnd]. The store reads
+// the time of day from the caller's clock (Key.Now) and measures what
+// passes after it with the monotonic clock: a lease is written when its row
+// lands, after the wait for the writer connection, not when the request
+// came.
+//
+// # The claim's transaction
+//
+// The transaction begins when the handler's first write asks for it
+// ([SQLStore.Tx]). That first commits a renewal of the lease, which
+// checks that the row is still the holder's (a holder whose lease ended
+// and whose key was taken over writes nothing), then begins the
+// transaction with that lease's end as its deadline: a joined claim lives
+// at most one lease past its first write, however long the handler takes,
+// and a lease that others can see always covers it. A handler whose
+// writes outlast the lease has them rolled back, and its answer is not
+// recorded. The answer is recorded into the row in the same transaction,
+// so that the writes and the answer commit together or not at all. A
+// claim that no write joined is deleted without recording.
+//
+// # Nothing waits on a held key
+//
+// A claim looks the key up through read, which waits on no lock, and
+// answers a key held by an unexpired lease at once. It only writes to
+// take over a row whose lease has ended, whose transaction (if any) is
+// over by then. On PostgreSQL the claim's transaction locks its row, the
+// take-over locks it with NOWAIT, and a row locked all the same (a commit
+// under way, clocks that disagree) means the key is in use; the purge of
+// expired rows skips locked rows. On SQLite there are no row locks: the writes of a claim
+// queue for the one writer connection, behind at most the claims'
+// transactions under way, each of which ends within its lease.
 //
 // Expired rows are deleted as claims find them, and all of them at most
-// once a minute.
+// once a minute, beside a claim (which does not wait for it).
 type SQLStore struct {
 	read, write *sql.DB
+	stmts       *dialectStatements
 	lastPurge   atomic.Int64 // Unix microseconds
 }
 
+// Dialect is the SQL dialect of a [SQLStore]'s database.
+type Dialect int
+
+// The dialects a SQLStore speaks.
+const (
+	// SQLite: the database has one writer at a time and no row locks.
+	SQLite Dialect = iota
+	// PostgreSQL: a take-over and the purge never wait on a locked row.
+	PostgreSQL
+)
+
 // NewSQLStore returns a store over the database that read and write reach
-// (they may be the same *sql.DB), whose table idempotency_keys must exist.
-// Claims look keys up through read and write through write, where their
-// transactions run too. On SQLite, write must be the pool of one
-// connection the application writes through (sqlitestore's), so that all
-// writes of the process queue in one place; read may be its read-only pool.
-func NewSQLStore(read, write *sql.DB) *SQLStore { return &SQLStore{read: read, write: write} }
+// (they may be the same *sql.DB), whose table idempotency_keys must exist,
+// in dialect. Claims look keys up through read and write through write,
+// where their transactions run too. On SQLite, write must be the pool of
+// one connection the application writes through (sqlitestore's), so that
+// all writes of the process queue in one place; read may be its read-only
+// pool.
+func NewSQLStore(read, write *sql.DB, dialect Dialect) *SQLStore {
+	s := &SQLStore{read: read, write: write, stmts: &sqliteStatements}
+	if dialect == PostgreSQL {
+		s.stmts = &postgresStatements
+	}
+	return s
+}
 
 // purgeEvery is how often Claim deletes every expired row.
 const purgeEvery = time.Minute
@@ -67,53 +115,149 @@ const claimTries = 3
 
 const (
 	selectKey   = `SELECT fingerprint, status, header, body, expires_at FROM idempotency_keys WHERE subject = $1 AND key = $2`
-	deleteEnded = `DELETE FROM idempotency_keys WHERE subject = $1 AND key = $2 AND expires_at <= $3`
 	insertClaim = `INSERT INTO idempotency_keys (subject, key, fingerprint, status, header, body, created_at, expires_at)
 VALUES ($1, $2, $3, 0, $4, $5, $6, $7) ON CONFLICT (subject, key) DO NOTHING`
 	// The statements on a held row name its holder ($3), so that they
 	// do nothing to a row another claim has taken over.
 	renewClaim   = `UPDATE idempotency_keys SET expires_at = $4 WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
-	lockClaim    = `UPDATE idempotency_keys SET status = 0 WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
 	recordAnswer = `UPDATE idempotency_keys SET status = $4, header = $5, body = $6, expires_at = $7
 WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
 	deleteClaim = `DELETE FROM idempotency_keys WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
-	purgeKeys   = `DELETE FROM idempotency_keys WHERE expires_at <= $1`
+)
+
+// dialectStatements are the statements whose text depends on the dialect.
+type dialectStatements struct {
+	// deleteEnded deletes the key ($1, $2) when it expired by $3.
+	deleteEnded string
+	// purge deletes every row expired by $1.
+	purge string
+	// lock, when not "", locks the claim's row ($1, $2, owner $3) in its
+	// transaction, so that no take-over succeeds while the transaction
+	// lives, whatever the clocks of the processes say. SQLite needs none:
+	// the transaction holds the database's one write lock.
+	lock string
+}
+
+var (
+	sqliteStatements = dialectStatements{
+		deleteEnded: `DELETE FROM idempotency_keys WHERE subject = $1 AND key = $2 AND expires_at <= $3`,
+		purge:       `DELETE FROM idempotency_keys WHERE expires_at <= $1`,
+	}
+	// On PostgreSQL the row to delete is locked first, without waiting
+	// (NOWAIT fails with lock_not_available, SKIP LOCKED passes over it).
+	postgresStatements = dialectStatements{
+		deleteEnded: `DELETE FROM idempotency_keys WHERE (subject, key) IN
+(SELECT subject, key FROM idempotency_keys WHERE subject = $1 AND key = $2 AND expires_at <= $3 FOR UPDATE NOWAIT)`,
+		purge: `DELETE FROM idempotency_keys WHERE (subject, key) IN
+(SELECT subject, key FROM idempotency_keys WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED)`,
+		lock: `SELECT 1 FROM idempotency_keys WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3 FOR UPDATE`,
+	}
 )
 
 // Claim implements [Store]. k.LeaseEnd must be after k.Now.
+//
+// The claim's row is committed when Claim returns. When ctx ends while the
+// insert is under way, PostgreSQL may commit it all the same: the key then
+// stays held, by no request, until the lease ends.
 func (s *SQLStore) Claim(ctx context.Context, k Key) (*Response, Claim, error) {
-	now := k.Now.UnixMicro()
-	if last := s.lastPurge.Load(); now-last >= purgeEvery.Microseconds() && s.lastPurge.CompareAndSwap(last, now) {
-		if _, err := s.write.ExecContext(ctx, purgeKeys, now); err != nil {
-			return nil, nil, fmt.Errorf("deleting expired keys: %w", err)
-		}
+	lease := k.LeaseEnd.Sub(k.Now)
+	if lease <= 0 {
+		return nil, nil, fmt.Errorf("idempotency: a lease ending at %v, before the request at %v", k.LeaseEnd, k.Now)
+	}
+	clock := newClock(k.Now)
+	if now, last := k.Now.UnixMicro(), s.lastPurge.Load(); now-last >= purgeEvery.Microseconds() && s.lastPurge.CompareAndSwap(last, now) {
+		go s.purge(context.WithoutCancel(ctx), now)
 	}
 	for range claimTries {
 		row, found, err := s.lookup(ctx, k)
+		now := clock.at(time.Now()).UnixMicro()
 		switch {
 		case err != nil:
 			return nil, nil, err
 		case found && row.expiresAt > now && row.status == 0:
-			return nil, nil, &InUseError{Fingerprint: row.fingerprint, LeaseEnd: time.UnixMicro(row.expiresAt)}
+			return nil, nil, row.inUse()
 		case found && row.expiresAt > now:
 			resp, err := row.response()
 			return resp, nil, err
-		case found: // expired, or a claim whose lease ended: take it over
-			if _, err := s.write.ExecContext(ctx, deleteEnded, k.Subject, k.Key, now); err != nil {
-				return nil, nil, err
-			}
 		}
-		c := &sqlClaim{store: s, subject: k.Subject, key: k.Key, owner: rand.Text(), expires: k.Expires.UnixMicro()}
-		n, err := affected(s.write.ExecContext(ctx, insertClaim, k.Subject, k.Key, k.Fingerprint, c.owner, []byte{}, now, k.LeaseEnd.UnixMicro()))
+		c, err := s.insert(ctx, k, clock, lease, found)
 		if err != nil {
+			if isLockNotAvailable(err) {
+				return nil, nil, row.inUse()
+			}
 			return nil, nil, err
 		}
-		if n == 1 {
+		if c != nil {
 			return nil, c, nil
 		}
 		// Another claim inserted the key since the look-up: look again.
 	}
-	return nil, nil, errors.New("idempotency: the key was taken and freed again and again")
+	// The key changed hands under the look-ups every time: some request
+	// holds it, or did a moment ago. A retry finds out which.
+	return nil, nil, &InUseError{}
+}
+
+// purge deletes the rows expired by now (Unix microseconds), beside the
+// claim that found it due, which does not wait for it. A purge that fails
+// is tried again a minute later; meanwhile claims delete the expired rows
+// they find.
+func (s *SQLStore) purge(ctx context.Context, now int64) {
+	ctx, cancel := context.WithTimeout(ctx, purgeEvery)
+	defer cancel()
+	_, _ = s.write.ExecContext(ctx, s.stmts.purge, now)
+}
+
+// insert takes the key over when ended is set (the look-up found it
+// expired, or its lease ended), then inserts a held row for a new claim.
+// It returns nil and no error when another claim inserted the key first.
+// The statements run on one connection, and the lease is reckoned from
+// when it was had: on SQLite the wait for the writer may be long.
+func (s *SQLStore) insert(ctx context.Context, k Key, clock clock, lease time.Duration, ended bool) (*sqlClaim, error) {
+	conn, err := s.write.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	t := time.Now()
+	now := clock.at(t).UnixMicro()
+	if ended {
+		if _, err := conn.ExecContext(ctx, s.stmts.deleteEnded, k.Subject, k.Key, now); err != nil {
+			return nil, err
+		}
+	}
+	c := &sqlClaim{store: s, subject: k.Subject, key: k.Key, owner: rand.Text(),
+		expires: k.Expires.UnixMicro(), lease: lease, clock: clock}
+	n, err := affected(conn.ExecContext(ctx, insertClaim, k.Subject, k.Key, k.Fingerprint, c.owner, []byte{}, now, now+lease.Microseconds()))
+	if err != nil || n == 0 {
+		return nil, err
+	}
+	if time.Since(t) > lease/3 {
+		// The insert waited for the database's write lock (another
+		// process held it): its lease was reckoned from before the wait.
+		t = time.Now()
+		n, err := affected(conn.ExecContext(ctx, renewClaim, k.Subject, k.Key, c.owner, clock.at(t).Add(lease).UnixMicro()))
+		if err != nil || n == 0 {
+			return nil, err // taken over meanwhile: look again
+		}
+	}
+	return c, nil
+}
+
+// clock tells the time on the caller's clock: the time of a request (Key.Now)
+// plus what passed since on the monotonic clock.
+type clock struct{ base, start time.Time }
+
+func newClock(base time.Time) clock { return clock{base: base, start: time.Now()} }
+
+// at returns the caller's time at t, a reading of time.Now.
+func (c clock) at(t time.Time) time.Time { return c.base.Add(t.Sub(c.start)) }
+
+// isLockNotAvailable reports whether err is PostgreSQL's
+// lock_not_available (55P03), the error of FOR UPDATE NOWAIT on a row
+// another transaction holds.
+func isLockNotAvailable(err error) bool {
+	var state interface{ SQLState() string }
+	return errors.As(err, &state) && state.SQLState() == "55P03"
 }
 
 // keyRow is a row of idempotency_keys.
@@ -134,6 +278,11 @@ func (s *SQLStore) lookup(ctx context.Context, k Key) (keyRow, bool, error) {
 	return row, err == nil, err
 }
 
+// inUse is the error for a key the row holds.
+func (row keyRow) inUse() error {
+	return &InUseError{Fingerprint: row.fingerprint, LeaseEnd: time.UnixMicro(row.expiresAt)}
+}
+
 // response is the answer a row records.
 func (row keyRow) response() (*Response, error) {
 	resp := &Response{Fingerprint: row.fingerprint, Status: row.status, Body: row.body}
@@ -145,16 +294,19 @@ func (row keyRow) response() (*Response, error) {
 
 // Tx returns the transaction of the claim that ctx carries, for a write
 // that must commit together with the recorded answer; nil and no error
-// when ctx carries no claim of this store. The first call begins the
-// transaction and checks that the request still holds the key: when
-// another request has taken the key over (this one's lease ended), it
-// fails with [ErrClaimLost] and the write must not happen. From then on
-// the answer is recorded, in the same transaction.
+// when ctx carries no claim of this store (the write then goes where it
+// would without a key). The first call renews the claim's lease, which
+// checks that the request still holds the key, and begins the
+// transaction: when another request has taken the key over (this one's
+// lease ended), it fails with [ErrClaimLost] and the write must not
+// happen. From then on the answer is recorded, in the same transaction.
 //
-// The transaction lasts until the claim is committed or released, not as
-// long as ctx. While it is open, run the request's reads of the same
-// database in it too ([SQLStore.ActiveTx]): a request that holds one
-// connection and waits for another can exhaust a small pool.
+// The transaction lasts until the claim is committed or released, and at
+// most one lease (Key.LeaseEnd - Key.Now) from that first call, whatever
+// becomes of ctx: past that it is rolled back, and the statements run in
+// it fail. While it is open, run the request's reads of the same database
+// in it too ([SQLStore.ActiveTx]): a request that holds one connection
+// and waits for another can exhaust a small pool.
 func (s *SQLStore) Tx(ctx context.Context) (*sql.Tx, error) {
 	c := s.claimOf(ctx)
 	if c == nil {
@@ -185,167 +337,6 @@ func (s *SQLStore) claimOf(ctx context.Context) *sqlClaim {
 }
 
 type claimKey struct{}
-
-// claimState is where a claim is in its life.
-type claimState int
-
-const (
-	claimHeld   claimState = iota // committed as held; no transaction
-	claimJoined                   // a write began the transaction
-	claimLost                     // another claim took the key over
-	claimEnded                    // committed or released
-)
-
-// sqlClaim is a key held by a row of idempotency_keys.
-type sqlClaim struct {
-	store               *SQLStore
-	subject, key, owner string
-	expires             int64 // of the answer, Unix microseconds
-
-	mu     sync.Mutex
-	state  claimState
-	tx     *sql.Tx            // from the first write on
-	cancel context.CancelFunc // ends tx's context
-}
-
-func (c *sqlClaim) Context(ctx context.Context) context.Context {
-	return context.WithValue(ctx, claimKey{}, c)
-}
-
-// join begins the claim's transaction, or returns the one begun.
-func (c *sqlClaim) join(ctx context.Context) (*sql.Tx, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch c.state {
-	case claimJoined:
-		return c.tx, nil
-	case claimLost:
-		return nil, ErrClaimLost
-	case claimEnded:
-		return nil, errors.New("idempotency: a write joining a claim that has ended")
-	}
-	// ctx bounds the wait for a connection; the transaction then lasts
-	// until the claim ends, whatever becomes of ctx (a resolver's, say).
-	txCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	stop := context.AfterFunc(ctx, cancel)
-	tx, err := c.store.write.BeginTx(txCtx, nil)
-	if !stop() && err == nil {
-		err = ctx.Err()
-		_ = tx.Rollback()
-	}
-	if err != nil {
-		cancel()
-		return nil, fmt.Errorf("idempotency: beginning the claim's transaction: %w", err)
-	}
-	n, err := affected(tx.ExecContext(ctx, lockClaim, c.subject, c.key, c.owner))
-	if err != nil || n == 0 {
-		_ = tx.Rollback()
-		cancel()
-		if err != nil {
-			return nil, fmt.Errorf("idempotency: locking a claim: %w", err)
-		}
-		c.state = claimLost
-		return nil, ErrClaimLost
-	}
-	c.tx, c.cancel, c.state = tx, cancel, claimJoined
-	return tx, nil
-}
-
-func (c *sqlClaim) Renew(ctx context.Context, leaseEnd time.Time) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	switch c.state {
-	case claimLost:
-		return ErrClaimLost
-	case claimJoined, claimEnded:
-		return nil
-	}
-	n, err := affected(c.store.write.ExecContext(ctx, renewClaim, c.subject, c.key, c.owner, leaseEnd.UnixMicro()))
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		c.state = claimLost
-		return ErrClaimLost
-	}
-	return nil
-}
-
-func (c *sqlClaim) Joined() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.state == claimJoined
-}
-
-func (c *sqlClaim) Commit(ctx context.Context, r Response) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.state != claimJoined {
-		return errors.New("idempotency: committing a claim that no write joined")
-	}
-	err := c.record(ctx, r)
-	if err == nil {
-		err = c.tx.Commit()
-	} else {
-		_ = c.tx.Rollback()
-	}
-	c.cancel()
-	c.tx, c.cancel = nil, nil
-	switch {
-	case err == nil:
-		c.state = claimEnded
-	case errors.Is(err, ErrClaimLost):
-		c.state = claimLost
-	default: // still held, unless the commit happened after all: Release frees it
-		c.state = claimHeld
-	}
-	return err
-}
-
-// record writes r into the claim's row, in its transaction.
-func (c *sqlClaim) record(ctx context.Context, r Response) error {
-	header := []byte("{}")
-	if r.Header != nil {
-		var err error
-		if header, err = json.Marshal(r.Header); err != nil {
-			return err
-		}
-	}
-	body := r.Body
-	if body == nil {
-		body = []byte{}
-	}
-	n, err := affected(c.tx.ExecContext(ctx, recordAnswer, c.subject, c.key, c.owner, r.Status, string(header), body, c.expires))
-	if err == nil && n != 1 { // cannot happen: the row is locked
-		err = ErrClaimLost
-	}
-	return err
-}
-
-func (c *sqlClaim) Release(ctx context.Context) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	was := c.state
-	if was == claimEnded {
-		return nil
-	}
-	c.state = claimEnded
-	if was == claimJoined {
-		err := c.tx.Rollback()
-		c.cancel()
-		c.tx, c.cancel = nil, nil
-		if err != nil && !errors.Is(err, sql.ErrTxDone) {
-			return err
-		}
-	}
-	if was == claimLost {
-		return nil
-	}
-	// After the rollback: on SQLite the delete needs the connection the
-	// transaction held. A row that holds an answer is not deleted.
-	_, err := c.store.write.ExecContext(ctx, deleteClaim, c.subject, c.key, c.owner)
-	return err
-}
 
 // affected returns the number of rows a statement changed.
 func affected(res sql.Result, err error) (int64, error) {

@@ -139,40 +139,123 @@ func TestSQLStoreReleaseUndoesAndFrees(t *testing.T) {
 	})
 }
 
-// A claim that a write has joined keeps its key past its lease: a
-// request that would take it over waits for the transaction and then
-// finds the recorded answer.
-func TestSQLStoreJoinedClaimOutlivesItsLease(t *testing.T) {
+// A claim's lease is reckoned from when its row lands, not from when the
+// request came: a claim whose insert waited longer than its lease still
+// holds its key when it returns. Its lease ended as it landed, and the
+// next request took the key over.
+func TestSQLStoreLeaseCountsFromWhenTheRowLands(t *testing.T) {
 	forEachBackend(t, 2, func(t *testing.T, b backend) {
-		ctx := context.Background()
-		a := mustClaim(t, b.keys, keyAt("k", 0, "A"))
-		if _, err := b.users.CreateUser(a.Context(ctx), "A", "a@example.com", nil); err != nil {
-			t.Fatal(err)
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		const lease = 500 * time.Millisecond
+		claimOf := func() idempotency.Key {
+			now := time.Now()
+			return idempotency.Key{Subject: "1", Key: "k", Fingerprint: []byte("B"), Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(lease)}
 		}
+		waiting, unblock := blockInsert(t, b, "k")
 		type result struct {
-			resp  *idempotency.Response
 			claim idempotency.Claim
 			err   error
 		}
-		later := make(chan result, 1)
+		landed := make(chan result, 1)
 		go func() {
-			resp, claim, err := b.keys.Claim(ctx, keyAt("k", 60, "A"))
-			later <- result{resp, claim, err}
+			_, claim, err := b.keys.Claim(ctx, claimOf())
+			landed <- result{claim, err}
 		}()
-		time.Sleep(100 * time.Millisecond) // the claim above waits meanwhile
-		if err := a.Commit(ctx, idempotency.Response{Fingerprint: []byte("A"), Status: 201, Body: []byte("a")}); err != nil {
+		for deadline := time.Now().Add(5 * time.Second); !waiting(); time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				unblock()
+				t.Fatal("the claim's insert did not wait")
+			}
+		}
+		time.Sleep(lease + lease/2) // it waits for longer than its lease
+		unblock()
+		got := <-landed
+		if got.err != nil || got.claim == nil {
+			t.Fatalf("the claim that waited: %v, %v; want a claim", got.claim, got.err)
+		}
+		_, again, err := b.keys.Claim(ctx, claimOf())
+		var inUse *idempotency.InUseError
+		if !errors.As(err, &inUse) || again != nil {
+			t.Errorf("a request with the key once the claim that waited returned: %v, %v; want an *InUseError", again, err)
+		}
+		if err := got.claim.Release(ctx); err != nil {
+			t.Error(err)
+		}
+	})
+}
+
+// blockInsert makes the insert of the next claim of key wait until unblock
+// is called, and returns with it a probe of whether the insert waits. On
+// SQLite a claim's transaction holds the one writer connection, and the
+// insert queues for it; on PostgreSQL a transaction has inserted the key
+// and not committed, and the insert waits to see whether it will.
+func blockInsert(t *testing.T, b backend, key string) (waiting func() bool, unblock func()) {
+	t.Helper()
+	ctx := context.Background()
+	if b.dialect == idempotency.SQLite {
+		now := time.Now()
+		holder := mustClaim(t, b.keys, idempotency.Key{Subject: "1", Key: "holder", Fingerprint: []byte("H"),
+			Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(time.Hour)})
+		if _, err := b.users.CreateUser(holder.Context(ctx), "H", "h@example.com", nil); err != nil {
 			t.Fatal(err)
 		}
-		select {
-		case got := <-later:
-			if got.err != nil || got.claim != nil || got.resp == nil || string(got.resp.Body) != "a" {
-				t.Errorf("Claim past the lease = %+v, %v, %v; want the recorded answer", got.resp, got.claim, got.err)
+		waits := b.waits()
+		return func() bool { return b.waits() > waits }, func() { _ = holder.Release(ctx) }
+	}
+	tx, err := b.db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	if _, err := tx.Exec(`INSERT INTO idempotency_keys (subject, key, fingerprint, status, header, body, created_at, expires_at)
+VALUES ('1', $1, 'X', 0, 'another', '', 0, 0)`, key); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.QueryRow(`SELECT pg_backend_pid()`).Scan(&pid); err != nil {
+		t.Fatal(err)
+	}
+	return func() bool {
+			var n int
+			err := b.db.QueryRow(`SELECT count(*) FROM pg_locks w JOIN pg_locks h
+ON h.locktype = 'transactionid' AND h.transactionid = w.transactionid AND h.granted AND h.pid = $1
+WHERE w.locktype = 'transactionid' AND NOT w.granted`, pid).Scan(&n)
+			if err != nil {
+				t.Error(err)
+				return true
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("the later claim did not return")
+			return n > 0
+		}, func() {
+			_ = tx.Rollback()
 		}
-		b.checkTable(t, 1, 1)
-	})
+}
+
+// A claim whose key keeps changing hands between its look-up and its
+// insert gives up after a few tries with the in-use answer, a 409 for the
+// client, not a failure. Here the store looks keys up in a database where
+// the key is free and inserts into one where it is held, so it loses
+// every time.
+func TestSQLStoreKeyChangingHandsIsInUse(t *testing.T) {
+	for _, kind := range backends {
+		t.Run(kind.name, func(t *testing.T) {
+			held, free := kind.open(t, 2), kind.open(t, 2)
+			mustClaim(t, held.keys, keyAt("k", 0, "A"))
+			split := idempotency.NewSQLStore(free.db, held.db, held.dialect)
+			resp, claim, err := split.Claim(context.Background(), keyAt("k", 1, "B"))
+			var inUseErr *idempotency.InUseError
+			if !errors.As(err, &inUseErr) || resp != nil || claim != nil {
+				t.Fatalf("Claim of a key that changes hands = %v, %v, %v; want an *InUseError", resp, claim, err)
+			}
+			if inUseErr.Fingerprint != nil {
+				t.Errorf("held by %q; want an unknown holder", inUseErr.Fingerprint)
+			}
+			f := newFixture(t, held, nil, func(cfg *idempotency.Config) { cfg.Store = split })
+			got, retryAfter, err := f.try(http.MethodPost, "1", []string{"k"}, `{}`)
+			if err != nil || got != inUse || retryAfter != "1" {
+				t.Errorf("through the middleware: %+v, Retry-After %q, %v; want %+v with Retry-After 1", got, retryAfter, err, inUse)
+			}
+		})
+	}
 }
 
 // Every method of the articles stores runs in a claim's transaction once a
@@ -203,6 +286,10 @@ func TestSQLStoreStoresRunInTheClaim(t *testing.T) {
 		}
 		if got, err := b.articles.FindPublished(ctx, mine.ID); err != nil || got.Author.Name != "Ada" {
 			t.Errorf("FindPublished of its own article: %+v, %v", got, err)
+		}
+		page := articles.Page{MaxBytes: 1 << 20}
+		if err := b.articles.ListPublished(ctx, 10, 0, &page); err != nil || page.Total != 2 || len(page.Articles) != 2 {
+			t.Errorf("ListPublished with its own article: %+v, %v; want 2 articles of 2", page, err)
 		}
 		if err := b.articles.DeleteArticle(ctx, theirs.ID, user); !errors.Is(err, articles.ErrNotAuthor) {
 			t.Errorf("DeleteArticle of another's article: %v, want ErrNotAuthor", err)

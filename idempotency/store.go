@@ -45,10 +45,12 @@ type Store interface {
 	//
 	//   - when an answer is recorded under k (and has not expired), it
 	//     returns that answer and a nil Claim;
-	//   - when another claim holds k and its lease has not ended, it
-	//     returns an error that is, or wraps, an [*InUseError], at once;
-	//   - otherwise it returns a Claim that holds k until k.LeaseEnd, or
-	//     later if renewed.
+	//   - when another claim holds k and its lease has not ended, or k
+	//     cannot be taken over without waiting, it returns an error that
+	//     is, or wraps, an [*InUseError], at once;
+	//   - otherwise it returns a Claim that holds k for a lease of
+	//     k.LeaseEnd - k.Now from when the claim is made, or longer if
+	//     renewed.
 	Claim(ctx context.Context, k Key) (*Response, Claim, error)
 }
 
@@ -56,21 +58,30 @@ type Store interface {
 // recorded answer describes join the claim (for [SQLStore], through
 // [SQLStore.Tx]); a claim that no write joined is released, and its answer
 // is not recorded.
+//
+// [Middleware] calls Renew every Lease/3 while the handler runs, Joined
+// when the handler begins its answer, and then Commit or Release.
 type Claim interface {
 	// Context returns ctx carrying the claim, for the handler.
 	Context(ctx context.Context) context.Context
 	// Renew moves the lease to leaseEnd while the handler runs. It
 	// fails with an error matching [ErrClaimLost] when another request
-	// took the key over, and does nothing once a write has joined (the
-	// write then holds the key until the claim ends).
+	// took the key over. A store may do nothing where its lease needs
+	// no renewal (SQLStore's, once a write joined the claim, covers the
+	// rest of the claim's life).
 	Renew(ctx context.Context, leaseEnd time.Time) error
-	// Joined reports whether a write joined the claim: whether its
-	// answer must be recorded.
+	// Joined reports whether the answer must be recorded: whether the
+	// request wrote something that a retry must not write again. For
+	// SQLStore, whether a write joined the claim's transaction; a store
+	// that cannot tell reports true, and every answer below 500 is
+	// recorded.
 	Joined() bool
 	// Commit records r under the key, together with the writes that
-	// joined the claim, and ends the claim. After an error nothing is
-	// recorded and nothing of the writes is kept; Release then frees the
-	// key.
+	// joined the claim, and ends the claim. After an error the writes
+	// and the answer are, as a rule, not recorded, and Release frees the
+	// key; but an error of the commit itself (the connection broke while
+	// the database committed) may leave both recorded after all: Release
+	// then keeps the answer, and a retry gets it replayed.
 	Commit(ctx context.Context, r Response) error
 	// Release ends the claim without recording an answer, undoing the
 	// writes that joined it, and frees the key. It is a no-op after
@@ -81,13 +92,18 @@ type Claim interface {
 // InUseError is the error of [Store.Claim] for a key that another request
 // holds.
 type InUseError struct {
-	// Fingerprint is that of the request holding the key.
+	// Fingerprint is that of the request holding the key; nil when the
+	// store cannot tell (the key changed hands under it again and again).
 	Fingerprint []byte
-	// LeaseEnd is when its hold ends unless it is renewed.
+	// LeaseEnd is when its hold ends unless it is renewed; zero when the
+	// store cannot tell.
 	LeaseEnd time.Time
 }
 
 func (e *InUseError) Error() string {
+	if e.LeaseEnd.IsZero() {
+		return "idempotency: another request holds the key"
+	}
 	return "idempotency: another request holds the key until " + e.LeaseEnd.UTC().Format(time.RFC3339Nano)
 }
 

@@ -63,7 +63,7 @@ func New(pool *pgxpool.Pool) *Store {
 			Violation: violation,
 			BindTime:  func(t time.Time) any { return t },
 			Now:       time.Now,
-			Keys:      idempotency.NewSQLStore(sqlDB, sqlDB),
+			Keys:      idempotency.NewSQLStore(sqlDB, sqlDB, idempotency.PostgreSQL),
 
 			// Lists read the page and its total in one snapshot.
 			ReadSnapshot: db.readSnapshot,

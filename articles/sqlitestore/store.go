@@ -166,7 +166,7 @@ func newStore(read, write sqlDB) *Store {
 		Violation: violation,
 		BindTime:  bindTime,
 		Now:       time.Now,
-		Keys:      idempotency.NewSQLStore(read.db, write.db),
+		Keys:      idempotency.NewSQLStore(read.db, write.db, idempotency.SQLite),
 
 		// Lists read the page and its total in one snapshot.
 		ReadSnapshot: read.readSnapshot,

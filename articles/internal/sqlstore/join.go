@@ -37,6 +37,20 @@ func (c *Core) reader(ctx context.Context) DB {
 	return c.Reader
 }
 
+// readSnapshot runs fn as ReadSnapshot does, or, once a write has begun
+// the transaction of the request's idempotency claim, in that
+// transaction, which sees the request's own writes. On PostgreSQL it reads
+// at read committed: each of fn's statements sees what was committed
+// before it began.
+func (c *Core) readSnapshot(ctx context.Context, fn func(DB) error) error {
+	if c.Keys != nil {
+		if tx, ok := c.Keys.ActiveTx(ctx); ok {
+			return fn(txDB{tx})
+		}
+	}
+	return c.ReadSnapshot(ctx, fn)
+}
+
 // txDB adapts a *sql.Tx to DB.
 type txDB struct{ tx *sql.Tx }
 

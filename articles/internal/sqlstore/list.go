@@ -25,8 +25,9 @@ func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, page 
 	if limit < 1 || offset < 0 {
 		return fmt.Errorf("articles: list: limit %d and offset %d must be at least 1 and 0", limit, offset)
 	}
+	db := c.reader(ctx)
 	for range emptyTries {
-		total, n, err := listPage(ctx, c.Reader, limit, offset, page)
+		total, n, err := listPage(ctx, db, limit, offset, page)
 		if err != nil {
 			return err
 		}
@@ -34,7 +35,7 @@ func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, page 
 			page.Total = total
 			return nil
 		}
-		if err := c.Reader.QueryRow(ctx, countPublished).Scan(&total); err != nil {
+		if err := db.QueryRow(ctx, countPublished).Scan(&total); err != nil {
 			return fmt.Errorf("articles: counting published articles: %w", err)
 		}
 		if offset >= total {
@@ -45,10 +46,12 @@ func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, page 
 	return c.listInSnapshot(ctx, limit, offset, page)
 }
 
-// listInSnapshot counts and reads the page in one read-only transaction.
+// listInSnapshot counts and reads the page in one read-only transaction,
+// or in the transaction of the request's idempotency claim once a write
+// has begun it (see readSnapshot).
 func (c *Core) listInSnapshot(ctx context.Context, limit int, offset int64, page *articles.Page) error {
 	var total int64
-	err := c.ReadSnapshot(ctx, func(db DB) error {
+	err := c.readSnapshot(ctx, func(db DB) error {
 		if err := db.QueryRow(ctx, countPublished).Scan(&total); err != nil {
 			return fmt.Errorf("articles: counting published articles: %w", err)
 		}

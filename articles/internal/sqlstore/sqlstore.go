@@ -68,7 +68,7 @@ type Core struct {
 	// Keys, when set, is the idempotency store of the same database: the
 	// writes of a request that holds one of its claims run in the claim's
 	// transaction, which the first of them begins, and so do the reads
-	// that follow (ListPublished aside, for now).
+	// that follow.
 	Keys *idempotency.SQLStore
 }
 
