@@ -137,10 +137,11 @@ func openPostgres(ctx context.Context, rawURL string) (*database, error) {
 	}, nil
 }
 
-// migrate creates the tables: users, articles, idempotency keys and the
-// revoked and refresh tokens (the kit's), then posts and, on PostgreSQL, the shared secrets (the server's),
-// all in one transaction under the store's lock, so that any number of
-// processes may start at once on an empty database.
+// migrate creates the tables: users, articles, idempotency keys, the
+// revoked tokens, sessions and refresh tokens, and the failed logins (the
+// kit's), then posts and, on PostgreSQL, the shared secrets (the
+// server's), all in one transaction under the store's lock, so that any
+// number of processes may start at once on an empty database.
 func (db *database) migrate(ctx context.Context) error {
 	scripts := []string{postsSQLite}
 	if db.kind == "postgres" {

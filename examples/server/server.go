@@ -153,7 +153,8 @@ func graphQLSubject(a authOnce) func(*http.Request) (string, bool) {
 // Middleware does the check and keeps its outcome in the request's
 // context; AuthenticateContext (the graphqlhttp.Authenticator) answers from
 // it, on whatever context the request has by then (the idempotency layer
-// adds its claim).
+// adds its claim). A mutation costs one lookup more, Recheck, once its
+// body is read: never answered from the kept outcome.
 type authOnce struct{ verifier *auth.Verifier }
 
 // authOutcome is what Middleware found: a token, none, or an error.
@@ -193,6 +194,11 @@ func (a authOnce) AuthenticateContext(r *http.Request) (context.Context, error) 
 }
 
 func (a authOnce) UserID(ctx context.Context) (int64, bool) { return auth.UserID(ctx) }
+
+// Recheck is the mutation gate's second look (graphqlhttp.Rechecker),
+// passed to the verifier: the outcome kept in the context is what held
+// when the headers came, and a token revoked since must not write.
+func (a authOnce) Recheck(ctx context.Context) error { return a.verifier.Recheck(ctx) }
 
 // emailCase looks users up by their normalised e-mail address, the form
 // "users add" stores.
