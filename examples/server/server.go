@@ -83,16 +83,20 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 
 	// Idempotency-Key on POST /api/articles and on GraphQL requests: keys
 	// live in the same database, and the writes of a request holding one
-	// commit together with its recorded answer.
-	restKeys, err := idempotency.Middleware(idempotency.Config{Store: db.store.Idempotency(), Logger: logger})
+	// commit together with its recorded answer. A recorded answer's
+	// client is cut off after the same stall timeout as GraphQL's; other
+	// answers pass through to the handlers, under their own.
+	restKeys, err := idempotency.Middleware(idempotency.Config{Store: db.store.Idempotency(), Logger: logger,
+		StallTimeout: s.graphql.StallTimeout})
 	if err != nil {
 		return nil, err
 	}
 	gqlKeys, err := idempotency.Middleware(idempotency.Config{
-		Store:      db.store.Idempotency(),
-		Subject:    graphQLSubject(gqlAuth),
-		WriteError: gql.WriteError,
-		Logger:     logger,
+		Store:        db.store.Idempotency(),
+		Subject:      graphQLSubject(gqlAuth),
+		WriteError:   gql.WriteError,
+		StallTimeout: s.graphql.StallTimeout,
+		Logger:       logger,
 	})
 	if err != nil {
 		return nil, err
