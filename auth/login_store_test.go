@@ -20,7 +20,7 @@ var loginStores = []struct {
 	name string
 	open func(t *testing.T) auth.UserStore
 }{
-	{name: "sqlite", open: func(t *testing.T) auth.UserStore { s, _ := testdb.SQLite(t); return s }},
+	{name: "sqlite", open: func(t *testing.T) auth.UserStore { return testdb.SQLitePools(t).Store }},
 	{name: "postgres", open: func(t *testing.T) auth.UserStore { s, _ := testdb.Postgres(t); return s }},
 }
 

@@ -375,8 +375,8 @@ func TestLoginThrottleStores(t *testing.T) {
 		open func(t *testing.T) (auth.UserStore, *auth.SQLThrottle)
 	}{
 		{"sqlite", func(t *testing.T) (auth.UserStore, *auth.SQLThrottle) {
-			s, _ := testdb.SQLite(t)
-			return s, s.Throttle()
+			p := testdb.SQLitePools(t)
+			return p.Store, p.Throttle()
 		}},
 		{"postgres", func(t *testing.T) (auth.UserStore, *auth.SQLThrottle) {
 			s, _ := testdb.Postgres(t)

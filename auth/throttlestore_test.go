@@ -19,7 +19,7 @@ var throttles = []struct {
 	open func(t *testing.T) auth.LoginThrottle
 }{
 	{name: "memory", open: func(*testing.T) auth.LoginThrottle { return auth.NewMemoryThrottle(0) }},
-	{name: "sqlite", open: func(t *testing.T) auth.LoginThrottle { s, _ := testdb.SQLite(t); return s.Throttle() }},
+	{name: "sqlite", open: func(t *testing.T) auth.LoginThrottle { return testdb.SQLitePools(t).Throttle() }},
 	{name: "postgres", open: func(t *testing.T) auth.LoginThrottle { s, _ := testdb.Postgres(t); return s.Throttle() }},
 }
 

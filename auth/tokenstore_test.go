@@ -30,8 +30,9 @@ var tokenStores = []struct {
 	open func(t testing.TB) tokenStore
 }{
 	{name: "sqlite", open: func(t testing.TB) tokenStore {
-		s, db, c := testdb.SQLiteDB(t)
-		return tokenStore{users: s, tokens: s.Tokens(), counter: c, close: func() { _ = db.Close() }}
+		// As sqlitestore.Open: one writer connection, a read pool.
+		p := testdb.SQLitePools(t)
+		return tokenStore{users: p.Store, tokens: p.Tokens(), counter: p.Counter, close: p.Close}
 	}},
 	{name: "postgres", open: func(t testing.TB) tokenStore {
 		s, c := testdb.Postgres(t)
@@ -174,8 +175,8 @@ func TestRevocation(t *testing.T) {
 
 // BenchmarkVerify measures what a revocation check adds to verifying a
 // token: none is the signature and claims alone; the stores add their one
-// statement (the SQLite store is testdb's single pool, not Open's read
-// pool), for a token without a session (as the token command issues) and
+// statement (on SQLite through a read pool, as with sqlitestore.Open),
+// for a token without a session (as the token command issues) and
 // for one of a live session (as a login issues).
 func BenchmarkVerify(b *testing.B) {
 	ctx := context.Background()

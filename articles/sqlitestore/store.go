@@ -146,6 +146,16 @@ func DSN(path string) string {
 // db (see [DSN]); without them a missing user is not detected and deleting
 // a user leaves their articles behind. The caller keeps ownership of db:
 // [Store.Close] leaves it open.
+//
+// The Store reads and writes through db. Give it one connection
+// (db.SetMaxOpenConns(1)), at the price of reads waiting behind writes,
+// unless its other connections never write: a *sql.DB with more than one
+// connection that writes lets writers starve each other. SQLite's write
+// lock is not fair: a loop of writes on some connections (a client
+// refreshing its token back to back) can keep a write on another (the
+// logout that revokes that token) waiting past the busy timeout, when it
+// fails with SQLITE_BUSY. [Open] avoids it with one writer connection,
+// on which writers queue in Go, and a read-only pool beside it.
 func New(db *sql.DB) *Store {
 	d := newSQLDB(db)
 	s := newStore(d, d)

@@ -26,6 +26,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+	"github.com/gqlkit/gqlkit/auth"
 )
 
 // EnvDatabaseURL names the variable holding the PostgreSQL test database.
@@ -46,8 +47,9 @@ func (c *Counter) Prepared() int64 { return c.prepared.Load() }
 
 // SQLite returns a migrated store on a new file in t.TempDir(), opened
 // through a connector that counts statements. It uses one *sql.DB with
-// the pragmas of [sqlitestore.DSN] (not the two pools of
-// [sqlitestore.Open]).
+// the pragmas of [sqlitestore.DSN], without a bound on its connections
+// (not the two pools of [sqlitestore.Open]: see [SQLitePools]), so that
+// its writers contend for SQLite's write lock.
 func SQLite(t testing.TB) (*sqlitestore.Store, *Counter) {
 	t.Helper()
 	s, _, c := SQLiteDB(t)
@@ -72,6 +74,65 @@ func SQLiteDB(t testing.TB) (*sqlitestore.Store, *sql.DB, *Counter) {
 	c.n.Store(0)
 	c.prepared.Store(0)
 	return s, db, c
+}
+
+// Pools is a migrated SQLite file opened as [sqlitestore.Open] opens one:
+// every write through one connection, so that writers queue in Go rather
+// than race for SQLite's write lock (which is not fair: a loop of writes
+// on other connections can starve a write past the busy timeout), and
+// reads through a read-only pool beside it. Both pools count their
+// statements in Counter.
+type Pools struct {
+	// Store is sqlitestore.New over Write: all its statements, reads
+	// included, run on the one writer connection.
+	Store *sqlitestore.Store
+	// Read is the read-only pool; Write the writer, one connection.
+	Read, Write *sql.DB
+	Counter     *Counter
+}
+
+// Tokens returns the token store of the file as sqlitestore.Open's
+// Store.Tokens does: reads on the read pool, writes on the writer.
+func (p *Pools) Tokens() *auth.SQLTokenStore { return auth.NewSQLTokenStore(p.Read, p.Write) }
+
+// Throttle returns the login throttle of the file as sqlitestore.Open's
+// Store.Throttle does.
+func (p *Pools) Throttle() *auth.SQLThrottle { return auth.NewSQLThrottle(p.Read, p.Write) }
+
+// Close closes both pools: every later statement fails.
+func (p *Pools) Close() {
+	_ = p.Read.Close()
+	_ = p.Write.Close()
+}
+
+// SQLitePools returns a migrated file in t.TempDir() opened as
+// [sqlitestore.Open] opens one (see [Pools]), for the tests of the kit's
+// stores whose writes must not starve each other, as a revocation beside
+// a loop of rotations.
+func SQLitePools(t testing.TB) *Pools {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "test.db")
+	c := new(Counter)
+	open := func(dsn string) *sql.DB {
+		base, err := sqlite.NewConnector(dsn)
+		if err != nil {
+			t.Fatalf("sqlite connector: %v", err)
+		}
+		db := sql.OpenDB(countingConnector{Connector: base, c: c})
+		t.Cleanup(func() { _ = db.Close() })
+		return db
+	}
+	write := open(sqlitestore.DSN(path))
+	write.SetMaxOpenConns(1)
+	s := sqlitestore.New(write)
+	// The writer creates the file, in WAL mode, before a reader opens it.
+	if err := s.Migrate(context.Background()); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	read := open(sqlitestore.DSN(path) + "&_pragma=query_only(1)")
+	c.n.Store(0)
+	c.prepared.Store(0)
+	return &Pools{Store: s, Read: read, Write: write, Counter: c}
 }
 
 // Postgres returns a migrated store in a schema of its own, on a pool whose
