@@ -50,8 +50,9 @@ type executor struct {
 	roomEnd, start   int
 	room             Room
 	// stopped: the data outgrew its bound (tooLarge, with the error at
-	// limitErr in errs) or room refused to grow (roomErr); execution
-	// stops, and its result is one of these.
+	// limitErr in errs), room refused to grow (roomErr), or did not
+	// grant it before the deadline (the TIMEOUT error in errs);
+	// execution stops, and its result is one of these.
 	stopped  bool
 	tooLarge bool
 	limitErr int
@@ -82,15 +83,17 @@ func (e *executor) overLimit() bool {
 	if len(e.buf) <= e.roomEnd {
 		return false
 	}
-	return e.outgrown()
+	return e.outgrown(len(e.buf))
 }
 
-// outgrown handles data past its room: past MaxResponseBytes, it records
-// the one RESPONSE_TOO_LARGE error; otherwise it asks ExecParams.Room for
-// more room, and a refusal stops the execution with the Room's error. It
-// reports whether execution stops.
-func (e *executor) outgrown() bool {
-	if e.maxEnd != 0 && len(e.buf) > e.maxEnd {
+// outgrown handles data that has grown, or is about to grow, to end
+// bytes of buf, past its room: past MaxResponseBytes, it records the one
+// RESPONSE_TOO_LARGE error; otherwise it asks ExecParams.Room for more
+// room, and a refusal stops the execution with the Room's error, or with
+// the TIMEOUT error when the deadline has passed. It reports whether
+// execution stops. The hot paths call it only once end is past roomEnd.
+func (e *executor) outgrown(end int) bool {
+	if e.maxEnd != 0 && end > e.maxEnd {
 		e.stopped, e.tooLarge, e.limitErr = true, true, len(e.errs)
 		e.errs = append(e.errs, responseTooLarge(e.maxBytes))
 		return true
@@ -99,13 +102,19 @@ func (e *executor) outgrown() bool {
 		e.roomEnd = math.MaxInt
 		return false
 	}
-	need := len(e.buf) - e.start
+	need := end - e.start
 	room, err := e.room.Grow(e.ctx, need)
 	if err == nil && room < need {
-		err = fmt.Errorf("graphql: Room.Grow granted %d bytes to data of %d", room, need)
+		err = fmt.Errorf("%w: %d bytes granted to data of %d", ErrShortRoom, room, need)
 	}
 	if err != nil {
-		e.stopped, e.roomErr = true, err
+		e.stopped = true
+		if pastDeadline(e.ctx) {
+			// The deadline came first: its answer, not the Room's.
+			e.timedOut(nil)
+		} else {
+			e.roomErr = err
+		}
 		return true
 	}
 	e.roomEnd = e.start + room
@@ -113,6 +122,28 @@ func (e *executor) outgrown() bool {
 		e.roomEnd = min(e.roomEnd, e.maxEnd)
 	}
 	return false
+}
+
+// timedOut records the one TIMEOUT error, at the current path and locs,
+// unless it is recorded already.
+func (e *executor) timedOut(locs []gqlerror.Location) {
+	if e.done {
+		return
+	}
+	e.done = true
+	e.errs = append(e.errs, timeoutError(e.astPath(), locs))
+}
+
+// timeoutError is the one error of an execution past its deadline.
+func timeoutError(path ast.Path, locs []gqlerror.Location) *gqlerror.Error {
+	return &gqlerror.Error{Message: MessageTimeout, Path: path, Locations: locs,
+		Extensions: map[string]any{"code": apierror.CodeTimeout}}
+}
+
+// pastDeadline reports whether ctx, an execution's, ended because its
+// deadline (ExecParams.Deadline) passed.
+func pastDeadline(ctx context.Context) bool {
+	return ctx.Err() != nil && context.Cause(ctx) == errTimeout
 }
 
 // responseTooLarge is the one error of data past max bytes: clients see
@@ -140,12 +171,11 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 		if e.done {
 			return // reported once
 		}
-		e.done = true
 		if context.Cause(e.ctx) == errTimeout {
-			e.errs = append(e.errs, &gqlerror.Error{Message: MessageTimeout, Path: e.astPath(), Locations: fp.locs,
-				Extensions: map[string]any{"code": apierror.CodeTimeout}})
+			e.timedOut(fp.locs)
 			return
 		}
+		e.done = true
 	}
 	ge := &gqlerror.Error{Path: e.astPath(), Locations: fp.locs, Err: err}
 	if ae, ok := err.(*argumentError); ok {
@@ -432,7 +462,9 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		return e.completeBuiltin(fp, x, v)
 	case *Scalar:
 		if err := e.serializeCustom(x, v); err != nil {
-			e.fieldError(fp, err)
+			if err != errStopped {
+				e.fieldError(fp, err)
+			}
 			return false
 		}
 		return true
@@ -494,6 +526,13 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 }
 
 func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.Value) bool {
+	// A string is measured before it is copied: the room (or the bound)
+	// is asked for first.
+	if v.Kind() == reflect.String {
+		if end := len(e.buf) + v.Len() + 2; end > e.roomEnd && e.outgrown(end) {
+			return false
+		}
+	}
 	var err error
 	var handled bool
 	e.buf, handled, err = appendBuiltinRV(e.buf, kind, v)
@@ -530,6 +569,11 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 		// to decide (a null result is never passed to Serialize).
 		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, inspect(in))
 	}
+	if s, ok := out.(string); ok {
+		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
+			return errStopped
+		}
+	}
 	mark := len(e.buf)
 	e.buf, err = appendJSONValue(e.buf, out)
 	if err != nil {
@@ -537,3 +581,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	}
 	return err
 }
+
+// errStopped is serializeCustom's error when the execution stopped
+// before the value was written (see outgrown): no field error.
+var errStopped = errors.New("graphql: execution stopped")

@@ -174,7 +174,12 @@ func (e *executor) writeDirect(r *directRead, p unsafe.Pointer) (handled, ok boo
 	at := unsafe.Add(p, r.off)
 	switch r.leaf {
 	case leafString:
-		e.buf = appendString(e.buf, *(*string)(at))
+		s := *(*string)(at)
+		// Measured before it is copied (see completeBuiltin).
+		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
+			return true, false
+		}
+		e.buf = appendString(e.buf, s)
 	case leafInt:
 		var n int64
 		switch r.size {
@@ -202,7 +207,7 @@ func (e *executor) writeDirect(r *directRead, p unsafe.Pointer) (handled, ok boo
 }
 
 // directStrings writes a list of strings as complete does, stopping where
-// the response outgrows its limit.
+// the response would outgrow its limit.
 func (e *executor) directStrings(list []string, nonNull bool) bool {
 	if list == nil && !nonNull {
 		e.buf = append(e.buf, "null"...)
@@ -211,7 +216,7 @@ func (e *executor) directStrings(list []string, nonNull bool) bool {
 	mark := len(e.buf)
 	e.buf = append(e.buf, '[')
 	for i, s := range list {
-		if e.overLimit() {
+		if e.overLimit() || len(e.buf)+len(s)+3 > e.roomEnd && e.outgrown(len(e.buf)+len(s)+3) {
 			if nonNull {
 				return false
 			}

@@ -134,15 +134,18 @@ type ExecParams struct {
 
 	// Room, when set, lends the data its room in steps below
 	// MaxResponseBytes, from memory that other executions share
-	// (graphqlhttp's response budget): the data starts with room for
-	// RoomBytes bytes, and each time it outgrows the room granted so
-	// far, execution pauses and asks Room.Grow for more. An error from
-	// Grow ends the execution: Execute returns it, with a Result empty
-	// but for Cost.
-	// Either way each resolver runs once: the data is never built again
-	// in a larger room. nil means the data's room is MaxResponseBytes.
-	Room      Room
-	RoomBytes int
+	// (graphqlhttp's response budget): execution asks Room.Grow for the
+	// data's first room (need 0) once the cost is checked and before
+	// BeforeExecute, and for more each time the data would outgrow the
+	// room granted so far: before a string that would pass it is
+	// written, or once another value has passed it. An error from Grow ends the execution:
+	// Execute returns it, with a Result empty but for Cost; but when the
+	// execution's Deadline has passed by then, the answer is the
+	// deadline's (data null and the one TIMEOUT error), whatever kept
+	// the Room from granting. Either way each resolver runs once: the
+	// data is never built again in a larger room. nil means the data's
+	// room is MaxResponseBytes.
+	Room Room
 
 	// BeforeExecute, when set, runs once the variables are coerced and
 	// before any resolver: the place for a policy such as graphqlhttp's
@@ -174,13 +177,20 @@ type ExecParams struct {
 // Room lends the data of an execution the room it grows into (see
 // ExecParams.Room).
 type Room interface {
-	// Grow is called when the data, need bytes long, has outgrown the
-	// room granted so far; need is at most ExecParams.MaxResponseBytes
-	// when that is set. Grow returns the room granted now, at least need,
-	// or an error, which ends the execution. It may wait for the room,
-	// and should then give up when ctx (the execution's context) ends.
+	// Grow is called for the data's first room with need 0, before
+	// ExecParams.BeforeExecute and any resolver, and each time the data,
+	// once need bytes long, would outgrow the room granted so far; need is at most
+	// ExecParams.MaxResponseBytes when that is set. Grow returns the
+	// room granted now, at least need (less is an error wrapping
+	// ErrShortRoom), or an error, which ends the execution. It may wait
+	// for the room, and should then give up when ctx (the execution's
+	// context, which carries ExecParams.Deadline) ends.
 	Grow(ctx context.Context, need int) (room int, err error)
 }
+
+// ErrShortRoom is the cause (errors.Is) of the error Execute returns when
+// Room.Grow granted less room than the data needed.
+var ErrShortRoom = errors.New("graphql: Room.Grow granted less room than the data needs")
 
 // ErrResponseTooLarge is the cause (errors.Is) of the one error of an
 // execution whose data outgrew ExecParams.MaxResponseBytes; clients see
@@ -201,7 +211,8 @@ const MessageTimeout = "The operation did not complete in time: the fields it ha
 // The error is set, and the Result empty (but for Cost), only when the
 // request cannot be answered with a GraphQL result: the operation costs
 // more than MaxCost (a *limits.Error, a client error), BeforeExecute
-// refused it, ExecParams.Room refused the data more room (its error), or a
+// refused it, ExecParams.Room refused the data room (its error, unless
+// the Deadline had passed: see ExecParams.Room), or a
 // custom scalar's ParseValue panicked while coercing the variables (an
 // *apierror.PanicError, a server fault to answer with a 500). A panic in a
 // resolver is a field error in Result, like any resolver error.
@@ -231,6 +242,25 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if p.MaxCost > 0 && cost > p.MaxCost {
 		return Result{Cost: cost}, &limits.Error{Limit: limits.Cost, Max: p.MaxCost, Found: cost}
 	}
+	// The deadline bounds the execution from here on: the wait for the
+	// first room, then the resolvers.
+	ectx := ctx
+	if !p.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ectx, cancel = context.WithDeadlineCause(ctx, p.Deadline, errTimeout)
+		defer cancel()
+	}
+	room := 0
+	if p.Room != nil {
+		var err error
+		if room, err = p.Room.Grow(ectx, 0); err != nil {
+			if pastDeadline(ectx) {
+				data := append(p.Dst, "null"...)[len(p.Dst):]
+				return Result{Data: data, Errors: gqlerror.List{timeoutError(nil, nil)}, Cost: cost}, nil
+			}
+			return Result{Cost: cost}, err
+		}
+	}
 	if p.BeforeExecute != nil {
 		if err := p.BeforeExecute(ctx, op); err != nil {
 			return Result{Cost: cost}, err
@@ -239,7 +269,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if p.Tracer != nil {
 		start = time.Now()
 	}
-	res, err := op.execute(ctx, &p, vars)
+	res, err := op.execute(ctx, ectx, &p, vars, room)
 	op.tracePhase(ctx, &p, PhaseExecute, start)
 	res.Cost = cost
 	return res, err
@@ -256,27 +286,24 @@ func (op *Operation) tracePhase(ctx context.Context, p *ExecParams, ph Phase, st
 // (ExecParams.Deadline) passed.
 var errTimeout = errors.New("graphql: the operation's deadline passed")
 
-// execute runs the operation with coerced variables. Its error is the
-// Room's refusal to grow, and the Result is then empty.
-func (op *Operation) execute(ctx context.Context, p *ExecParams, vars map[string]any) (res Result, err error) {
+// execute runs the operation with coerced variables, its data in the first
+// room the Room lent (if any), under ectx, ctx with the deadline (if
+// any). Its error is the Room's refusal to grow, and the Result is then
+// empty.
+func (op *Operation) execute(ctx, ectx context.Context, p *ExecParams, vars map[string]any, room int) (res Result, err error) {
 	e := executors.Get().(*executor)
 	start := len(p.Dst)
-	*e = executor{ctx: ctx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars},
+	*e = executor{ctx: ectx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars},
 		tracer: p.Tracer, traceAll: p.TraceDefaultFields && p.Tracer != nil, roomEnd: math.MaxInt}
 	if p.MaxResponseBytes > 0 {
 		e.maxBytes, e.maxEnd = p.MaxResponseBytes, start+p.MaxResponseBytes
 		e.roomEnd = e.maxEnd
 	}
-	if p.Room != nil && start+max(p.RoomBytes, 0) < e.roomEnd {
-		e.room, e.start, e.roomEnd = p.Room, start, start+max(p.RoomBytes, 0)
+	if p.Room != nil {
+		e.room, e.start, e.roomEnd = p.Room, start, min(start+room, e.roomEnd)
 	}
-	if !p.Deadline.IsZero() {
-		var cancel context.CancelFunc
-		e.ctx, cancel = context.WithDeadlineCause(ctx, p.Deadline, errTimeout)
-		defer cancel()
-		if op.def.Operation == ast.Mutation {
-			e.rootCtx = ctx // root fields of a mutation are not bound
-		}
+	if !p.Deadline.IsZero() && op.def.Operation == ast.Mutation {
+		e.rootCtx = ctx // root fields of a mutation are not bound
 	}
 	defer func() {
 		if r := recover(); r != nil {

@@ -19,68 +19,69 @@ import (
 const (
 	// DefaultResponseBudget bounds the response data that all executions
 	// of a Handler hold at once.
-	DefaultResponseBudget = 64 << 20
+	DefaultResponseBudget = respbudget.DefaultSize
 	// DefaultResponseBudgetWait bounds how long a request waits for its
-	// share of the budget, or for its share's growth.
-	DefaultResponseBudgetWait = 10 * time.Second
+	// share of the budget and for its share's growth, together.
+	DefaultResponseBudgetWait = respbudget.DefaultWait
 	// DefaultFirstShare is the share of the budget an execution starts
 	// with.
-	DefaultFirstShare = 256 << 10
+	DefaultFirstShare = respbudget.DefaultFirstShare
 )
 
-// messageBusy is the message of the 503 answering a request that waited
-// in vain for its share of the response budget.
-const messageBusy = "The server is busy; try again shortly."
-
-// budgetConfig checks the response budget settings of cfg and returns the
-// budget (nil when off) and the first share.
-func budgetConfig(cfg Config, maxResponse int) (*respbudget.Budget, int, error) {
-	size, wait, first := int64(cfg.ResponseBudget), cfg.ResponseBudgetWait, cfg.FirstShare
+// budgetConfig returns the response budget that cfg sets (nil when off)
+// for responses of at most maxResponse bytes (0: no bound).
+func budgetConfig(cfg Config, maxResponse int) (*respbudget.Budget, error) {
 	switch {
-	case size < 0:
-		return nil, 0, nil
-	case wait < 0:
-		return nil, 0, fmt.Errorf("graphqlhttp: Config.ResponseBudgetWait %v is negative", wait)
-	case first < 0:
-		return nil, 0, fmt.Errorf("graphqlhttp: Config.FirstShare %d is negative", first)
-	case size == 0:
-		size = DefaultResponseBudget
-	}
-	if wait == 0 {
-		wait = DefaultResponseBudgetWait
-	}
-	if first == 0 {
-		first = DefaultFirstShare
-	}
-	first = min(first, maxResponse)
-	switch {
+	case cfg.ResponseBudget < 0:
+		return nil, nil
 	case maxResponse == 0:
-		return nil, 0, errors.New("graphqlhttp: a response budget needs a bound on each response: set Config.MaxResponseBytes, or turn the budget off with a negative Config.ResponseBudget")
-	case int64(first) > size/4:
-		return nil, 0, fmt.Errorf("graphqlhttp: Config.FirstShare %d is larger than the quarter of the response budget %d kept for first shares", first, size)
-	case int64(maxResponse) > size-size/4:
-		return nil, 0, fmt.Errorf("graphqlhttp: Config.MaxResponseBytes %d is larger than the three quarters of the response budget %d that large answers share, which could never hold such a response", maxResponse, size)
+		return nil, errors.New("graphqlhttp: a response budget needs a bound on each response: set Config.MaxResponseBytes, or turn the budget off with a negative Config.ResponseBudget")
 	}
-	b, err := respbudget.New(respbudget.Config{Size: size, FirstShare: int64(first), MaxShare: int64(maxResponse), Wait: wait})
-	return b, first, err
+	b, err := respbudget.New(respbudget.Config{Size: int64(cfg.ResponseBudget), FirstShare: int64(cfg.FirstShare),
+		MaxShare: int64(maxResponse), Wait: cfg.ResponseBudgetWait})
+	if err != nil {
+		return nil, fmt.Errorf("graphqlhttp: Config.ResponseBudget, ResponseBudgetWait, FirstShare and MaxResponseBytes: %w", err)
+	}
+	return b, nil
 }
 
 // lease is one execution's share of the response budget, and the
 // graphql.Room its data grows into.
 type lease struct {
-	share respbudget.Share
+	budget *respbudget.Budget
+	client respbudget.Client
+	share  respbudget.Share
 	// max is MaxResponseBytes; mutation: the operation is one.
 	max      int
 	mutation bool
 }
 
-// Grow lends the data of an execution that outgrew its room more: a
-// query, a share of MaxResponseBytes at once, which it waits for
+// Grow lends the data of an execution its room. The first room is a
+// first share, which the execution waits for before the mutation gate and
+// any resolver; a mutation's is one to overdraw, which waits besides while
+// its client holds its part of the large answers' room. Data that outgrows it gets,
+// for a query, a share of MaxResponseBytes at once, which it waits for
 // (respbudget.ErrBusy when it does not come in time, answered 503), so
 // that it never asks again and never waits holding more than its first
-// share; a mutation, whose writes may be done already and must be neither
-// held up nor refused, twice what it needs, overdrawn at once.
+// share; for a mutation, whose writes may be done already and must be
+// neither held up nor refused, twice what it needs, overdrawn at once.
+// The waits of one execution last ResponseBudgetWait together, and end
+// at its deadline.
 func (l *lease) Grow(ctx context.Context, need int) (int, error) {
+	if l.share.Size() == 0 {
+		var err error
+		if l.mutation {
+			l.share, err = l.budget.FirstToOverdraw(ctx, l.client)
+		} else {
+			l.share, err = l.budget.First(ctx, l.client)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if size := int(l.share.Size()); need <= size {
+			return size, nil
+		}
+	}
 	if l.mutation {
 		room := min(2*need, l.max)
 		return room, l.share.Overdraw(int64(room))
@@ -90,22 +91,19 @@ func (l *lease) Grow(ctx context.Context, need int) (int, error) {
 
 // run executes op under the response budget, in the buffer st.data, and
 // returns the result with st's lease of its share, to be shrunk once the
-// answer is built and given back once it is written (nil without a
-// budget). An execution starts with a first share, which it waits for;
-// should its data outgrow it, the executor asks the lease for more and
-// goes on (see lease.Grow): every resolver runs once. A respbudget.ErrBusy
-// error means the share, or its growth, did not come in time.
+// answer is built (nil without a budget); st's share is given back when
+// st is (see putExec), once the answer is written, whatever happens. The
+// executor asks the lease for its first share before the mutation gate
+// and any resolver, and for more should its data outgrow it, and goes on
+// (see lease.Grow): every resolver runs once. A respbudget.ErrBusy error means the share,
+// or its growth, did not come in time.
 func (h *Handler) run(ctx context.Context, r *http.Request, op *graphql.Operation, vars map[string]any, st *execState, deadline time.Time) (graphql.Result, *lease, error) {
 	if h.budget == nil {
 		res, err := h.exec(ctx, op, vars, &st.data, nil, deadline)
 		return res, nil, err
 	}
-	share, err := h.budget.First(ctx, respbudget.ClientOf(r))
-	if err != nil {
-		return graphql.Result{}, nil, err
-	}
 	l := &st.lease
-	*l = lease{share: share, max: h.maxResponse, mutation: op.Kind() == ast.Mutation}
+	*l = lease{budget: h.budget, client: respbudget.ClientOf(r), max: h.maxResponse, mutation: op.Kind() == ast.Mutation}
 	res, err := h.exec(ctx, op, vars, &st.data, l, deadline)
 	return res, l, err
 }
@@ -118,7 +116,7 @@ func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[stri
 		MaxResponseBytes: h.maxResponse, BeforeExecute: h.gate, MaxCost: h.limits.MaxCost, Deadline: deadline,
 		Tracer: h.cfg.Tracer, TraceDefaultFields: h.cfg.TraceDefaultFields}
 	if l != nil {
-		p.Room, p.RoomBytes = l, h.firstShare
+		p.Room = l
 	}
 	res, err := op.Execute(ctx, p)
 	if res.Data != nil {
@@ -140,16 +138,8 @@ func (l *lease) shrink(n int) {
 	}
 }
 
-// release gives the lease's share back once the answer is written;
-// nothing without a budget.
-func (l *lease) release() {
-	if l != nil {
-		l.share.Release()
-	}
-}
-
 // busy is the answer to a request that waited in vain for the budget.
 func busy(w http.ResponseWriter) *failure {
 	w.Header().Set("Retry-After", "1")
-	return fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, messageBusy)
+	return fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, respbudget.MessageBusy)
 }

@@ -26,14 +26,14 @@ func (everybody) AuthenticateContext(r *http.Request) (context.Context, error) {
 func (everybody) UserID(context.Context) (int64, bool) { return 1, true }
 
 // budgetSchema has blob(size), a string of size bytes; pause, which
-// answers once release is closed; and the mutation hold(size), a string of
-// size bytes, which waits for release too when pauses is set. blob and
-// hold count their calls.
+// answers once release is closed; and the mutations hold(size), a string
+// of size bytes, which waits for release too when pauses is set, and
+// put(size), which never waits. blob, hold and put count their calls.
 type budgetSchema struct {
-	blobs, holds atomic.Int64
-	holding      chan struct{} // receives when pause or a pausing hold starts
-	release      chan struct{}
-	pauses       bool // hold waits for release
+	blobs, holds, puts atomic.Int64
+	holding            chan struct{} // receives when pause or a pausing hold starts
+	release            chan struct{}
+	pauses             bool // hold waits for release
 }
 
 func newBudgetSchema() *budgetSchema {
@@ -73,12 +73,19 @@ func (s *budgetSchema) handler(t *testing.T, cfg graphqlhttp.Config) *graphqlhtt
 				}
 				return strings.Repeat("x", args.Size), nil
 			})},
+		{Name: "put", Type: graphql.String, Args: sizeArg,
+			Typed: graphql.Resolver(func(_ context.Context, _ any, args sizeArgs) (string, error) {
+				s.puts.Add(1)
+				return strings.Repeat("x", args.Size), nil
+			})},
 	}}
 	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query, Mutation: mutation})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Auth = everybody{}
+	if cfg.Auth == nil {
+		cfg.Auth = everybody{}
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = nopLogger()
 	}
@@ -204,8 +211,8 @@ var smallBudget = graphqlhttp.Config{MaxResponseBytes: 1 << 20, ResponseBudget: 
 // its own shares and is answered 503 SERVICE_UNAVAILABLE with Retry-After
 // and no data when the wait is over, while another client is served at
 // once: for the first share (no resolver runs), and for the growth of a
-// query's share (its answer is refused whole). A mutation's growth is
-// never refused. Once the held answer is written its share is back.
+// query's share (its answer is refused whole). Once the held answer is
+// written its share is back.
 func TestBudgetBusy(t *testing.T) {
 	s := newBudgetSchema()
 	h := s.handler(t, smallBudget)
@@ -235,7 +242,6 @@ func TestBudgetBusy(t *testing.T) {
 	}
 	checkAnswer(t, "client B's large query meanwhile", postFrom(h, clientB, "{ blob(size: 300000) }"), `{"data":{"blob":"`+big+`"}}`)
 	checkAnswer(t, "client A's small query meanwhile", post(h, "{ blob(size: 10) }"), `{"data":{"blob":"xxxxxxxxxx"}}`)
-	checkAnswer(t, "client A's large mutation meanwhile", post(h, "mutation { hold(size: 300000) }"), `{"data":{"hold":"`+big+`"}}`)
 	s.release <- struct{}{}
 	checkAnswer(t, "the paused large query", <-paused, `{"data":{"a":"`+big+`","p":"p"}}`)
 	checkAnswer(t, "client A's large query once its share is back", post(h, "{ blob(size: 300000) }"), `{"data":{"blob":"`+big+`"}}`)
@@ -255,6 +261,9 @@ func TestBudgetBusy(t *testing.T) {
 	checkAnswer(t, "a query that waited for its share", <-waited, `{"data":{"blob":"`+big+`"}}`)
 }
 
+// budgetSettings begins New's errors about the budget's settings.
+const budgetSettings = "graphqlhttp: Config.ResponseBudget, ResponseBudgetWait, FirstShare and MaxResponseBytes: respbudget: "
+
 // TestBudgetConfig: New refuses budgets that cannot work.
 func TestBudgetConfig(t *testing.T) {
 	for _, c := range []struct {
@@ -262,17 +271,17 @@ func TestBudgetConfig(t *testing.T) {
 		want string
 	}{
 		{cfg: graphqlhttp.Config{ResponseBudget: 1 << 20, MaxResponseBytes: 1 << 20},
-			want: "graphqlhttp: Config.MaxResponseBytes 1048576 is larger than the three quarters of the response budget 1048576 that large answers share, which could never hold such a response"},
+			want: budgetSettings + "an answer of up to 1048576 bytes is larger than the three quarters of the 1048576-byte budget that large answers share, which could never hold it"},
 		{cfg: graphqlhttp.Config{MaxResponseBytes: 49 << 20},
-			want: "graphqlhttp: Config.MaxResponseBytes 51380224 is larger than the three quarters of the response budget 67108864 that large answers share, which could never hold such a response"},
+			want: budgetSettings + "an answer of up to 51380224 bytes is larger than the three quarters of the 67108864-byte budget that large answers share, which could never hold it"},
 		{cfg: graphqlhttp.Config{ResponseBudget: 1 << 20, FirstShare: 300 << 10, MaxResponseBytes: 512 << 10},
-			want: "graphqlhttp: Config.FirstShare 307200 is larger than the quarter of the response budget 1048576 kept for first shares"},
+			want: budgetSettings + "a first share of 307200 bytes is larger than the quarter of the 1048576-byte budget kept for first shares"},
 		{cfg: graphqlhttp.Config{MaxResponseBytes: -1},
 			want: "graphqlhttp: a response budget needs a bound on each response: set Config.MaxResponseBytes, or turn the budget off with a negative Config.ResponseBudget"},
 		{cfg: graphqlhttp.Config{ResponseBudgetWait: -time.Second},
-			want: "graphqlhttp: Config.ResponseBudgetWait -1s is negative"},
+			want: budgetSettings + "a size of 0 bytes, a first share of 0 and a wait of -1s: none may be negative"},
 		{cfg: graphqlhttp.Config{FirstShare: -1},
-			want: "graphqlhttp: Config.FirstShare -1 is negative"},
+			want: budgetSettings + "a size of 0 bytes, a first share of -1 and a wait of 0s: none may be negative"},
 	} {
 		c.cfg.Auth = nobody{}
 		_, err := graphqlhttp.New(sampleSchema(t), c.cfg)

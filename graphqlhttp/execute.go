@@ -26,7 +26,6 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 		deadline = time.Now().Add(h.cfg.Timeout)
 	}
 	res, l, err := h.run(ctx, r, op, vars, st, deadline)
-	defer l.release() // once the answer is written
 	// Execute returns the error of an operation over the cost limit as it is.
 	overCost, _ := err.(*limits.Error)
 	switch {
@@ -44,7 +43,7 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 		return &failure{status: http.StatusBadRequest, errs: requestErrors(res.Errors)}
 	}
 	status, inPlace := h.envelope(ctx, res, out)
-	l.shrink(len(*out) + len(inPlace)) // what the answer holds while it is written
+	l.shrink(cap(st.data) + cap(*out)) // what the answer holds while it is written
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", "Bearer")
 	}
@@ -110,9 +109,12 @@ type execState struct {
 	lease     lease
 }
 
-// putExec returns st to the pool, without a buffer that grew too large to
-// keep.
+// putExec gives st's share of the budget back and returns st to the
+// pool, without a buffer that grew too large to keep. It is deferred as
+// soon as st is taken, so that the share goes back on every path, a panic
+// included.
 func (h *Handler) putExec(st *execState) {
+	st.lease.share.Release()
 	st.data, st.out = keepable(st.data), keepable(st.out)
 	st.lease = lease{}
 	h.execs.Put(st)

@@ -46,9 +46,8 @@ type Handler struct {
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
 	// budget bounds the response data of all executions at once (nil:
-	// none); each starts with firstShare bytes.
-	budget     *respbudget.Budget
-	firstShare int
+	// none).
+	budget *respbudget.Budget
 	// stall is the effective Config.StallTimeout (0: none).
 	stall time.Duration
 	// gate is h.mutationGate, bound once.
@@ -83,7 +82,7 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 		h.maxResponse = cfg.MaxResponseBytes
 	}
 	var err error
-	if h.budget, h.firstShare, err = budgetConfig(cfg, h.maxResponse); err != nil {
+	if h.budget, err = budgetConfig(cfg, h.maxResponse); err != nil {
 		return nil, err
 	}
 	switch {

@@ -1,88 +1,29 @@
 package graphqlhttp_test
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gqlkit/gqlkit/graphqlhttp"
+	"github.com/gqlkit/gqlkit/internal/loopback"
 )
-
-// slowReader is a raw connection from a loopback address of its own that
-// sends one query and reads no more than the head of the answer.
-type slowReader struct {
-	conn   net.Conn
-	reader *bufio.Reader
-}
-
-// dialFrom connects to addr from the loopback address from (127.0.0.x:
-// each is a client of its own to the response budget).
-func dialFrom(t *testing.T, from, addr string) net.Conn {
-	t.Helper()
-	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
-	conn, err := d.Dial("tcp", addr)
-	if err != nil {
-		t.Fatalf("dialing %s from %s: %v", addr, from, err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	return conn
-}
 
 // sendSlow sends query to the server at addr from the address from, and
 // never reads the answer.
-func sendSlow(t *testing.T, from, addr, query string) *slowReader {
+func sendSlow(t *testing.T, from, addr, query string) *loopback.NonReader {
 	t.Helper()
-	conn := dialFrom(t, from, addr)
-	body := jsonBody(query, "", "")
-	fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", addr, len(body), body)
-	return &slowReader{conn: conn, reader: bufio.NewReaderSize(conn, 4096)}
-}
-
-// head reads the status and headers of the answer (a few kilobytes: the
-// server stays blocked on the rest).
-func (s *slowReader) head(t *testing.T) *http.Response {
-	t.Helper()
-	if err := s.conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(s.reader, nil)
-	if err != nil {
-		t.Fatalf("reading the head of the answer: %v", err)
-	}
-	return resp
-}
-
-// rest reads the body of resp to its end or until the server closes the
-// connection, and returns how many bytes came.
-func (s *slowReader) rest(t *testing.T, resp *http.Response) int64 {
-	t.Helper()
-	if err := s.conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	n, err := io.Copy(io.Discard, resp.Body)
-	var ne net.Error
-	switch {
-	case errors.As(err, &ne) && ne.Timeout():
-		t.Fatalf("the answer neither ended nor was cut off within 10s (%d bytes)", n)
-	case err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, syscall.ECONNRESET):
-		t.Fatalf("reading the answer: %v", err)
-	}
-	return n
+	return loopback.Send(t, from, addr, http.MethodPost, "/", jsonBody(query, "", ""))
 }
 
 // getFrom sends query from the address from, reading the whole answer.
 func getFrom(t *testing.T, from, url, query string) (int, string) {
 	t.Helper()
-	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
-	client := &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{DialContext: d.DialContext}}
+	client := loopback.Client(from, 20*time.Second)
 	defer client.CloseIdleConnections()
 	resp, err := client.Post(url, "application/json", strings.NewReader(jsonBody(query, "", "")))
 	if err != nil {
@@ -118,7 +59,7 @@ func TestBudgetSharesShrinkWhileWritten(t *testing.T) {
 	srv := newServer(t, h)
 	addr := strings.TrimPrefix(srv.URL, "http://")
 	for i, from := range []string{"127.0.0.2", "127.0.0.3", "127.0.0.4"} {
-		resp := sendSlow(t, from, addr, bigQuery).head(t)
+		resp := sendSlow(t, from, addr, bigQuery).Head(t)
 		if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(bigAnswer) {
 			t.Fatalf("non-reader %d: %d, Content-Length %d; want 200, %d", i, resp.StatusCode, resp.ContentLength, bigAnswer)
 		}
@@ -157,12 +98,12 @@ func TestStallTimeout(t *testing.T) {
 			h := s.handler(t, graphqlhttp.Config{StallTimeout: c.stall, ResponseBudgetWait: 200 * time.Millisecond})
 			srv := newServer(t, h)
 			slow := sendSlow(t, "127.0.0.2", strings.TrimPrefix(srv.URL, "http://"), bigQuery)
-			resp := slow.head(t)
+			resp := slow.Head(t)
 			if resp.StatusCode != http.StatusOK || resp.ContentLength != int64(bigAnswer) {
 				t.Fatalf("the slow reader's answer: %d, Content-Length %d", resp.StatusCode, resp.ContentLength)
 			}
 			time.Sleep(time.Second) // not reading, for five stall timeouts
-			got := slow.rest(t, resp) + int64(slow.reader.Buffered())
+			got := slow.Rest(t, resp)
 			if c.cut && got >= int64(bigAnswer)-4096 {
 				t.Errorf("the slow reader got %d bytes of %d: it was not cut off", got, bigAnswer)
 			}
