@@ -50,7 +50,8 @@
 //	POST   {prefix}                   201 {data: article} and Location; user_id from the token
 //	DELETE {prefix}/{article}         204; 403 for another's article; 404 when missing
 //
-// HEAD is served like GET; other methods get 405 with an Allow header. An
+// HEAD is served like GET, but for the collection, whose page is not read
+// for it (see [Handler.List]); other methods get 405 with an Allow header. An
 // {article} that is not a positive integer in plain decimal ("0", "-1",
 // "007", "abc") is a 404, as is a deeper path.
 //
@@ -144,11 +145,11 @@
 // meanwhile is bounded: one answer by [Config.MaxListBytes] (16 MiB; a
 // larger page is a 400 with [MessagePageTooLarge]), and all of them at
 // once by a response budget ([Config.ResponseBudget], 64 MiB), of which
-// one client holds a small part; a list that finds no room is a 503 with
-// [MessageBusy] and Retry-After: 1, and never waits for room while the
-// store reads its rows. A client that takes none of a large answer for
-// [Config.StallTimeout] (5 s) is cut off, and the answer's share of the
-// budget goes back.
+// one client holds a small part (one large page at a time); a list that
+// finds no room is a 503 with [MessageBusy] and Retry-After: 1, and never
+// waits for room while the store reads its rows. A client that takes none
+// of a large answer, a list's or a show's, for [Config.StallTimeout]
+// (5 s) is cut off, and what the answer holds goes back.
 //
 // # Deleting
 //

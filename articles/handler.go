@@ -18,6 +18,7 @@ import (
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
+	"github.com/gqlkit/gqlkit/internal/stall"
 )
 
 // Defaults of [Config].
@@ -33,14 +34,14 @@ const (
 	DefaultMaxListBytes = 16 << 20
 	// DefaultResponseBudget bounds the list answers held at once (64 MiB)
 	// when [Config.ResponseBudget] is zero.
-	DefaultResponseBudget = 64 << 20
+	DefaultResponseBudget = respbudget.DefaultSize
 	// DefaultResponseBudgetWait bounds how long a list waits for its
 	// first share of the response budget when
 	// [Config.ResponseBudgetWait] is zero.
-	DefaultResponseBudgetWait = 10 * time.Second
+	DefaultResponseBudgetWait = respbudget.DefaultWait
 	// DefaultStallTimeout bounds how long a client may take none of a
-	// large list answer when [Config.StallTimeout] is zero.
-	DefaultStallTimeout = 5 * time.Second
+	// large answer when [Config.StallTimeout] is zero.
+	DefaultStallTimeout = stall.DefaultTimeout
 )
 
 // Config configures a [Handler]. The zero value means the documented
@@ -89,36 +90,40 @@ type Config struct {
 	// A quarter of the budget is kept for first shares: every list starts
 	// with one of 256 KiB (at most MaxListBytes), which holds most pages,
 	// waiting for it up to ResponseBudgetWait while the store holds
-	// nothing yet. A page that outgrows it grows into the other three
-	// quarters as it is read, at once or not at all: no list waits for
-	// room while it holds a database connection. Once read, the share
-	// shrinks to the answer's buffer. One client (the host of
-	// r.RemoteAddr; an IPv6 address counts as its /64) holds at most an
-	// eighth of the first quarter, and MaxListBytes of the rest however
-	// many of its pages share it. Behind a reverse proxy every request
+	// nothing yet. A page that outgrows it takes MaxListBytes of the other
+	// three quarters in one step, at once or not at all: no list waits for
+	// room while it holds a database connection, and pages read at the
+	// same time never each hold a part of the room and refuse each other
+	// the rest. Once read, the share shrinks to the answer's buffer. One
+	// client (the host of r.RemoteAddr; an IPv6 address counts as its /64)
+	// holds at most an eighth of the first quarter, and MaxListBytes of
+	// the rest: one large page under way at a time, until it is written.
+	// Requests whose RemoteAddr cannot be read (a Unix socket's listener)
+	// have no part of their own. Behind a reverse proxy every request
 	// comes from the proxy's address, so the service's proxy middleware
 	// must rewrite RemoteAddr before the handler, or every client counts
 	// as one.
 	//
 	// A list that gets no room, first or as it grows, is answered 503
 	// {"message": MessageBusy} with Retry-After: 1, and holds nothing by
-	// then. Zero means DefaultResponseBudget (64 MiB: room for three
-	// pages of the default MaxListBytes besides the first shares); a
-	// negative value turns the budget off (each answer is still bounded
-	// by MaxListBytes). [NewHandler] refuses a budget whose quarter cannot
-	// hold a first share, or whose other three quarters cannot hold
-	// MaxListBytes.
+	// then, nor while the store closes its rows. Zero means
+	// DefaultResponseBudget (64 MiB: room for three pages of the default
+	// MaxListBytes besides the first shares); a negative value turns the
+	// budget off (each answer is still bounded by MaxListBytes).
+	// [NewHandler] refuses a budget whose quarter cannot hold a first
+	// share, or whose other three quarters cannot hold MaxListBytes.
 	ResponseBudget int64
 	// ResponseBudgetWait bounds how long a list waits for its first share
 	// of the budget; zero means DefaultResponseBudgetWait (10 s).
 	ResponseBudgetWait time.Duration
 
-	// StallTimeout cuts off a client that stops reading a list answer of
-	// 64 KiB or more: the answer is written 64 KiB at a time, and when
-	// the client takes none of a part within StallTimeout, the
-	// connection's write deadline is brought forward to now, which ends
-	// the write and the connection and gives the answer's share of the
-	// budget back. Only the writer's deadline is used
+	// StallTimeout cuts off a client that stops reading an answer of
+	// 64 KiB or more, a list or a show (one article may be megabytes):
+	// the answer is written 64 KiB at a time, and when the client takes
+	// none of a part within StallTimeout, the connection's write deadline
+	// is brought forward to now, which ends the write and the connection
+	// and gives back what the answer holds, a list's share of the budget
+	// included. Only the writer's deadline is used
 	// (http.ResponseController): the server's WriteTimeout is never
 	// lengthened, and a middleware's writer without Unwrap is not
 	// watched. Zero means DefaultStallTimeout (5 s, a rate of at least
@@ -305,7 +310,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // List serves GET (and HEAD) of the collection: a page of published
-// articles, newest first. Other methods get a 405.
+// articles, newest first. HEAD checks the paging as GET does and answers
+// 200 with the Content-Type of a list, without reading the page (its
+// length, and whether it fits the budget, are known only once it is read):
+// no Content-Length. Other methods get a 405.
 func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		methodNotAllowed(w, "GET, HEAD")
@@ -370,7 +378,7 @@ func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {
 		h.errs.WriteREST(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, dataJSON{Data: a})
+	h.writeArticle(w, r, http.StatusOK, a)
 }
 
 func (h *Handler) create(w http.ResponseWriter, r *http.Request) {

@@ -5,19 +5,16 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 
-	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
-	"github.com/gqlkit/gqlkit/internal/stall"
 )
 
 // Messages of the answers to a list that cannot be served.
 const (
 	// MessageBusy is the message of the 503 answering a list that the
 	// response budget has no room for now (see Config.ResponseBudget).
-	MessageBusy = "The server is busy; try again shortly."
+	MessageBusy = respbudget.MessageBusy
 	// MessagePageTooLarge is the message of the 400 answering a list
 	// whose answer would be larger than Config.MaxListBytes.
 	MessagePageTooLarge = "The page is larger than the limit; ask for fewer articles per page."
@@ -26,7 +23,7 @@ const (
 // firstListShare is the share of the response budget every list starts
 // with (at most MaxListBytes): it holds a page of 15 articles of some
 // 16 KB each, which most pages are not.
-const firstListShare = 256 << 10
+const firstListShare = respbudget.DefaultFirstShare
 
 func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	if !h.hasBase(w, r) {
@@ -40,6 +37,13 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 	p, problems := readPaging(q)
 	if len(problems) > 0 {
 		httpjson.WriteValidationFailed(w, problems)
+		return
+	}
+	if r.Method == http.MethodHead {
+		// The page is not read for a HEAD: its length, what a GET would
+		// answer besides 200, is known only once it is.
+		w.Header().Set("Content-Type", httpjson.ContentType)
+		w.WriteHeader(http.StatusOK)
 		return
 	}
 	// The share is taken, waiting if need be, before the store holds
@@ -62,19 +66,8 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		h.errs.WriteREST(w, r, err)
 		return
 	}
-	hdr := w.Header()
-	hdr["Content-Type"] = headerJSON
-	hdr.Set("Content-Length", strconv.Itoa(len(a.buf)))
-	w.WriteHeader(http.StatusOK)
-	if err := stall.Write(w, h.stall, a.buf); err != nil {
-		ctxlog.For(r.Context(), h.errs.Logger).Info().Err(err).Int("bytes", len(a.buf)).
-			Msg("articles: the client did not take its list answer")
-	}
+	h.writeBody(w, r, http.StatusOK, a.buf)
 }
-
-// headerJSON is the Content-Type of list answers, shared to save an
-// allocation; it is never modified.
-var headerJSON = []string{"application/json"}
 
 // listAnswer is a list answer under way: {"data":[, then the JSON of the
 // articles as the store reads them, then the links and meta, in one
@@ -84,9 +77,10 @@ type listAnswer struct {
 	page  Page // what the store fills; its answer is this one
 	buf   []byte
 	share respbudget.Share
-	max   int // Config.MaxListBytes; 0: none
-	limit int // the page size
-	n     int // articles added
+	max   int   // Config.MaxListBytes; 0: none
+	limit int   // the page size
+	n     int   // articles added
+	err   error // the answer failed (see fail): the page ends
 }
 
 // articleOverhead is what an article's JSON takes besides its title, body
@@ -123,23 +117,41 @@ func (h *Handler) releaseListAnswer(a *listAnswer) {
 
 // add appends the JSON of the page's next article (see Page.Add).
 func (a *listAnswer) add(art Article) error {
+	if a.err != nil {
+		return a.err
+	}
 	if err := a.room(len(a.buf) + 1 + len(art.Title) + len(art.Body) + len(art.Author.Name) + articleOverhead); err != nil {
-		return err
+		return a.fail(err)
 	}
 	if a.n > 0 {
 		a.buf = append(a.buf, ',')
 	}
 	a.buf = art.appendJSON(a.buf)
 	a.n++
-	return a.fits()
+	if err := a.fits(); err != nil {
+		return a.fail(err)
+	}
+	return nil
 }
 
-// room makes the buffer's capacity need bytes or more, growing it and the
-// share together, at once or not at all: ErrPageTooLarge past
-// MaxListBytes, respbudget.ErrBusy when the budget has no room now. The
-// buffer doubles, but no further than the page is reckoned to need from
-// its articles so far, so that a page of like articles ends close to its
-// size.
+// fail ends the answer with err: its buffer is dropped and its share given
+// back at once, so that nothing is held while the store closes its rows
+// (pgx reads what is left of the result) and the refusal is written.
+func (a *listAnswer) fail(err error) error {
+	a.err, a.buf = err, nil
+	a.share.Release()
+	return err
+}
+
+// room makes the buffer's capacity need bytes or more, at once or not at
+// all: ErrPageTooLarge past MaxListBytes, respbudget.ErrBusy when the
+// budget has no room now. The first time the page outgrows its first
+// share, the share grows to MaxListBytes in one step: pages that grow at
+// the same time never each hold a part of the room and refuse each other
+// the rest, and the share never grows again (it shrinks to the answer once
+// the page is read). The buffer doubles, but no further than the page is
+// reckoned to need from its articles so far, so that a page of like
+// articles ends close to its size.
 func (a *listAnswer) room(need int) error {
 	if need <= cap(a.buf) {
 		return nil
@@ -155,8 +167,12 @@ func (a *listAnswer) room(need int) error {
 	if a.max > 0 {
 		c = min(c, a.max)
 	}
-	if err := a.share.TryGrow(int64(c)); err != nil {
-		return err
+	if held := a.share.Size(); int64(c) > held && held > 0 {
+		if int64(need) <= held {
+			c = int(held) // the first share still holds the page
+		} else if err := a.share.TryGrow(int64(a.max)); err != nil {
+			return err
+		}
 	}
 	b := make([]byte, len(a.buf), c)
 	copy(b, a.buf)
@@ -171,11 +187,17 @@ func (a *listAnswer) fits() error {
 	if a.max > 0 && len(a.buf) > a.max {
 		return ErrPageTooLarge
 	}
-	if c := int64(cap(a.buf)); c > a.share.Size() {
-		if a.max > 0 {
-			c = min(c, int64(a.max))
+	if c := int64(cap(a.buf)); c > a.share.Size() && a.share.Size() > 0 {
+		if a.share.Size() < int64(a.max) {
+			if err := a.share.TryGrow(int64(a.max)); err != nil {
+				return err
+			}
 		}
-		return a.share.TryGrow(c)
+		if c > a.share.Size() { // append grew the buffer past the bound
+			b := make([]byte, len(a.buf), a.max)
+			copy(b, a.buf)
+			a.buf = b
+		}
 	}
 	return nil
 }
@@ -188,8 +210,11 @@ const tailBytes = 512
 // served at path, and shrinks the share to the buffer: the answer is
 // whole, and holds no more while it is written.
 func (a *listAnswer) finish(path string, p paging, total int64) error {
+	if a.err != nil {
+		return a.err
+	}
 	if err := a.room(len(a.buf) + 5*len(path) + tailBytes); err != nil {
-		return err
+		return a.fail(err)
 	}
 	b, err := appendListTail(a.buf, path, p, total, a.n)
 	if err != nil {
@@ -197,42 +222,28 @@ func (a *listAnswer) finish(path string, p paging, total int64) error {
 	}
 	a.buf = b
 	if err := a.fits(); err != nil {
-		return err
+		return a.fail(err)
 	}
 	a.share.Shrink(int64(cap(a.buf)))
 	return nil
 }
 
-// listBudget checks the list settings of cfg and returns the response
-// budget (nil when off) and the bound on one answer (0: none).
+// listBudget returns the response budget of the list answers that cfg
+// sets (nil when off), and the bound on one answer (0: none).
 func listBudget(cfg Config) (*respbudget.Budget, int, error) {
-	size, maxList, wait := cfg.ResponseBudget, cfg.MaxListBytes, cfg.ResponseBudgetWait
-	if wait < 0 {
-		return nil, 0, fmt.Errorf("articles: Config.ResponseBudgetWait %v is negative", wait)
-	}
+	maxList := cfg.MaxListBytes
 	if maxList == 0 {
 		maxList = DefaultMaxListBytes
 	}
 	switch {
-	case size < 0 && maxList < 0:
-		return nil, 0, nil
-	case size < 0:
-		return nil, int(maxList), nil
+	case cfg.ResponseBudget < 0:
+		return nil, int(max(maxList, 0)), nil
 	case maxList < 0:
 		return nil, 0, errors.New("articles: a response budget needs a bound on each list answer: set Config.MaxListBytes, or turn the budget off with a negative Config.ResponseBudget")
-	case size == 0:
-		size = DefaultResponseBudget
 	}
-	if wait == 0 {
-		wait = DefaultResponseBudgetWait
+	b, err := respbudget.New(respbudget.Config{Size: cfg.ResponseBudget, FirstShare: firstListShare, MaxShare: maxList, Wait: cfg.ResponseBudgetWait})
+	if err != nil {
+		return nil, 0, fmt.Errorf("articles: Config.ResponseBudget, ResponseBudgetWait and MaxListBytes: %w", err)
 	}
-	first := min(firstListShare, maxList)
-	switch {
-	case first > size/4:
-		return nil, 0, fmt.Errorf("articles: the quarter of Config.ResponseBudget %d kept for first shares cannot hold one of %d bytes", size, first)
-	case maxList > size-size/4:
-		return nil, 0, fmt.Errorf("articles: Config.MaxListBytes %d is larger than the three quarters of Config.ResponseBudget %d that large pages share, which could never hold such a page", maxList, size)
-	}
-	b, err := respbudget.New(respbudget.Config{Size: size, FirstShare: first, MaxShare: maxList, Wait: wait})
-	return b, int(maxList), err
+	return b, int(maxList), nil
 }

@@ -181,7 +181,7 @@ func TestListClientGone(t *testing.T) {
 		t.Errorf("Content-Length = %q, want the whole page's, %d", cl, len(body))
 	}
 	if line := strings.TrimSuffix(logs.String(), "\n"); !strings.Contains(line, `"level":"info"`) ||
-		!strings.Contains(line, "broken pipe") || !strings.Contains(line, "did not take its list answer") || strings.Contains(line, "\n") {
+		!strings.Contains(line, "broken pipe") || !strings.Contains(line, "did not take its answer") || strings.Contains(line, "\n") {
 		t.Errorf("log = %s, want one info line about the client with the cause", line)
 	}
 }

@@ -22,7 +22,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/storetest"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
@@ -48,7 +47,7 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 
 // budgetServer serves s with cfg on a loopback server whose connections
 // buffer little (see smallBuffers), and returns its address.
-func budgetServer(t *testing.T, s storetest.Store, cfg articles.Config) string {
+func budgetServer(t *testing.T, s articles.Store, cfg articles.Config) string {
 	t.Helper()
 	logger := zerolog.Nop()
 	cfg.Logger = &logger
@@ -142,39 +141,48 @@ func firstPage(addr string, rows []string, n int) string {
 }
 
 // TestListBudget: pages of 4 articles of 100 KiB (411 KB answers), a bound
-// of 2.2 MB on what one client holds (MaxListBytes) and a budget of 4 MiB
-// (3 MiB for pages past their first share). Five connections of one client
-// that do not read hold their answers; its sixth list is refused at once
-// with a 503 while another client's lists are served whole. Once another
-// client's two non-readers fill the budget, a third client's large page is
-// refused too, and its small page served. Once the non-readers have taken
-// nothing for the stall timeout they are cut off, and their client is
-// served again.
+// of 2.2 MB on one answer and on what one client holds of the room for
+// large pages (MaxListBytes), and a budget of 4 MiB (3 MiB for pages past
+// their first share). A page that outgrows its first share takes
+// MaxListBytes while it is read, then holds its answer's buffer until it
+// is written. A connection of one client that does not read holds its
+// answer; the client's next large list is refused at once with a 503 (its
+// part is one page under way), while another client's lists and its own
+// small one are served whole. Once two more clients' non-readers leave
+// less than MaxListBytes free, a fourth client's large page is refused
+// too, and its small page served. Once the non-readers have taken nothing
+// for the stall timeout they are cut off, and their client is served
+// again.
 func TestListBudget(t *testing.T) {
 	if testing.Short() {
-		t.Skip("some 5 s a database")
+		t.Skip("some 7 s a database")
 	}
+	const stallTimeout = 3 * time.Second
 	for _, o := range storeOpeners {
 		t.Run(o.name, func(t *testing.T) {
 			s, _ := o.open(t)
 			rows := stored(t, s, 4, 100<<10)
 			addr := budgetServer(t, s, articles.Config{MaxListBytes: 2_200_000, ResponseBudget: 4 << 20,
-				ResponseBudgetWait: time.Second, StallTimeout: 4 * time.Second})
+				ResponseBudgetWait: time.Second, StallTimeout: stallTimeout})
 			const large = "/api/articles?per_page=4"
 			want := firstPage(addr, rows, 4)
 
-			start := time.Now()
 			var held []*listReader
-			for i := range 5 {
-				l := getHead(t, "127.0.0.2", addr, large)
+			firstHead := time.Now()
+			lastHead := firstHead
+			hold := func(from string) {
+				t.Helper()
+				l := getHead(t, from, addr, large)
+				lastHead = time.Now()
 				if l.resp.StatusCode != http.StatusOK || l.resp.ContentLength != int64(len(want)) {
-					t.Fatalf("non-reader %d of one client: %d, Content-Length %d; want 200 and %d", i+1, l.resp.StatusCode, l.resp.ContentLength, len(want))
+					t.Fatalf("a non-reader from %s: %d, Content-Length %d; want 200 and %d", from, l.resp.StatusCode, l.resp.ContentLength, len(want))
 				}
 				held = append(held, l)
 			}
+			hold("127.0.0.2")
 			status, hdr, body := getFrom(t, "127.0.0.2", addr, large)
 			if status != http.StatusServiceUnavailable || body != busyBody || hdr.Get("Retry-After") != "1" || hdr.Get("Content-Type") != "application/json" {
-				t.Errorf("the client's sixth large list: %d %s (Retry-After %q, Content-Type %q); want 503 %s, Retry-After 1",
+				t.Errorf("the client's second large list: %d %s (Retry-After %q, Content-Type %q); want 503 %s, Retry-After 1",
 					status, body, hdr.Get("Retry-After"), hdr.Get("Content-Type"), busyBody)
 			}
 			if status, _, body := getFrom(t, "127.0.0.3", addr, large); status != http.StatusOK || body != want {
@@ -184,26 +192,24 @@ func TestListBudget(t *testing.T) {
 				t.Errorf("the client's small list (it stays in its first share): %d %.80s", status, body)
 			}
 
-			// A second client's two non-readers leave less than a page free.
-			for range 2 {
-				if l := getHead(t, "127.0.0.4", addr, large); l.resp.StatusCode != http.StatusOK {
-					t.Fatalf("a second client's non-reader: %d", l.resp.StatusCode)
-				} else {
-					held = append(held, l)
-				}
-			}
+			// Two more clients' non-readers: 3 MiB less three answers'
+			// buffers leave less than MaxListBytes free.
+			hold("127.0.0.4")
+			hold("127.0.0.6")
 			status, hdr, body = getFrom(t, "127.0.0.5", addr, large)
 			if status != http.StatusServiceUnavailable || body != busyBody || hdr.Get("Retry-After") != "1" {
-				t.Errorf("a third client's large list with the budget full: %d %s (Retry-After %q); want 503 %s", status, body, hdr.Get("Retry-After"), busyBody)
+				t.Errorf("a fourth client's large list with the budget full: %d %s (Retry-After %q); want 503 %s", status, body, hdr.Get("Retry-After"), busyBody)
 			}
 			if status, _, body := getFrom(t, "127.0.0.5", addr, "/api/articles?per_page=1"); status != http.StatusOK || body != firstPage(addr, rows, 1) {
-				t.Errorf("a third client's small list with the budget full: %d %.80s", status, body)
+				t.Errorf("a fourth client's small list with the budget full: %d %.80s", status, body)
 			}
-			t.Logf("the checks while the non-readers held their answers took %v", time.Since(start).Round(time.Millisecond))
+			t.Logf("the checks while the non-readers held their answers took %v", time.Since(firstHead).Round(time.Millisecond))
 
-			// Cut off after 4 s without taking anything: each got less than
-			// its answer, and the first client is served again.
-			time.Sleep(time.Until(start.Add(5 * time.Second)))
+			// Cut off once they have taken nothing for the stall timeout
+			// (counted from the last head, with two seconds to spare):
+			// each got less than its answer, and the first client is
+			// served again.
+			time.Sleep(time.Until(lastHead.Add(stallTimeout + 2*time.Second)))
 			for i, l := range held {
 				if got := l.body(t); len(got) >= len(want)-8<<10 {
 					t.Errorf("non-reader %d got %d of %d bytes: it was not cut off", i+1, len(got), len(want))
@@ -251,9 +257,9 @@ func TestNewHandlerBudget(t *testing.T) {
 		{cfg: articles.Config{ResponseBudget: -1, StallTimeout: -1}},
 		{cfg: articles.Config{ResponseBudget: 1 << 20, MaxListBytes: 100 << 10}},
 		{cfg: articles.Config{MaxListBytes: -1}, want: "needs a bound on each list answer"},
-		{cfg: articles.Config{ResponseBudgetWait: -time.Second}, want: "ResponseBudgetWait -1s is negative"},
-		{cfg: articles.Config{ResponseBudget: 512 << 10}, want: "cannot hold one of 262144 bytes"},
-		{cfg: articles.Config{ResponseBudget: 16 << 20}, want: "MaxListBytes 16777216 is larger than the three quarters"},
+		{cfg: articles.Config{ResponseBudgetWait: -time.Second}, want: "a wait of -1s: none may be negative"},
+		{cfg: articles.Config{ResponseBudget: 512 << 10}, want: "a first share of 262144 bytes is larger than the quarter"},
+		{cfg: articles.Config{ResponseBudget: 16 << 20}, want: "an answer of up to 16777216 bytes is larger than the three quarters"},
 	} {
 		_, err := articles.NewHandler(failingStore{}, c.cfg)
 		switch {

@@ -3,7 +3,9 @@ package articles
 import (
 	"net/http"
 
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/internal/stall"
 )
 
 // dataJSON is the body of a single-article answer.
@@ -26,6 +28,34 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		return
 	}
 	httpjson.Write(w, status, body)
+}
+
+// writeArticle answers with one article, {"data": a}, and status, its
+// body written like a list's (see writeBody): an article's answer may be
+// some megabytes (Config.MaxBodyBytes of text, which JSON may escape).
+func (h *Handler) writeArticle(w http.ResponseWriter, r *http.Request, status int, a Article) {
+	body, err := dataJSON{Data: a}.appendJSON(make([]byte, 0, len(a.Title)+len(a.Body)+len(a.Author.Name)+articleOverhead))
+	if err != nil {
+		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
+		return
+	}
+	h.writeBody(w, r, status, body)
+}
+
+// writeBody answers with status and body, which is JSON, with a
+// Content-Length, through the stall watch: a client that takes none of a
+// body of stall.Chunk (64 KiB) or more for Config.StallTimeout is cut off,
+// and what the answer holds goes back. A client that did not take its
+// answer is logged once, at info: it went away, or was cut off.
+func (h *Handler) writeBody(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	httpjson.WriteHead(w, status, len(body))
+	if r.Method == http.MethodHead {
+		return // net/http sends no body
+	}
+	if err := stall.Write(w, h.stall, body); err != nil {
+		ctxlog.For(r.Context(), h.errs.Logger).Info().Err(err).Int("bytes", len(body)).
+			Msg("articles: the client did not take its answer")
+	}
 }
 
 // jsonAppender is a body that writes its own JSON in one pass.

@@ -147,14 +147,27 @@ func Marshal(v any) ([]byte, error) {
 // internalBody answers when a body cannot be encoded.
 const internalBody = `{"message":"` + MessageInternal + `"}`
 
+// ContentType is the Content-Type of the JSON answers.
+const ContentType = "application/json"
+
+// headerJSON is ContentType as a header value, shared to save an
+// allocation; it is never modified.
+var headerJSON = []string{ContentType}
+
 // Write answers with status and body, which is JSON, setting Content-Type
 // and Content-Length.
 func Write(w http.ResponseWriter, status int, body []byte) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(status)
+	WriteHead(w, status, len(body))
 	_, _ = w.Write(body)
+}
+
+// WriteHead sends the status and headers of a JSON answer of n bytes,
+// Content-Type and Content-Length; its body is the caller's to write.
+func WriteHead(w http.ResponseWriter, status, n int) {
+	h := w.Header()
+	h["Content-Type"] = headerJSON
+	h.Set("Content-Length", strconv.Itoa(n))
+	w.WriteHeader(status)
 }
 
 // WriteValue answers with status and v encoded by [Marshal]; a value that
