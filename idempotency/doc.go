@@ -69,7 +69,10 @@
 // connection, or SQLite's single writer, from others. When the process
 // dies, its keys are taken over by retries once their leases end. A
 // request that finds its key held, or a take-over that would have to
-// wait for a transaction, is answered 409 at once.
+// wait for a transaction, is answered 409 at once. (On PostgreSQL a claim
+// whose request went away while its row was being inserted may have
+// committed all the same: its key is then held by no one until its lease
+// ends, and retries get 409 meanwhile.)
 //
 // # Exactly once, across crashes
 //
@@ -84,17 +87,6 @@
 // connection broke as the database committed): the client gets a 500,
 // and a retry the recorded answer.
 //
-// # A claim's transaction is bounded
-//
-// The first write renews the lease and begins the transaction with the
-// lease's end as its deadline: a transaction lives at most one lease
-// (5 s) past its request's first write, however long the handler then
-// takes, and others see the key held for all that time. A handler whose
-// writes outlast it has them rolled back and answers an error, and
-// nothing is recorded; raise [Config.Lease] for slower writes. So a hung
-// handler holds SQLite's writer, or a PostgreSQL connection, for one
-// lease at most.
-//
 // The rule for a store of your own in the same database: run a keyed
 // request's writes in the transaction of [SQLStore.Tx], and, once it is
 // open, its reads too ([SQLStore.ActiveTx]). A request that holds the
@@ -106,4 +98,17 @@
 // and its answer is not recorded. On SQLite, where the transaction holds
 // the one writer connection, such a write in the same request would wait
 // for the request's own transaction: once it is open, write only in it.
+// A write that comes after an answer not to be recorded has begun fails:
+// the claim is released by then.
+//
+// # A claim's transaction is bounded
+//
+// The first write renews the lease and begins the transaction with the
+// lease's end as its deadline: a transaction lives at most one lease
+// (5 s) past its request's first write, however long the handler then
+// takes, and others see the key held for all that time. A handler whose
+// writes outlast it has them rolled back and answers an error, and
+// nothing is recorded; raise [Config.Lease] for slower writes. So a hung
+// handler holds SQLite's writer, or a PostgreSQL connection, for one
+// lease at most.
 package idempotency

@@ -96,19 +96,22 @@ type Config struct {
 	// DefaultMaxBodyBytes.
 	MaxBodyBytes int64
 
-	// MaxRecordBytes caps the body of an answer to be recorded. A write
-	// whose answer is larger is undone and answered 422
+	// MaxRecordBytes caps the body of an answer to be recorded, which
+	// the middleware holds in memory until it is recorded. A write whose
+	// answer is larger is undone and answered 422
 	// IDEMPOTENCY_ANSWER_TOO_LARGE: a retry would fail alike, and an
-	// answer that was sent but not recorded could not be replayed. 0
+	// answer that was sent but not recorded could not be replayed. The
+	// handler's Write that passes the cap (or the first, when its
+	// Content-Length is over it) fails, and nothing more is held. 0
 	// means DefaultMaxRecordBytes.
 	MaxRecordBytes int
 
 	// Lease is how long a key stays held after its request last renewed
 	// its claim; the middleware renews it every Lease/3 while the handler
 	// runs, so it only ends on its own when the process dies. It also
-	// bounds a claim's transaction: with SQLStore, the writes of a
-	// request must be done, and its answer begun, within Lease of its
-	// first write (see SQLStore.Tx). 0 means DefaultLease.
+	// bounds a claim's transaction: with SQLStore, a request's handler
+	// must have returned within Lease of its first write, or its writes
+	// are rolled back (see SQLStore.Tx). 0 means DefaultLease.
 	Lease time.Duration
 
 	// StallTimeout cuts off a client that stops reading a recorded
@@ -165,12 +168,12 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 	if cfg.Lease == 0 {
 		cfg.Lease = DefaultLease
 	}
-	var stall time.Duration
+	var stallTimeout time.Duration // negative: none
 	switch {
 	case cfg.StallTimeout == 0:
-		stall = DefaultStallTimeout
+		stallTimeout = DefaultStallTimeout
 	case cfg.StallTimeout > 0:
-		stall = cfg.StallTimeout
+		stallTimeout = cfg.StallTimeout
 	}
 	if cfg.Subject == nil {
 		cfg.Subject = userSubject
@@ -183,7 +186,7 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 		cfg.WriteError = p.WriteREST
 	}
 	return func(next http.Handler) http.Handler {
-		return &middleware{cfg: cfg, next: next, stall: stall}
+		return &middleware{cfg: cfg, next: next, stall: stallTimeout}
 	}, nil
 }
 

@@ -78,8 +78,8 @@ func (c *sqlClaim) join(ctx context.Context) (*sql.Tx, error) {
 		_ = tx.Rollback()
 	}
 	if err == nil && c.store.stmts.lock != "" {
-		var one int
-		if err = tx.QueryRowContext(ctx, c.store.stmts.lock, c.subject, c.key, c.owner).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		var n int64
+		if n, err = affected(tx.ExecContext(ctx, c.store.stmts.lock, c.subject, c.key, c.owner)); err == nil && n == 0 {
 			err = ErrClaimLost // cannot be: the lease was renewed just now
 		}
 		if err != nil {
