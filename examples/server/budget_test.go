@@ -5,18 +5,18 @@ package main
 // clients need, and one client cannot take more than its own part.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gqlkit/gqlkit/internal/loopback"
 )
 
 // The large answer of the issue: a 439-byte request whose answer is
@@ -59,17 +59,10 @@ func createLargePosts(t *testing.T, base, token string) {
 	}
 }
 
-// loopbackDialer dials from the loopback address from: each 127.0.0.x is
-// a client of its own to the server's response budget.
-func loopbackDialer(from string) *net.Dialer {
-	return &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
-}
-
 // clientFrom returns an HTTP client whose connections come from the
-// loopback address from.
-func clientFrom(from string) *http.Client {
-	return &http.Client{Timeout: faultTimeout, Transport: &http.Transport{DialContext: loopbackDialer(from).DialContext}}
-}
+// loopback address from: each 127.0.0.x is a client of its own to the
+// server's response budget.
+func clientFrom(from string) *http.Client { return loopback.Client(from, faultTimeout) }
 
 // postGraphQL sends a GraphQL request body with c and reads the whole
 // answer.
@@ -83,39 +76,21 @@ func postGraphQL(c *http.Client, base, body string) (response, error) {
 	return response{status: resp.StatusCode, header: resp.Header, body: string(b)}, err
 }
 
-// nonReader is a raw connection that sent one request and reads nothing
-// until the test says so.
-type nonReader struct {
-	conn   net.Conn
-	reader *bufio.Reader
-}
-
 // sendNonReader sends body to the GraphQL endpoint from the loopback
 // address from, and reads nothing.
-func sendNonReader(t *testing.T, from, addr, body string) *nonReader {
+func sendNonReader(t *testing.T, from, addr, body string) *loopback.NonReader {
 	t.Helper()
-	conn, err := loopbackDialer(from).Dial("tcp", addr)
-	if err != nil {
-		t.Fatalf("dialing from %s: %v", from, err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "POST /api/graphql HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
-		addr, len(body), body)
-	return &nonReader{conn: conn, reader: bufio.NewReaderSize(conn, 4096)}
+	return loopback.Send(t, from, addr, http.MethodPost, "/api/graphql", body)
 }
 
-// head reads the status and headers of the answer: a few kilobytes.
-func (n *nonReader) head(t *testing.T) *http.Response {
-	t.Helper()
-	if err := n.conn.SetReadDeadline(time.Now().Add(faultTimeout)); err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.ReadResponse(n.reader, nil)
-	if err != nil {
-		t.Fatalf("reading the head of an answer: %v", err)
-	}
-	return resp
-}
+// stallTimeout is the server's stall timeout (GRAPHQL_STALL_TIMEOUT
+// unset), and cutMargin what a test leaves it besides before it looks
+// for a cut: a non-reader whose head came at t is cut off by t +
+// stallTimeout + cutMargin.
+const (
+	stallTimeout = 5 * time.Second
+	cutMargin    = 2 * time.Second
+)
 
 // TestBudgetSlowReaders: five connections of one client send the 12.6 MB
 // query and never read. One of them executes and holds its answer; the
@@ -142,8 +117,7 @@ func TestBudgetSlowReaders(t *testing.T) {
 			t.Logf("the large request: %d bytes; its answer: %d bytes", len(large), largeAnswerSize())
 
 			// Five connections from 127.0.0.9 that do not read.
-			start := time.Now()
-			var conns []*nonReader
+			var conns []*loopback.NonReader
 			for range 5 {
 				conns = append(conns, sendNonReader(t, "127.0.0.9", p.addr, large))
 			}
@@ -157,18 +131,20 @@ func TestBudgetSlowReaders(t *testing.T) {
 			}
 			t.Logf("239 small queries from other clients: slowest %v, %d failed", smallWorst.Round(time.Millisecond), smallFailed)
 
-			// The non-readers: one answer under way, four refused.
+			// The non-readers: one answer under way, four refused; the
+			// heads came by now.
 			holder, holderHead, refused := sortNonReaders(t, conns, largeAnswerSize(), busyAnswer)
+			headsAt := time.Now()
 			if holder == nil || refused != 4 {
 				t.Fatalf("of five non-readers of one client, %d were refused and %v got an answer; want one answer and four 503",
 					refused, holder != nil)
 			}
 
-			// Once the one under way has taken nothing for 5 s it is cut
-			// off: reading now finds what the socket buffers held, then
-			// the end of the connection.
-			time.Sleep(time.Until(start.Add(7 * time.Second)))
-			got := holder.rest(t, holderHead)
+			// Once the one under way has taken nothing for the stall
+			// timeout it is cut off: reading now finds what the socket
+			// buffers held, then the end of the connection.
+			time.Sleep(time.Until(headsAt.Add(stallTimeout + cutMargin)))
+			got := holder.Rest(t, holderHead) + 200 // sortNonReaders read the first 200
 			t.Logf("the non-reader got %d of %d bytes", got, largeAnswerSize())
 			if got >= int64(largeAnswerSize()) {
 				t.Errorf("the non-reader got its whole answer, %d bytes: it was not cut off", got)

@@ -5,11 +5,12 @@ package main
 // time to take its answer, than without one.
 
 import (
-	"bufio"
 	"fmt"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/gqlkit/gqlkit/internal/loopback"
 )
 
 // TestIdempotencyKeyedNonReaders: eight raw connections of one logged-in
@@ -47,11 +48,11 @@ func TestIdempotencyKeyedNonReaders(t *testing.T) {
 			before := rss(t, p.cmd.Process.Pid)
 
 			start := time.Now()
-			var conns []*nonReader
+			var conns []*loopback.NonReader
 			for i := range 8 {
 				conn := clientConn(t, "127.0.0.9", p.addr)
 				postOn(t, conn, "/api/graphql", large, keyed(fmt.Sprint("large-", i))...)
-				conns = append(conns, &nonReader{conn: conn, reader: bufio.NewReaderSize(conn, 4096)})
+				conns = append(conns, loopback.NewNonReader(conn))
 			}
 			holder, head, refused := sortNonReaders(t, conns, largeAnswerSize(), busyAnswer)
 			held := rss(t, p.cmd.Process.Pid)
@@ -69,7 +70,7 @@ func TestIdempotencyKeyedNonReaders(t *testing.T) {
 
 			if holder != nil {
 				time.Sleep(time.Until(start.Add(8 * time.Second)))
-				got := holder.rest(t, head) + 200 // sortNonReaders read the first 200
+				got := holder.Rest(t, head) + 200 // sortNonReaders read the first 200
 				t.Logf("the non-reader got %d of %d bytes", got, largeAnswerSize())
 				if got >= int64(largeAnswerSize()) {
 					t.Errorf("the keyed non-reader got its whole answer, %d bytes, after 8 s of not reading: it was not cut off", got)

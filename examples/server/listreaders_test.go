@@ -4,17 +4,15 @@ package main
 // need (issue 28, item 3, REST half), through the real binary.
 
 import (
-	"bufio"
-	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gqlkit/gqlkit/internal/loopback"
 )
 
 // The scale of the issue: GET /api/articles?per_page=30 over large
@@ -65,19 +63,6 @@ func publishArticles(t *testing.T, base, token string) (small, large int64) {
 	return small, large
 }
 
-// sendGet sends GET path on a raw connection from the loopback address
-// from, and reads nothing.
-func sendGet(t *testing.T, from, addr, path string) *nonReader {
-	t.Helper()
-	conn, err := loopbackDialer(from).Dial("tcp", addr)
-	if err != nil {
-		t.Fatalf("dialing from %s: %v", from, err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\n\r\n", path, addr)
-	return &nonReader{conn: conn, reader: bufio.NewReaderSize(conn, 4096)}
-}
-
 // getBody sends GET path with c and reads the whole answer.
 func getBody(c *http.Client, url string) (response, time.Duration, error) {
 	start := time.Now()
@@ -120,14 +105,14 @@ func TestListNonReaders(t *testing.T) {
 			}
 			t.Logf("GET %s answers %d bytes", largeList, len(reference.body))
 
-			start := time.Now()
-			var conns []*nonReader
+			var conns []*loopback.NonReader
 			for range 4 {
-				conns = append(conns, sendGet(t, "127.0.0.9", p.addr, largeList))
+				conns = append(conns, loopback.Send(t, "127.0.0.9", p.addr, http.MethodGet, largeList, ""))
 			}
 			// Once a head has come, its list is under way: one answer is
 			// being written, three are refused.
 			holder, holderHead, refused := sortNonReaders(t, conns, len(reference.body), listBusyBody)
+			headsAt := time.Now()
 
 			// Meanwhile, other clients, each request within otherTimeout.
 			n, worst, failed := otherReads(t, p.base, small, large)
@@ -143,9 +128,10 @@ func TestListNonReaders(t *testing.T) {
 					refused, holder != nil)
 			}
 
-			// Taking nothing for 5 s, the one under way is cut off.
-			time.Sleep(time.Until(start.Add(7 * time.Second)))
-			got := holder.rest(t, holderHead)
+			// Taking nothing for the stall timeout, the one under way is
+			// cut off.
+			time.Sleep(time.Until(headsAt.Add(stallTimeout + cutMargin)))
+			got := holder.Rest(t, holderHead) + 200 // sortNonReaders read the first 200
 			t.Logf("the non-reader got %d of %d bytes", got, len(reference.body))
 			if got >= int64(len(reference.body)) {
 				t.Errorf("the non-reader got its whole answer, %d bytes: it was not cut off", got)
@@ -198,10 +184,10 @@ func otherReads(t *testing.T, base string, small, large int64) (sent int, slowes
 // returns the first answered 200 with a Content-Length of size, with its
 // head, and how many were refused with a 503 whose body is busy, with
 // Retry-After: 1. Any other answer fails the test.
-func sortNonReaders(t *testing.T, conns []*nonReader, size int, busy string) (holder *nonReader, head *http.Response, refused int) {
+func sortNonReaders(t *testing.T, conns []*loopback.NonReader, size int, busy string) (holder *loopback.NonReader, head *http.Response, refused int) {
 	t.Helper()
 	for _, c := range conns {
-		resp := c.head(t)
+		resp := c.Head(t)
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 		switch {
 		case resp.StatusCode == http.StatusOK && resp.ContentLength == int64(size) && holder == nil:
@@ -213,20 +199,4 @@ func sortNonReaders(t *testing.T, conns []*nonReader, size int, busy string) (ho
 		}
 	}
 	return holder, head, refused
-}
-
-// rest reads the body of the answer whose head is head, to its end or to
-// the end of the connection (a client cut off finds what the socket
-// buffers held, then the end), and returns how many bytes came.
-func (n *nonReader) rest(t *testing.T, head *http.Response) int64 {
-	t.Helper()
-	if err := n.conn.SetReadDeadline(time.Now().Add(faultTimeout)); err != nil {
-		t.Fatal(err)
-	}
-	got, err := io.Copy(io.Discard, head.Body)
-	var ne net.Error
-	if errors.As(err, &ne) && ne.Timeout() || err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, syscall.ECONNRESET) {
-		t.Errorf("reading the non-reader's answer: %v", err)
-	}
-	return got
 }

@@ -56,6 +56,12 @@ func Send(t testing.TB, from, addr, method, path, body string) *NonReader {
 	if _, err := io.WriteString(conn, head+"\r\n"+body); err != nil {
 		t.Fatalf("sending %s %s: %v", method, path, err)
 	}
+	return NewNonReader(conn)
+}
+
+// NewNonReader returns the NonReader of conn, a connection on which the
+// test sent a request of its own making.
+func NewNonReader(conn net.Conn) *NonReader {
 	return &NonReader{Conn: conn, Reader: bufio.NewReaderSize(conn, 4096)}
 }
 
