@@ -59,8 +59,9 @@ func checkInUseAtOnce(t *testing.T, what string, c claimed) {
 }
 
 // A retry of a key whose claim a write has joined, sent after the
-// claim's first lease ended, is answered 409 at once: the write renewed
-// the lease for the whole life of the claim's transaction. It waited for
+// claim's lease at the time of the write ended, is answered 409 at once:
+// the write renewed the lease for the whole life of the claim's
+// transaction. It waited for
 // the transaction instead (PostgreSQL: on its row lock, holding a
 // connection, so that an unrelated read on a pool of two starved; SQLite:
 // for the writer the transaction holds).
@@ -91,13 +92,18 @@ func TestSQLStoreRetryOfAJoinedClaimNeverWaits(t *testing.T) {
 		a := mustClaim(t, b.keys, k)
 		// Released before the pool closes, should the test fail.
 		t.Cleanup(func() { _ = a.Release(ctx) })
-		time.Sleep(20 * time.Millisecond) // the handler runs a while before its first write
+		// The handler ran a while before its first write: the lease the
+		// middleware last renewed has less than two thirds to go.
+		firstEnd := at.Add(lease / 6)
+		if err := a.Renew(ctx, firstEnd); err != nil {
+			t.Fatal(err)
+		}
 		if _, err := b.users.CreateUser(a.Context(ctx), "A", "a@example.com", nil); err != nil {
 			t.Fatal(err)
 		}
 
 		retry := k
-		retry.Now = k.LeaseEnd.Add(10 * time.Millisecond) // past the first lease, within the renewed one
+		retry.Now = firstEnd.Add(time.Second) // past the first lease, within the renewed one
 		retry.LeaseEnd = retry.Now.Add(lease)
 		checkInUseAtOnce(t, "a retry past the first lease", claimBeside(t, b, art.ID, retry))
 

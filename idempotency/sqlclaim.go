@@ -28,6 +28,10 @@ type sqlClaim struct {
 	lease               time.Duration
 	clock               clock
 
+	// leaseEnd is the end of the lease as last committed, on the
+	// caller's clock.
+	leaseEnd time.Time
+
 	mu     sync.Mutex
 	state  claimState
 	tx     *sql.Tx            // from the first write on
@@ -55,32 +59,38 @@ func (c *sqlClaim) join(ctx context.Context) (*sql.Tx, error) {
 	case claimEnded:
 		return nil, errors.New("idempotency: a write joining a claim that has ended (its answer was under way)")
 	}
-	// A committed lease that covers the transaction's whole life: others
-	// see the key held for as long as the transaction may live, and never
-	// try to take it over while it does.
+	// The transaction ends with the lease, which others can see: it
+	// never lives past what they see as held. A lease with less than two
+	// thirds to go is renewed first, so that the transaction has that long
+	// at least (the middleware renews every third of a lease, so this is
+	// rare).
 	t := time.Now()
-	n, err := affected(c.store.write.ExecContext(ctx, renewClaim, c.subject, c.key, c.owner, c.clock.at(t).Add(c.lease).UnixMicro()))
-	if err != nil {
-		return nil, fmt.Errorf("idempotency: renewing a claim's lease: %w", err)
-	}
-	if n == 0 {
-		c.state = claimLost
-		return nil, ErrClaimLost
+	if c.leaseEnd.Sub(c.clock.at(t)) < c.lease*2/3 {
+		end := c.clock.at(t).Add(c.lease)
+		n, err := affected(c.store.write.ExecContext(ctx, renewClaim, c.subject, c.key, c.owner, end.UnixMicro()))
+		if err != nil {
+			return nil, fmt.Errorf("idempotency: renewing a claim's lease: %w", err)
+		}
+		if n == 0 {
+			c.state = claimLost
+			return nil, ErrClaimLost
+		}
+		c.leaseEnd = end
 	}
 	// ctx bounds the wait for the connection; the transaction then lasts
 	// until the claim ends or the lease does, whatever becomes of ctx (a
 	// resolver's, say).
-	txCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), t.Add(c.lease))
+	txCtx, cancel := context.WithDeadline(context.WithoutCancel(ctx), t.Add(c.leaseEnd.Sub(c.clock.at(t))))
 	stop := context.AfterFunc(ctx, cancel)
 	tx, err := c.store.write.BeginTx(txCtx, nil)
 	if !stop() && err == nil {
 		err = ctx.Err()
 		_ = tx.Rollback()
 	}
-	if err == nil && c.store.stmts.lock != "" {
+	if err == nil {
 		var n int64
-		if n, err = affected(tx.ExecContext(ctx, c.store.stmts.lock, c.subject, c.key, c.owner)); err == nil && n == 0 {
-			err = ErrClaimLost // cannot be: the lease was renewed just now
+		if n, err = affected(tx.ExecContext(ctx, lockClaim, c.subject, c.key, c.owner)); err == nil && n == 0 {
+			err = ErrClaimLost
 		}
 		if err != nil {
 			_ = tx.Rollback()
@@ -118,6 +128,7 @@ func (c *sqlClaim) Renew(ctx context.Context, leaseEnd time.Time) error {
 		c.state = claimLost
 		return ErrClaimLost
 	}
+	c.leaseEnd = leaseEnd
 	return nil
 }
 

@@ -49,16 +49,17 @@ import (
 // # The claim's transaction
 //
 // The transaction begins when the handler's first write asks for it
-// ([SQLStore.Tx]). That first commits a renewal of the lease, which
-// checks that the row is still the holder's (a holder whose lease ended
-// and whose key was taken over writes nothing), then begins the
-// transaction with that lease's end as its deadline: a joined claim lives
-// at most one lease past its first write, however long the handler takes,
-// and a lease that others can see always covers it. A handler whose
-// writes outlast the lease has them rolled back, and its answer is not
-// recorded. The answer is recorded into the row in the same transaction,
-// so that the writes and the answer commit together or not at all. A
-// claim that no write joined is deleted without recording.
+// ([SQLStore.Tx]), with the end of the claim's lease as its deadline; when
+// less than two thirds of a lease are left, a renewal is committed first.
+// So a joined claim lives at most one lease past its first write (and at
+// least two thirds of one), however long the handler takes, and a lease
+// that others can see always covers it. A handler whose writes outlast
+// it has them rolled back, and its answer is not recorded. The
+// transaction's first statement checks that the row is still the
+// holder's, and locks it: a holder whose lease ended and whose key was
+// taken over writes nothing. The answer is recorded into the row in the
+// same transaction, so that the writes and the answer commit together or
+// not at all. A claim that no write joined is deleted without recording.
 //
 // # Nothing waits on a held key
 //
@@ -119,7 +120,12 @@ const (
 VALUES ($1, $2, $3, 0, $4, $5, $6, $7) ON CONFLICT (subject, key) DO NOTHING`
 	// The statements on a held row name its holder ($3), so that they
 	// do nothing to a row another claim has taken over.
-	renewClaim   = `UPDATE idempotency_keys SET expires_at = $4 WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
+	renewClaim = `UPDATE idempotency_keys SET expires_at = $4 WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
+	// lockClaim checks, in the claim's transaction, that the row is still
+	// the holder's, and locks it (on PostgreSQL: no take-over succeeds
+	// while the transaction lives, whatever the clocks of the processes
+	// say; SQLite's transaction holds the database's one write lock).
+	lockClaim    = `UPDATE idempotency_keys SET status = 0 WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
 	recordAnswer = `UPDATE idempotency_keys SET status = $4, header = $5, body = $6, expires_at = $7
 WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
 	deleteClaim = `DELETE FROM idempotency_keys WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3`
@@ -131,11 +137,6 @@ type dialectStatements struct {
 	deleteEnded string
 	// purge deletes every row expired by $1.
 	purge string
-	// lock, when not "", locks the claim's row ($1, $2, owner $3) in its
-	// transaction, so that no take-over succeeds while the transaction
-	// lives, whatever the clocks of the processes say. SQLite needs none:
-	// the transaction holds the database's one write lock.
-	lock string
 }
 
 var (
@@ -150,7 +151,6 @@ var (
 (SELECT subject, key FROM idempotency_keys WHERE subject = $1 AND key = $2 AND expires_at <= $3 FOR UPDATE NOWAIT)`,
 		purge: `DELETE FROM idempotency_keys WHERE (subject, key) IN
 (SELECT subject, key FROM idempotency_keys WHERE expires_at <= $1 FOR UPDATE SKIP LOCKED)`,
-		lock: `SELECT 1 FROM idempotency_keys WHERE subject = $1 AND key = $2 AND status = 0 AND header = $3 FOR UPDATE`,
 	}
 )
 
@@ -226,19 +226,20 @@ func (s *SQLStore) insert(ctx context.Context, k Key, clock clock, lease time.Du
 		}
 	}
 	c := &sqlClaim{store: s, subject: k.Subject, key: k.Key, owner: rand.Text(),
-		expires: k.Expires.UnixMicro(), lease: lease, clock: clock}
-	n, err := affected(conn.ExecContext(ctx, insertClaim, k.Subject, k.Key, k.Fingerprint, c.owner, []byte{}, now, now+lease.Microseconds()))
+		expires: k.Expires.UnixMicro(), lease: lease, clock: clock, leaseEnd: clock.at(t).Add(lease)}
+	n, err := affected(conn.ExecContext(ctx, insertClaim, k.Subject, k.Key, k.Fingerprint, c.owner, []byte{}, now, c.leaseEnd.UnixMicro()))
 	if err != nil || n == 0 {
 		return nil, err
 	}
 	if time.Since(t) > lease/3 {
 		// The insert waited for the database's write lock (another
 		// process held it): its lease was reckoned from before the wait.
-		t = time.Now()
-		n, err := affected(conn.ExecContext(ctx, renewClaim, k.Subject, k.Key, c.owner, clock.at(t).Add(lease).UnixMicro()))
+		end := clock.at(time.Now()).Add(lease)
+		n, err := affected(conn.ExecContext(ctx, renewClaim, k.Subject, k.Key, c.owner, end.UnixMicro()))
 		if err != nil || n == 0 {
 			return nil, err // taken over meanwhile: look again
 		}
+		c.leaseEnd = end
 	}
 	return c, nil
 }
@@ -295,16 +296,17 @@ func (row keyRow) response() (*Response, error) {
 // Tx returns the transaction of the claim that ctx carries, for a write
 // that must commit together with the recorded answer; nil and no error
 // when ctx carries no claim of this store (the write then goes where it
-// would without a key). The first call renews the claim's lease, which
-// checks that the request still holds the key, and begins the
-// transaction: when another request has taken the key over (this one's
-// lease ended), it fails with [ErrClaimLost] and the write must not
-// happen. From then on the answer is recorded, in the same transaction.
+// would without a key). The first call begins the transaction and checks
+// there that the request still holds the key: when another request has
+// taken the key over (this one's lease ended), it fails with
+// [ErrClaimLost] and the write must not happen. From then on the answer is recorded, in the same transaction.
 //
-// The transaction lasts until the claim is committed or released, and at
-// most one lease (Key.LeaseEnd - Key.Now) from that first call, whatever
-// becomes of ctx: past that it is rolled back, and the statements run in
-// it fail. While it is open, run the request's reads of the same database
+// The transaction lasts until the claim is committed or released, and
+// until the claim's lease ends at the latest, whatever becomes of ctx:
+// past that it is rolled back, and the statements run in it fail. The
+// first call renews the lease when less than two thirds of one
+// (Key.LeaseEnd - Key.Now) are left, so that the transaction has at least
+// that long. While it is open, run the request's reads of the same database
 // in it too ([SQLStore.ActiveTx]): a request that holds one connection
 // and waits for another can exhaust a small pool.
 func (s *SQLStore) Tx(ctx context.Context) (*sql.Tx, error) {
