@@ -103,12 +103,13 @@
 //
 // # A claim's transaction is bounded
 //
-// The first write renews the lease and begins the transaction with the
-// lease's end as its deadline: a transaction lives at most one lease
-// (5 s) past its request's first write, however long the handler then
-// takes, and others see the key held for all that time. A handler whose
-// writes outlast it has them rolled back and answers an error, and
-// nothing is recorded; raise [Config.Lease] for slower writes. So a hung
-// handler holds SQLite's writer, or a PostgreSQL connection, for one
-// lease at most.
+// The first write begins the transaction with the end of the claim's
+// lease as its deadline, renewing the lease first when less than two
+// thirds of it are left: a transaction lives at most one lease (5 s) past
+// its request's first write, and at least two thirds of one, however
+// long the handler then takes, and others see the key held for all that
+// time. A handler whose writes outlast it has them rolled back and
+// answers an error, and nothing is recorded; raise [Config.Lease] for
+// slower writes. So a hung handler holds SQLite's writer, or a
+// PostgreSQL connection, for one lease at most.
 package idempotency

@@ -110,8 +110,9 @@ type Config struct {
 	// its claim; the middleware renews it every Lease/3 while the handler
 	// runs, so it only ends on its own when the process dies. It also
 	// bounds a claim's transaction: with SQLStore, a request's handler
-	// must have returned within Lease of its first write, or its writes
-	// are rolled back (see SQLStore.Tx). 0 means DefaultLease.
+	// that returns within two thirds of Lease of its first write is
+	// sure to have its writes kept; one that takes a whole Lease has them
+	// rolled back (see SQLStore.Tx). 0 means DefaultLease.
 	Lease time.Duration
 
 	// StallTimeout cuts off a client that stops reading a recorded
