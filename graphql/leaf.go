@@ -216,7 +216,9 @@ func (e *executor) directStrings(list []string, nonNull bool) bool {
 	mark := len(e.buf)
 	e.buf = append(e.buf, '[')
 	for i, s := range list {
-		if e.overLimit() || len(e.buf)+len(s)+3 > e.roomEnd && e.outgrown(len(e.buf)+len(s)+3) {
+		// The string is measured before it is copied; the bound's check
+		// of the data so far comes with it.
+		if e.stopped || len(e.buf)+len(s)+3 > e.roomEnd && e.outgrown(len(e.buf)+len(s)+3) {
 			if nonNull {
 				return false
 			}
