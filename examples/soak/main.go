@@ -115,7 +115,11 @@
 // example server gives back its free heap once idle for
 // MEMORY_IDLE_RELEASE (30 s). The summary says when the after readings
 // were taken. In a comparison, each phase has its own after readings,
-// against the same warm ones.
+// against the same warm ones. The summary also gives the machine's
+// 1-minute load average (/proc/loadavg) as the measured load began and
+// ended: on a machine shared with other work, it tells whether the
+// latencies were measured alone (the soak and the server keep two cores
+// busy by themselves).
 //
 // # Slow clients
 //

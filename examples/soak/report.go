@@ -207,6 +207,7 @@ func (r *result) rows() []reportRow {
 		row("open fds idle / warm / after", fmt.Sprintf("%d / %d / %d (limit %d)",
 			r.idle.fds, r.warm.fds, r.after.fds, r.warm.fds+fdsMargin))
 	}
+	row("machine load (1-minute average) as the load began / ended", r.loadAvg[0]+" / "+r.loadAvg[1])
 	row("result", "**"+r.verdicts()+"**")
 	return rows
 }

@@ -100,3 +100,14 @@ func withinMargins(warm, after resources, slow bool) bool {
 		after.threads <= warm.threads+threadsMargin &&
 		after.fds <= warm.fds+fdsMargin
 }
+
+// loadAverage is the machine's load average over the last minute, from
+// /proc/loadavg, or "?" where it cannot be read: on a machine shared
+// with other work, it tells whether the latencies were measured alone.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if fields := strings.Fields(string(b)); err == nil && len(fields) > 0 {
+		return fields[0]
+	}
+	return "?"
+}

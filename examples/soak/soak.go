@@ -22,6 +22,7 @@ type result struct {
 	measured           bool // resources were read (-pid)
 	idle, warm, after  resources
 	afterDelay         time.Duration // from the end of the load to the after reading
+	loadAvg            [2]string     // the machine's load average as the measured load began and ended
 	resourceReadFailed string
 
 	slow *slowReport // what the slow clients got; nil without them
@@ -131,6 +132,7 @@ func (r *soakRun) readWarm(ctx context.Context) error {
 // clients beside them when slow is true, lets the server settle, reads
 // its resources and merges the workers' records into res.
 func (r *soakRun) measure(ctx context.Context, res *result, workers []*worker, slow bool) {
+	res.loadAvg[0] = loadAverage()
 	var slowDone chan *slowReport
 	if slow {
 		slowCtx, stopSlow := context.WithCancel(ctx)
@@ -146,6 +148,7 @@ func (r *soakRun) measure(ctx context.Context, res *result, workers []*worker, s
 		r.logf("loading for %v with %d clients", r.cfg.duration, r.cfg.concurrency)
 		res.loadTime += load(ctx, workers, r.cfg.duration)
 	}
+	res.loadAvg[1] = loadAverage()
 	r.c.closeIdle()
 	if res.measured {
 		r.logf("settling for %v", r.cfg.settle)
