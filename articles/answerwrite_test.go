@@ -1,8 +1,10 @@
 package articles_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -43,6 +45,44 @@ func TestShowStalledClientCut(t *testing.T) {
 	time.Sleep(1500 * time.Millisecond) // taking nothing for five stall timeouts
 	if got := l.body(t); len(got) >= len(whole)-8<<10 {
 		t.Errorf("a client that took nothing for 1.5s got %d of %d bytes: it was not cut off", len(got), len(whole))
+	}
+}
+
+// TestCreateStalledClientCut: the answer to a create echoes the article,
+// up to some megabytes once its body is escaped, and is written under the stall
+// watch as a show's is: a client that sends a large article and takes none
+// of the answer is cut off, and the article is stored all the same.
+func TestCreateStalledClientCut(t *testing.T) {
+	s, _ := testdb.SQLite(t)
+	ctx := context.Background()
+	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := budgetServer(t, s, articles.Config{StallTimeout: 300 * time.Millisecond,
+		UserID: func(context.Context) (int64, bool) { return ada, true }})
+	body := `{"title":"Large","body":"` + strings.Repeat("<>", 250_000) + `","published":true}`
+	conn := dialFrom(t, "127.0.0.4", addr)
+	fmt.Fprintf(conn, "POST /api/articles HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s",
+		addr, len(body), body)
+	if err := conn.SetReadDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReaderSize(conn, 4096), nil)
+	if err != nil {
+		t.Fatalf("reading the head: %v", err)
+	}
+	if resp.StatusCode != http.StatusCreated || resp.ContentLength < 400_000 {
+		t.Fatalf("the create: %d, Content-Length %d; want 201 and over 400 KB", resp.StatusCode, resp.ContentLength)
+	}
+	time.Sleep(1500 * time.Millisecond) // taking nothing for five stall timeouts
+	l := &listReader{conn: conn, resp: resp}
+	if got := l.body(t); int64(len(got)) >= resp.ContentLength-8<<10 {
+		t.Errorf("a client that took nothing for 1.5s got %d of %d bytes: it was not cut off", len(got), resp.ContentLength)
+	}
+	var page articles.Page
+	if err := s.ListPublished(ctx, 10, 0, &page); err != nil || page.Total != 1 {
+		t.Errorf("after the cut-off: %d articles listed (%v), want the one created", page.Total, err)
 	}
 }
 

@@ -419,7 +419,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Location", h.collectionURL(r)+"/"+strconv.FormatInt(a.ID, 10))
-	writeJSON(w, http.StatusCreated, dataJSON{Data: a})
+	h.writeArticle(w, r, http.StatusCreated, a)
 }
 
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, rawID string) {
