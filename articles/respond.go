@@ -8,37 +8,13 @@ import (
 	"github.com/gqlkit/gqlkit/internal/stall"
 )
 
-// dataJSON is the body of a single-article answer.
-type dataJSON struct {
-	Data Article `json:"data"`
-}
-
-// writeJSON writes v as the JSON body of an answer with the given status.
-// v is one of this package's own values, so encoding cannot fail in
-// practice; if it did, the answer would be a bare 500.
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	a, ok := v.(jsonAppender)
-	if !ok {
-		httpjson.WriteValue(w, status, v)
-		return
-	}
-	body, err := a.appendJSON(nil)
-	if err != nil {
-		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
-		return
-	}
-	httpjson.Write(w, status, body)
-}
-
 // writeArticle answers with one article, {"data": a}, and status, its
 // body written like a list's (see writeBody): an article's answer may be
 // some megabytes (Config.MaxBodyBytes of text, which JSON may escape).
 func (h *Handler) writeArticle(w http.ResponseWriter, r *http.Request, status int, a Article) {
-	body, err := dataJSON{Data: a}.appendJSON(make([]byte, 0, len(a.Title)+len(a.Body)+len(a.Author.Name)+articleOverhead))
-	if err != nil {
-		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
-		return
-	}
+	body := make([]byte, 0, len(a.Title)+len(a.Body)+len(a.Author.Name)+articleOverhead)
+	body = append(body, `{"data":`...)
+	body = append(a.appendJSON(body), '}')
 	h.writeBody(w, r, status, body)
 }
 
@@ -56,17 +32,6 @@ func (h *Handler) writeBody(w http.ResponseWriter, r *http.Request, status int, 
 		ctxlog.For(r.Context(), h.errs.Logger).Info().Err(err).Int("bytes", len(body)).
 			Msg("articles: the client did not take its answer")
 	}
-}
-
-// jsonAppender is a body that writes its own JSON in one pass.
-type jsonAppender interface {
-	appendJSON(dst []byte) ([]byte, error)
-}
-
-func (d dataJSON) appendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, `{"data":`...)
-	dst = d.Data.appendJSON(dst)
-	return append(dst, '}'), nil
 }
 
 // methodNotAllowed writes a 405 listing the allowed methods.
