@@ -139,20 +139,20 @@ func TestMutationGateRechecks(t *testing.T) {
 			rec := record(h, req)
 			done <- &httptestResult{status: rec.Code, header: rec.Header(), body: rec.Body.String()}
 		}()
+		// One writer, so that the two parts reach the handler in order:
+		// the rest only once between has run.
+		resume := make(chan struct{})
 		go func() {
 			_, _ = io.WriteString(pw, first)
-			if !trickle {
-				pw.Close()
+			if trickle {
+				<-resume
+				_, _ = io.WriteString(pw, rest)
 			}
+			pw.Close()
 		}()
 		<-a.authenticated
 		between()
-		if trickle {
-			go func() {
-				_, _ = io.WriteString(pw, rest)
-				pw.Close()
-			}()
-		}
+		close(resume)
 		got := <-done
 		pw.CloseWithError(io.ErrUnexpectedEOF) // whatever the handler left unread
 		return got
