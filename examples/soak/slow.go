@@ -142,8 +142,18 @@ func runSlow(ctx context.Context, clients []*slowClient) *slowReport {
 	return rep
 }
 
-// once sends one request and waits until the server lets go of it.
+// once sends one request and waits until the server lets go of it. A
+// request the end of the load cut short, however far it got, is stopped.
 func (sc *slowClient) once(ctx context.Context) slowOutcome {
+	out := sc.attempt(ctx)
+	if ctx.Err() != nil {
+		out.end = endStopped
+	}
+	return out
+}
+
+// attempt sends one request and waits until the server lets go of it.
+func (sc *slowClient) attempt(ctx context.Context) slowOutcome {
 	req, err := sc.request()
 	if err != nil {
 		return slowOutcome{end: endFailed, err: err.Error()}
@@ -160,17 +170,12 @@ func (sc *slowClient) once(ctx context.Context) slowOutcome {
 	if _, err := conn.Write(req); err != nil {
 		return slowOutcome{end: endFailed, err: "sending the request: " + err.Error()}
 	}
-	var out slowOutcome
 	switch sc.kind {
 	case nonReaderGraphQL, nonReaderList:
-		out = holdUnread(ctx, conn, start)
+		return holdUnread(ctx, conn, start)
 	default:
-		out = sc.readSlowly(ctx, conn, start, sc.kind != slowOrdinary)
+		return sc.readSlowly(ctx, conn, start, sc.kind != slowOrdinary)
 	}
-	if ctx.Err() != nil {
-		out.end = endStopped
-	}
-	return out
 }
 
 // request is the raw HTTP/1.1 request of the client's kind, with
