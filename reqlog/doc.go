@@ -42,8 +42,9 @@
 //	            handler, as zerolog's Dur writes it (milliseconds by default)
 //	panic       true when the handler panicked (the panic is not recovered)
 //
-// The level is info, warn for 4xx statuses, and error for 5xx statuses and
-// panics. Fields that inner handlers add to the request's logger with
+// The level is info, warn for 4xx statuses and 503 (a refusal under load,
+// such as a response budget's, or a dependency down, whose cause its
+// handler logs at error), and error for the other 5xx statuses and panics. Fields that inner handlers add to the request's logger with
 // [zerolog.Logger.UpdateContext] (hlog.RemoteIPHandler, for instance) appear
 // on the access line too.
 //

@@ -87,9 +87,12 @@ func Handler(logger zerolog.Logger) func(http.Handler) http.Handler {
 				}
 				var e *zerolog.Event
 				switch {
-				case !returned || status >= 500:
+				case !returned || status >= 500 && status != http.StatusServiceUnavailable:
 					e = access.Error()
 				case status >= 400:
+					// 503 too: the server shed load or could not reach a
+					// dependency, and what could not answer has logged
+					// its cause at error itself.
 					e = access.Warn()
 				default:
 					e = access.Info()

@@ -208,6 +208,14 @@ func TestAccessLine(t *testing.T) {
 			target: "/boom", status: 500, logged: 500, bytes: 23, level: "error",
 		},
 		{
+			name: "service unavailable: load shed, a warning",
+			handler: func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Retry-After", "1")
+				http.Error(w, "Busy.", http.StatusServiceUnavailable)
+			},
+			target: "/busy", status: 503, logged: 503, bytes: 6, level: "warn",
+		},
+		{
 			name:    "query string is not logged",
 			handler: func(w http.ResponseWriter, r *http.Request) {},
 			target:  "/api/graphql?query=%7Bme%7D&token=s3cret", status: 200, logged: 200, bytes: 0, level: "info",

@@ -98,10 +98,10 @@ soak_one() {
 	server_pid=""
 	{
 		echo
-		# The access line of a 5xx is at error level: with the slow clients,
-		# those are the 503s of the response budgets (the normal clients'
-		# 5xx are counted by soak).
-		echo "Server log: $(grep -c . "$dir/server.log") lines, $(grep -c '"level":"error"' "$dir/server.log" || true) at error level ($(grep '"level":"error"' "$dir/server.log" | grep -c '"status":503,.*"message":"request"' || true) of them access lines of 503 answers); it stopped cleanly on SIGTERM."
+		# The access line of a 503 (the response budgets' refusals of the
+		# slow clients) is a warning; other 5xx are errors (the normal
+		# clients' 5xx are counted by soak).
+		echo "Server log: $(grep -c . "$dir/server.log") lines, $(grep -c '"level":"error"' "$dir/server.log" || true) at error level, $(grep -c '"status":503,.*"message":"request"' "$dir/server.log" || true) access lines of 503 answers; it stopped cleanly on SIGTERM."
 	} >>"$dir/summary.md"
 	summaries+=("$dir/summary.md")
 
