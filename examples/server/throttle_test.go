@@ -325,21 +325,36 @@ func floodLogins(addr string, workers int, stop <-chan struct{}) int {
 // that giving memory back forces, and holds the live heap it left, in MB.
 var memoryLog = regexp.MustCompile(`^gc \d+ @.*, \d+->\d+->(\d+) MB, .*\(forced\)$`)
 
-// idleReleases counts the lines of p's log that say it gave memory back,
-// and returns with them the live heap the last one left (from the GC
-// trace just before it) and a channel closed at the next line.
-func idleReleases(p *process) (n int, heapMB int, changed <-chan struct{}) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, l := range p.lines {
-		if m := memoryLog.FindStringSubmatch(l.raw); m != nil {
-			heapMB, _ = strconv.Atoi(m[1])
+// releases follows p's log for the lines that say it gave memory back and
+// for the live heap the GC trace reports at each forced collection, reading
+// each line once: a flood leaves tens of thousands of lines, and scanning
+// them all again at every new one (under the race detector, on two cores)
+// kept the log reader from draining the server's standard error, which
+// then blocked the server's handlers on their log lines.
+type releases struct {
+	p      *process
+	next   int // the index of the first line not read yet
+	n      int // the lines read that say memory was given back
+	heapMB int // the live heap of the last forced collection read
+}
+
+// poll reads the lines that came since the last call and returns a
+// channel closed at the next one.
+func (r *releases) poll() <-chan struct{} {
+	r.p.mu.Lock()
+	defer r.p.mu.Unlock()
+	for ; r.next < len(r.p.lines); r.next++ {
+		l := r.p.lines[r.next]
+		if strings.HasPrefix(l.raw, "gc ") {
+			if m := memoryLog.FindStringSubmatch(l.raw); m != nil {
+				r.heapMB, _ = strconv.Atoi(m[1])
+			}
 		}
 		if l.message() == "idle: memory given back" {
-			n++
+			r.n++
 		}
 	}
-	return n, heapMB, p.changed
+	return r.p.changed
 }
 
 // footprint is what a server holds once idle: its resident set, read from
@@ -353,40 +368,36 @@ func (f footprint) String() string {
 }
 
 // settled waits until p, started with GODEBUG=gctrace=1, has given its
-// free memory back more often than before times, then sends it one
-// request and waits until it has given memory back once more, and returns
-// what it holds then. The second collection frees what the first left in
-// the caches of sync.Pool (connection buffers, for one).
-func settled(t *testing.T, p *process, before int) footprint {
+// free memory back once more than r has seen, then sends it one request
+// and waits until it has given memory back once more, and returns what it
+// holds then. The second collection frees what the first left in the
+// caches of sync.Pool (connection buffers, for one).
+func settled(t *testing.T, r *releases) footprint {
 	t.Helper()
 	deadline := time.After(commandTimeout)
 	for range 2 {
-		for {
-			n, _, changed := idleReleases(p)
-			if n > before {
-				before = n
-				break
-			}
+		before := r.n
+		for changed := r.poll(); r.n == before; changed = r.poll() {
 			select {
 			case <-changed:
 			case <-deadline:
-				t.Fatalf("the server did not give memory back within %v; its log:\n%s", commandTimeout, p.log())
+				t.Fatalf("the server did not give memory back within %v; its log:\n%s", commandTimeout, r.p.log())
 			}
 		}
-		send(t, http.MethodGet, p.base+"/healthz", "")
+		send(t, http.MethodGet, r.p.base+"/healthz", "")
 	}
-	_, heapMB, _ := idleReleases(p)
-	return footprint{rss: rss(t, p.cmd.Process.Pid), heap: int64(heapMB) * 1e6}
+	r.poll()
+	return footprint{rss: rss(t, r.p.cmd.Process.Pid), heap: int64(r.heapMB) * 1e6}
 }
 
 // floodSettled floods p's login for d and returns what p holds once idle.
-func floodSettled(t *testing.T, p *process, d time.Duration) (int, footprint) {
+func floodSettled(t *testing.T, r *releases, d time.Duration) (int, footprint) {
 	t.Helper()
-	released, _, _ := idleReleases(p)
+	r.poll()
 	stop := make(chan struct{})
 	time.AfterFunc(d, func() { close(stop) })
-	sent := floodLogins(p.addr, 8, stop)
-	return sent, settled(t, p, released)
+	sent := floodLogins(r.p.addr, 8, stop)
+	return sent, settled(t, r)
 }
 
 // TestLoginFloodMemory floods the login with unique e-mail addresses from
@@ -410,8 +421,9 @@ func TestLoginFloodMemory(t *testing.T) {
 	addAda(t, db, cost)
 	p := db.start(t, cost, "MEMORY_IDLE_RELEASE=500ms", "GODEBUG=gctrace=1")
 	checkToken(t, "Ada before the flood", loginThrough(t, nil, p.base, adaEmail, adaPassword))
-	warm, before := floodSettled(t, p, time.Second)
-	sent, after := floodSettled(t, p, 4*time.Second)
+	r := &releases{p: p}
+	warm, before := floodSettled(t, r, time.Second)
+	sent, after := floodSettled(t, r, 4*time.Second)
 	t.Logf("after a flood of %d logins: %v; after %d more: %v", warm, before, sent, after)
 	if grown := after.heap - before.heap; grown > 4e6 {
 		t.Errorf("the flood of %d logins left %d MB more live heap; want at most 4", sent, grown/1e6)
