@@ -405,12 +405,15 @@ func floodSettled(t *testing.T, r *releases, d time.Duration) (int, footprint) {
 // them, with bcrypt at cost 10 so that the logins queue for the one bcrypt
 // slot of two cores. After a first flood of a second, which takes the
 // memory that serving a flood needs at all (code, pools, caches), a flood
-// of four seconds (some 20,000 logins here) leaves the live heap and the
-// resident set, once the server is idle, where they were. Before, every
-// attempt was counted when it arrived, ahead of its turn to check the
-// password, and kept an entry of over a kilobyte for a minute: the same
-// flood left 14 to 16 MB more live heap and 22 to 31 MiB more resident
-// (and the 60 s, 522 MB).
+// of four seconds (20,000 to 30,000 logins here) leaves the live heap,
+// once the server is idle, where it was: at most 200 bytes more per login
+// sent. Before, every attempt was counted when it arrived, ahead of its
+// turn to check the password, and kept an entry of over a kilobyte for a
+// minute: the same flood left 14 to 16 MB more live heap (some 800 bytes a
+// login) and 22 to 31 MiB more resident (and the 60 s, 522 MB).
+// The resident set, which moves with the machine's load (connection
+// buffers, goroutine stacks, what the runtime keeps), is held to a bound
+// far below that only.
 func TestLoginFloodMemory(t *testing.T) {
 	if testing.Short() {
 		t.Skip("floods the login for 5 s")
@@ -425,11 +428,12 @@ func TestLoginFloodMemory(t *testing.T) {
 	warm, before := floodSettled(t, r, time.Second)
 	sent, after := floodSettled(t, r, 4*time.Second)
 	t.Logf("after a flood of %d logins: %v; after %d more: %v", warm, before, sent, after)
-	if grown := after.heap - before.heap; grown > 4e6 {
-		t.Errorf("the flood of %d logins left %d MB more live heap; want at most 4", sent, grown/1e6)
+	if grown, most := after.heap-before.heap, max(int64(sent)*200, 2e6); grown > most {
+		t.Errorf("the flood of %d logins left %.1f MB more live heap; want at most %.1f (200 bytes a login)",
+			sent, float64(grown)/1e6, float64(most)/1e6)
 	}
-	if grown := after.rss - before.rss; grown > 12<<20 {
-		t.Errorf("the flood of %d logins left %.1f MiB more resident; want at most 12", sent, float64(grown)/(1<<20))
+	if grown := after.rss - before.rss; grown > 48<<20 {
+		t.Errorf("the flood of %d logins left %.1f MiB more resident; want at most 48", sent, float64(grown)/(1<<20))
 	}
 	checkToken(t, "Ada after the flood", loginThrough(t, nil, p.base, adaEmail, adaPassword))
 }
