@@ -105,9 +105,10 @@ func TestParserReusesMemory(t *testing.T) {
 		}
 	})
 	// The items take over a hundred chunks; the rest of the document a
-	// dozen allocations.
+	// dozen allocations (10 here; under the race detector, whose runtime
+	// allocates and collects on its own schedule, 14 to 21).
 	t.Logf("allocations per parse: %v with a Parser that releases, %v with ParseQuery", reused, fresh)
-	if reused > 20 || fresh < 100 {
+	if reused > fresh/4 || fresh < 100 {
 		t.Errorf("allocations per parse: %v with a Parser that releases, %v with ParseQuery", reused, fresh)
 	}
 }
