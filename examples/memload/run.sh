@@ -11,8 +11,8 @@
 #   SERVER=/tmp/srv-before GOMEMLIMIT=300MiB examples/memload/run.sh
 #
 # The PostgreSQL database memtest is dropped and created again (psql).
-# REST_CONCURRENCY (10), GRAPHQL_CONCURRENCY (40), ROUNDS (3) and IDLE (90s)
-# tune the loads; the server's own environment (GOMEMLIMIT, GOGC…) passes
+# REST_CONCURRENCY (10), PER_PAGE (100), GRAPHQL_CONCURRENCY (40), ROUNDS (3) and
+# IDLE (90s) tune the loads; the server's own environment (GOMEMLIMIT, GOGC…) passes
 # through.
 set -euo pipefail
 
@@ -70,7 +70,7 @@ measure_one() {
 	"$work/memload" seed-posts -url "http://$addr" -token "$token" -n 50 -size 19000
 	stop
 	start
-	"$work/memload" rest -url "http://$addr" -pid "$server_pid" -concurrency "${REST_CONCURRENCY:-10}" -rounds "${ROUNDS:-3}" -per-page 100
+	"$work/memload" rest -url "http://$addr" -pid "$server_pid" -concurrency "${REST_CONCURRENCY:-10}" -rounds "${ROUNDS:-3}" -per-page "${PER_PAGE:-100}"
 	stop
 	start
 	"$work/memload" graphql -url "http://$addr" -pid "$server_pid" -concurrency "${GRAPHQL_CONCURRENCY:-40}" \
