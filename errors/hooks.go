@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
@@ -94,23 +95,23 @@ func (p Presenter) callMap(ctx context.Context, err error) (mapped error) {
 
 // report calls Hooks.Report for the masked error err, recovering a panic in
 // it.
-func (p Presenter) report(ctx context.Context, err error, v verdict, path ast.Path) {
+func (p Presenter) report(ctx context.Context, err error, v errclass.Verdict, path ast.Path) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.hookPanicked(ctx, "Report", r)
 		}
 	}()
 	ctx = hookContext(ctx)
-	r := Report{Code: v.code, Status: v.status, Path: path, Err: err}
-	if v.ownCode != "" {
-		r.Code, r.Status = v.ownCode, v.ownStatus
+	r := Report{Code: v.Code, Status: v.Status, Path: path, Err: err}
+	if v.OwnCode != "" {
+		r.Code, r.Status = v.OwnCode, v.OwnStatus
 	}
 	if cause, ok := resolverError(err); ok {
 		r.Err = cause
 	}
 	r.RequestID, _ = reqlog.ID(ctx)
-	if v.panic != nil {
-		r.Stack = v.panic.StackTrace()
+	if v.Panic != nil {
+		r.Stack = v.Panic.StackTrace()
 	}
 	p.Hooks.Report(ctx, r)
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
-	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -37,11 +37,14 @@ type Request struct {
 	Variables map[string]any
 	// Root is the value the root fields are resolved against.
 	Root any
-	// Present turns each error of the result into what the caller sees.
-	// nil masks errors as graphqlhttp does (apierror.Presenter{}.GraphQL:
-	// a resolver's plain error becomes "Internal server error." and is
-	// logged, coded errors keep their message). [Unmasked] keeps every
-	// error as it is, cause included, for tests and trusted callers.
+	// Present turns each error of the result into what the caller sees:
+	// pass the GraphQL method of the application's presenter (package
+	// errors), which also logs and reports the masked errors. nil masks
+	// errors as that presenter does, without logging: a resolver's plain
+	// error becomes "Internal server error.", coded errors keep their
+	// message, and each presented error keeps the original as its Err
+	// (never written in JSON), for the caller to log. [Unmasked] keeps
+	// every error as it is, for tests and trusted callers.
 	Present func(ctx context.Context, err error) *gqlerror.Error
 }
 
@@ -69,7 +72,7 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 	}
 	present := req.Present
 	if present == nil {
-		present = apierror.Presenter{}.GraphQL
+		present = masked
 		if res.Data == nil && fault == nil {
 			for i, e := range res.Errors {
 				res.Errors[i] = RequestError(e)
@@ -95,6 +98,15 @@ func (s *Schema) do(ctx context.Context, req Request) (Result, error) {
 		return Result{Errors: errs}, nil
 	}
 	return op.Execute(ctx, ExecParams{Variables: req.Variables, Root: req.Root})
+}
+
+// masked is the presentation of [Request.Present] nil.
+func masked(_ context.Context, err error) *gqlerror.Error {
+	v := errclass.Classify(err, nil)
+	path, locs := errclass.Position(err)
+	e := errclass.GraphQL(v, v.Message, path, locs)
+	e.Err = err
+	return e
 }
 
 // MarshalJSON writes the response as graphql-js does (see
@@ -137,7 +149,7 @@ func (r Result) AppendJSON(dst []byte, present func(*gqlerror.Error) *gqlerror.E
 }
 
 // internalErrorJSON stands for an error that cannot be written.
-const internalErrorJSON = `{"message":"` + apierror.MessageInternal + `","extensions":{"code":"` + string(apierror.CodeInternal) + `"}}`
+const internalErrorJSON = `{"message":"` + errcode.MessageInternal + `","extensions":{"code":"` + string(errcode.CodeInternal) + `"}}`
 
 // appendError writes one error object.
 func appendError(dst []byte, e *gqlerror.Error) []byte {
@@ -147,7 +159,7 @@ func appendError(dst []byte, e *gqlerror.Error) []byte {
 	var ext []byte
 	if len(e.Extensions) > 0 {
 		var err error
-		if ext, err = httpjson.Marshal(e.Extensions); err != nil {
+		if ext, err = marshal(e.Extensions); err != nil {
 			return append(dst, internalErrorJSON...)
 		}
 	}
@@ -193,6 +205,18 @@ func appendError(dst []byte, e *gqlerror.Error) []byte {
 		dst = append(dst, ext...)
 	}
 	return append(dst, '}')
+}
+
+// marshal is json.Marshal without escaping HTML characters, as the kit
+// writes every JSON answer.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // maxJSONDepth bounds how deeply a custom scalar's serialised value may
