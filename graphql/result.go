@@ -14,6 +14,7 @@ import (
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
+	"github.com/gqlkit/gqlkit/limits"
 )
 
 // Result is the outcome of an execution. Data is the JSON object of the
@@ -57,13 +58,13 @@ func Unmasked(_ context.Context, err error) *gqlerror.Error {
 	return gqlerror.WrapPath(nil, err)
 }
 
-// Do parses, validates, prepares and executes a query in one call, with
-// introspection allowed and no limits, and presents the errors (masked
-// unless req.Present says otherwise). It is meant for tests, scripts and
-// trusted callers; an HTTP endpoint should use graphqlhttp, which bounds
-// every step and caches documents.
+// Do prepares and executes a query in one call, with introspection
+// allowed, no limits and no cache, and presents the errors (masked unless
+// req.Present says otherwise). It is meant for tests, scripts and trusted
+// callers; an HTTP endpoint should use graphqlhttp, which bounds every
+// step and caches documents. Both prepare operations with a [Preparer].
 func (s *Schema) Do(ctx context.Context, req Request) Result {
-	res, fault := s.do(ctx, req)
+	res, requestErrs, fault := s.do(ctx, req)
 	if fault != nil {
 		res = Result{Errors: gqlerror.List{{Message: fault.Error(), Err: fault}}}
 	}
@@ -73,7 +74,7 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 	present := req.Present
 	if present == nil {
 		present = masked
-		if res.Data == nil && fault == nil {
+		if requestErrs && fault == nil {
 			for i, e := range res.Errors {
 				res.Errors[i] = RequestError(e)
 			}
@@ -85,19 +86,22 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 	return res
 }
 
-func (s *Schema) do(ctx context.Context, req Request) (Result, error) {
-	doc, perr := ParseQuery(req.Query, 0)
-	if perr != nil {
-		return Result{Errors: gqlerror.List{perr}}, nil
+// do prepares and executes req; requestErrs says that the errors of the
+// result were found before execution (they are the engine's own, not
+// presented yet).
+func (s *Schema) do(ctx context.Context, req Request) (res Result, requestErrs bool, fault error) {
+	off := limits.Config{MaxLength: limits.NoLimit, MaxTokens: limits.NoLimit, MaxNesting: limits.NoLimit,
+		MaxDepth: limits.NoLimit, MaxNodes: limits.NoLimit, MaxCost: limits.NoLimit}
+	p := NewPreparer(s, PrepareConfig{Limits: off, CacheSize: -1})
+	p.raw = true
+	pr, errs, fault := p.Prepare(ctx, req.Query, PrepareOptions{OperationName: req.OperationName, Introspection: true})
+	defer pr.Release()
+	if fault != nil || errs != nil {
+		return Result{Errors: errs}, true, fault
 	}
-	if errs, fault := s.Validate(doc, ValidateOptions{}); fault != nil || len(errs) > 0 {
-		return Result{Errors: errs}, fault
-	}
-	op, errs := s.Prepare(doc, req.OperationName)
-	if len(errs) > 0 {
-		return Result{Errors: errs}, nil
-	}
-	return op.Execute(ctx, ExecParams{Variables: req.Variables, Root: req.Root})
+	res, err := pr.Operation.Execute(ctx, ExecParams{Variables: req.Variables, Root: req.Root,
+		MaxCost: limits.NoLimit, MaxResponseBytes: -1})
+	return res, res.Data == nil, err
 }
 
 // masked is the presentation of [Request.Present] nil.

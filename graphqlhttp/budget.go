@@ -113,7 +113,7 @@ func (h *Handler) run(ctx context.Context, r *http.Request, op *graphql.Operatio
 // deadline (none when zero) and the cost limit.
 func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[string]any, data *[]byte, l *lease, deadline time.Time) (graphql.Result, error) {
 	p := graphql.ExecParams{Variables: vars, Root: h.cfg.Root, Dst: (*data)[:0],
-		MaxResponseBytes: h.maxResponse, BeforeExecute: h.gate, MaxCost: h.limits.MaxCost, Deadline: deadline,
+		MaxResponseBytes: h.maxResponse, BeforeExecute: h.gate, MaxCost: h.prep.MaxCost(), Deadline: deadline,
 		Tracer: h.cfg.Tracer, TraceDefaultFields: h.cfg.TraceDefaultFields}
 	if l != nil {
 		p.Room = l
@@ -123,7 +123,7 @@ func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[stri
 		*data = res.Data
 	}
 	if tr := h.traceOf(ctx); tr != nil {
-		if _, overCost := err.(*limits.Error); res.Data != nil || overCost {
+		if _, overCost := err.(*limits.Error); res.Data != nil || overCost { // see Operation.Execute
 			tr.info.Cost = res.Cost
 		}
 	}

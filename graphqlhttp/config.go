@@ -19,17 +19,17 @@ import (
 // Defaults of [Config].
 const (
 	// DefaultCacheSize is the number of documents the cache keeps.
-	DefaultCacheSize = 1000
+	DefaultCacheSize = graphql.DefaultCacheSize
 	// DefaultCacheBytes bounds the memory the cached documents are
 	// estimated to take (see Config.CacheBytes).
-	DefaultCacheBytes = 64 << 20
+	DefaultCacheBytes = graphql.DefaultCacheBytes
 	// DefaultMaxResponseBytes bounds the data of one response.
 	DefaultMaxResponseBytes = 16 << 20
 	// DefaultStallTimeout bounds how long a client may take none of a
 	// large answer (see Config.StallTimeout).
 	DefaultStallTimeout = stall.DefaultTimeout
 	// MaxErrors is the most request errors one response lists.
-	MaxErrors = 100
+	MaxErrors = graphql.DefaultMaxErrors
 )
 
 // Config configures a [Handler]. Its zero value enforces every default:

@@ -18,10 +18,6 @@ type trace struct {
 	t    graphql.Tracer
 	ctx  context.Context // the one StartRequest returned
 	info graphql.RequestInfo
-	// validateStart is when the validate phase began, cached whether the
-	// document came from the cache.
-	validateStart time.Time
-	cached        bool
 }
 
 type traceKey struct{}
@@ -52,25 +48,6 @@ func (tr *trace) phase(p graphql.Phase, start time.Time) {
 		return
 	}
 	tr.t.Phase(tr.ctx, graphql.PhaseInfo{Phase: p, Start: start, Duration: time.Since(start)})
-}
-
-// beginValidate marks the start of the validate phase; cached says
-// whether the document is taken from the cache.
-func (tr *trace) beginValidate(cached bool) {
-	if tr == nil {
-		return
-	}
-	tr.validateStart, tr.cached = time.Now(), cached
-}
-
-// endValidate reports the validate phase, if it began.
-func (tr *trace) endValidate() {
-	if tr == nil || tr.validateStart.IsZero() {
-		return
-	}
-	tr.t.Phase(tr.ctx, graphql.PhaseInfo{Phase: graphql.PhaseValidate, Start: tr.validateStart,
-		Duration: time.Since(tr.validateStart), Cached: tr.cached})
-	tr.validateStart = time.Time{}
 }
 
 func (tr *trace) operation(op *graphql.Operation) {
