@@ -25,7 +25,8 @@ type Result struct {
 	Data   []byte
 	Errors gqlerror.List
 	// Cost is the operation's cost (see [Cost]) when it was computed:
-	// when ExecParams.MaxCost or ExecParams.Tracer was set; 0 otherwise.
+	// when ExecParams.MaxCost bounds it (it does unless negative) or
+	// ExecParams.Tracer is set; 0 otherwise.
 	Cost int
 }
 

@@ -112,8 +112,12 @@ func (h *Handler) run(ctx context.Context, r *http.Request, op *graphql.Operatio
 // and lent its room by l when not nil, into the buffer data, under the
 // deadline (none when zero) and the cost limit.
 func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[string]any, data *[]byte, l *lease, deadline time.Time) (graphql.Result, error) {
+	maxResponse := h.maxResponse
+	if maxResponse == 0 {
+		maxResponse = -1 // none, as ExecParams says it
+	}
 	p := graphql.ExecParams{Variables: vars, Root: h.cfg.Root, Dst: (*data)[:0],
-		MaxResponseBytes: h.maxResponse, BeforeExecute: h.gate, MaxCost: h.prep.MaxCost(), Deadline: deadline,
+		MaxResponseBytes: maxResponse, BeforeExecute: h.gate, MaxCost: h.prep.MaxCost(), Deadline: deadline,
 		Tracer: h.cfg.Tracer, TraceDefaultFields: h.cfg.TraceDefaultFields}
 	if l != nil {
 		p.Room = l

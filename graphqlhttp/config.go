@@ -24,7 +24,7 @@ const (
 	// estimated to take (see Config.CacheBytes).
 	DefaultCacheBytes = graphql.DefaultCacheBytes
 	// DefaultMaxResponseBytes bounds the data of one response.
-	DefaultMaxResponseBytes = 16 << 20
+	DefaultMaxResponseBytes = graphql.DefaultMaxResponseBytes
 	// DefaultStallTimeout bounds how long a client may take none of a
 	// large answer (see Config.StallTimeout).
 	DefaultStallTimeout = stall.DefaultTimeout
