@@ -13,8 +13,9 @@ import (
 )
 
 // Hooks lets an application see and shape the errors a [Presenter]
-// answers with, in one place for GraphQL and REST alike: pass the same
-// Hooks to graphqlhttp.Config.ErrorHooks, articles.Config.ErrorHooks and
+// answers with, in one place for GraphQL and REST alike: pass one
+// Presenter holding them to graphqlhttp.Config.Presenter and
+// articles.Config.Presenter, and the Hooks to
 // idempotency.Config.ErrorHooks. The zero value does nothing.
 //
 // A hook cannot drop an error or break an answer: a Map that returns nil
@@ -66,6 +67,19 @@ type Report struct {
 	Err error
 	// Stack is the stack of a recovered panic, nil for other errors.
 	Stack []byte
+}
+
+// Map returns the error p classifies in place of err: what [Hooks.Map]
+// makes of a resolver's or handler's error, or err itself when there is
+// no Map, when it returns nil or panics, and for an error the GraphQL
+// engine made. Its code ([CodeOf]) is the code p presents err with. It
+// logs and reports nothing: graphqlhttp gives its Tracer the errors of
+// the fields so, for the tracer to record the code the client sees.
+func (p Presenter) Map(ctx context.Context, err error) error {
+	if p.Hooks.Map == nil || err == nil {
+		return err
+	}
+	return p.mapError(ctx, err)
 }
 
 // mapError returns the error to present in place of err: what Hooks.Map

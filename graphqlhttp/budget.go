@@ -118,7 +118,7 @@ func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[stri
 	}
 	p := graphql.ExecParams{Variables: vars, Root: h.cfg.Root, Dst: (*data)[:0],
 		MaxResponseBytes: maxResponse, BeforeExecute: h.gate, MaxCost: h.prep.MaxCost(), Deadline: deadline,
-		Tracer: h.cfg.Tracer, TraceDefaultFields: h.cfg.TraceDefaultFields}
+		Tracer: h.tracer, TraceDefaultFields: h.cfg.TraceDefaultFields}
 	if l != nil {
 		p.Room = l
 	}

@@ -100,7 +100,8 @@
 // …) keep their message; an error with a StatusCode() below 500 keeps its
 // message and shows the status in extensions.status; anything else is
 // "Internal server error." (INTERNAL_SERVER_ERROR) and its real cause is
-// logged once with the request id. [Config.Debug] shows real messages.
+// logged once with the request id. The Debug of [Config.Presenter] shows
+// real messages.
 //
 // # Introspection
 //
@@ -116,7 +117,7 @@
 //
 // The handler writes no access lines and gives no request ids: mount
 // package reqlog's middleware around it, or around the whole router. The
-// causes of masked errors and refused credentials go to [Config.Logger],
-// else the request's zerolog logger, else standard error, with the
+// causes of masked errors and refused credentials go to the Logger of
+// [Config.Presenter], else the request's zerolog logger, else standard error, with the
 // request id that reqlog gave the request.
 package graphqlhttp

@@ -45,6 +45,8 @@ type Handler struct {
 	stall time.Duration
 	// gate is h.mutationGate, bound once.
 	gate func(context.Context, *graphql.Operation) error
+	// tracer is the Tracer of the executions (see execTracer).
+	tracer graphql.Tracer
 }
 
 // New returns the endpoint for schema. It refuses a nil schema, and a
@@ -62,7 +64,7 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	if cfg.Timeout < 0 {
 		return nil, errors.New("graphqlhttp: Config.Timeout is negative")
 	}
-	h.presenter = apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger, Hooks: cfg.ErrorHooks}
+	h.presenter = cfg.Presenter
 	switch {
 	case cfg.MaxResponseBytes == 0:
 		h.maxResponse = DefaultMaxResponseBytes
@@ -82,6 +84,7 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	h.execs.New = func() any { return &execState{data: make([]byte, 0, 4096), out: make([]byte, 0, 4096)} }
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
 	h.gate = h.mutationGate
+	h.tracer = execTracer(cfg)
 	return h, nil
 }
 
@@ -215,10 +218,10 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 			// The credentials could not be checked (a revocation store
 			// is down): refused, never let through, and not the client's
 			// fault.
-			ctxlog.For(ctx, h.cfg.Logger).Error().Err(err).Msg("graphql: credentials could not be checked")
+			ctxlog.For(ctx, h.presenter.Logger).Error().Err(err).Msg("graphql: credentials could not be checked")
 			return ctx, credentialsUnavailable()
 		}
-		ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: invalid credentials")
+		ctxlog.For(ctx, h.presenter.Logger).Info().Err(err).Msg("graphql: invalid credentials")
 		return ctx, unauthenticated()
 	}
 	if authCtx == nil {
@@ -283,10 +286,10 @@ func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error
 	case err == nil:
 		return nil
 	case errors.As(err, &sc) && sc.StatusCode() == http.StatusServiceUnavailable:
-		ctxlog.For(ctx, h.cfg.Logger).Error().Err(err).Msg("graphql: credentials could not be checked again before the mutation")
+		ctxlog.For(ctx, h.presenter.Logger).Error().Err(err).Msg("graphql: credentials could not be checked again before the mutation")
 		return errCredentialsUnavailable
 	}
-	ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: credentials no longer valid at the mutation")
+	ctxlog.For(ctx, h.presenter.Logger).Info().Err(err).Msg("graphql: credentials no longer valid at the mutation")
 	return errUnauthenticated
 }
 

@@ -73,6 +73,30 @@ func (tr *trace) noteError(e *gqlerror.Error) {
 	}
 }
 
+// mappedTracer is a Tracer given the errors of the fields as the
+// presenter's Hooks.Map makes them, so that it records the code the
+// client sees.
+type mappedTracer struct {
+	graphql.Tracer
+	p apierror.Presenter
+}
+
+func (t mappedTracer) EndField(ctx context.Context, info graphql.ResolveInfo, err error) {
+	if err != nil {
+		err = t.p.Map(ctx, err)
+	}
+	t.Tracer.EndField(ctx, info, err)
+}
+
+// execTracer returns the tracer of the executions: Config.Tracer, told
+// of the errors of the fields after Presenter.Hooks.Map when there is one.
+func execTracer(cfg Config) graphql.Tracer {
+	if cfg.Tracer == nil || cfg.Presenter.Hooks.Map == nil {
+		return cfg.Tracer
+	}
+	return mappedTracer{Tracer: cfg.Tracer, p: cfg.Presenter}
+}
+
 // end reports the end of the request.
 func (tr *trace) end() {
 	tr.t.EndRequest(tr.ctx, tr.info)

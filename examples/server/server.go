@@ -24,14 +24,16 @@ import (
 // routes wires the service into a stock http.ServeMux: this is all it
 // takes to mount gqlkit in an existing net/http service.
 func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issuer, logger *zerolog.Logger, tel *telemetry) (http.Handler, error) {
-	presenter := apierror.Presenter{Debug: s.graphql.Debug, Logger: logger}
+	// One presenter for every API: the same errors answered, logged and
+	// reported alike.
+	presenter := apierror.Presenter{Debug: s.debug, Logger: logger}
 
 	schema, err := postsSchema(db.posts)
 	if err != nil {
 		return nil, err
 	}
-	gqlConfig := s.graphql // limits, introspection and debug, from the environment
-	gqlConfig.Logger = logger
+	gqlConfig := s.graphql // limits and introspection, from the environment
+	gqlConfig.Presenter = presenter
 	gqlAuth := authOnce{verifier}
 	gqlConfig.Auth = gqlAuth
 	gqlConfig.Tracer = tel.tracer // nil when tracing is off
@@ -45,7 +47,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	// same stall timeout as GraphQL's, and a list waits for its first
 	// share as long as a GraphQL request does (GRAPHQL_STALL_TIMEOUT,
 	// GRAPHQL_RESPONSE_BUDGET_WAIT).
-	arts, err := articles.NewHandler(db.store, articles.Config{BaseURL: s.appURL, Debug: s.graphql.Debug, Logger: logger,
+	arts, err := articles.NewHandler(db.store, articles.Config{BaseURL: s.appURL, Presenter: presenter,
 		StallTimeout: s.graphql.StallTimeout, ResponseBudgetWait: s.graphql.ResponseBudgetWait})
 	if err != nil {
 		return nil, err
