@@ -76,6 +76,10 @@ type Preparer struct {
 	// parsers holds *Parser: a document the cache will not keep is parsed
 	// on the memory of the last one released.
 	parsers sync.Pool
+	// scan and checkDoc say whether Prepare scans the text and checks the
+	// document: not when the limits of that step are off and no cache
+	// needs the document's weight (Schema.Do's Preparer).
+	scan, checkDoc bool
 	// raw leaves the request errors of parsing, validation and operation
 	// selection as the engine made them, unpresented, for Schema.Do to
 	// give to Request.Present (it has no cache).
@@ -96,6 +100,9 @@ func NewPreparer(s *Schema, cfg PrepareConfig) *Preparer {
 		p.cache, p.introCache = newCache(items, bytes), newCache(items, bytes)
 	}
 	p.parsers.New = func() any { return new(Parser) }
+	l, cached := p.limits, p.cache != nil
+	p.scan = cached || l.MaxLength >= 0 || l.MaxTokens >= 0 || l.MaxNesting >= 0
+	p.checkDoc = cached || l.MaxDepth >= 0 || l.MaxNodes >= 0
 	return p
 }
 
@@ -264,9 +271,13 @@ func now(opts *PrepareOptions) time.Time {
 // cache; it is 0 for a refused one.
 func (p *Preparer) check(ctx context.Context, query string, opts *PrepareOptions, parser *Parser, validateStart *time.Time) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
 	var le *limits.Error
-	start := now(opts)
-	stats, err := p.limits.Scan(query)
-	phase(ctx, opts, PhaseScan, start)
+	var stats limits.Stats
+	var err error
+	if p.scan {
+		start := now(opts)
+		stats, err = p.limits.Scan(query)
+		phase(ctx, opts, PhaseScan, start)
+	}
 	switch {
 	case errors.As(err, &le):
 		return nil, gqlerror.List{LimitError(le)}, 0, nil
@@ -279,14 +290,17 @@ func (p *Preparer) check(ctx context.Context, query string, opts *PrepareOptions
 		// thousands of them.
 		return nil, gqlerror.List{undefinedVariableError(stats.UndefinedVariable)}, 0, nil
 	}
-	start = now(opts)
+	start := now(opts)
 	doc, errs = p.parse(query, parser)
 	phase(ctx, opts, PhaseParse, start)
 	if errs != nil {
 		return nil, errs, 0, nil
 	}
 	*validateStart = now(opts)
-	ds, err := p.limits.CheckDocument(doc)
+	var ds limits.DocStats
+	if p.checkDoc {
+		ds, err = p.limits.CheckDocument(doc)
+	}
 	switch {
 	case errors.As(err, &le):
 		return nil, gqlerror.List{LimitError(le)}, 0, nil
