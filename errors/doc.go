@@ -83,7 +83,7 @@
 // [Status] and [CodeOf] tell the status and code an error would get,
 // without presenting or logging it.
 //
-// [Presenter.Debug] (APP_DEBUG) shows the real text of masked errors in
+// [Presenter.Debug] (development only) shows the real text of masked errors in
 // message; the code stays INTERNAL_SERVER_ERROR and the status 500.
 //
 // # Logging

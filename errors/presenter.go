@@ -24,7 +24,8 @@ import (
 type Presenter struct {
 	// Debug shows the real text of unknown errors instead of
 	// "Internal server error."; the code stays INTERNAL_SERVER_ERROR.
-	// Turn it on in development only (APP_DEBUG).
+	// Turn it on in development only (a program's debug setting, such
+	// as the example server's APP_DEBUG).
 	Debug bool
 	// Logger receives the log lines, with the request id that reqlog
 	// gave the request. nil means the request's context logger
