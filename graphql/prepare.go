@@ -77,8 +77,8 @@ type Preparer struct {
 	// on the memory of the last one released.
 	parsers sync.Pool
 	// scan and checkDoc say whether Prepare scans the text and checks the
-	// document: not when the limits of that step are off and no cache
-	// needs the document's weight (Schema.Do's Preparer).
+	// document; Schema.Do's Preparer, whose limits are off and which has
+	// no cache to weigh documents for, does neither.
 	scan, checkDoc bool
 	// raw leaves the request errors of parsing, validation and operation
 	// selection as the engine made them, unpresented, for Schema.Do to
@@ -100,9 +100,7 @@ func NewPreparer(s *Schema, cfg PrepareConfig) *Preparer {
 		p.cache, p.introCache = newCache(items, bytes), newCache(items, bytes)
 	}
 	p.parsers.New = func() any { return new(Parser) }
-	l, cached := p.limits, p.cache != nil
-	p.scan = cached || l.MaxLength >= 0 || l.MaxTokens >= 0 || l.MaxNesting >= 0
-	p.checkDoc = cached || l.MaxDepth >= 0 || l.MaxNodes >= 0
+	p.scan, p.checkDoc = true, true
 	return p
 }
 

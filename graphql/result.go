@@ -94,7 +94,7 @@ func (s *Schema) do(ctx context.Context, req Request) (res Result, requestErrs b
 	off := limits.Config{MaxLength: limits.NoLimit, MaxTokens: limits.NoLimit, MaxNesting: limits.NoLimit,
 		MaxDepth: limits.NoLimit, MaxNodes: limits.NoLimit, MaxCost: limits.NoLimit}
 	p := NewPreparer(s, PrepareConfig{Limits: off, CacheSize: -1})
-	p.raw = true
+	p.raw, p.scan, p.checkDoc = true, false, false
 	pr, errs, fault := p.Prepare(ctx, req.Query, PrepareOptions{OperationName: req.OperationName, Introspection: true})
 	defer pr.Release()
 	if fault != nil || errs != nil {
