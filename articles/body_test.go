@@ -10,6 +10,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/httpjson/oversize"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/reqlog"
@@ -57,7 +58,7 @@ func TestCreateNotUTF8LeavesListUnchanged(t *testing.T) {
 func TestCreateOversizedBodyAnswered(t *testing.T) {
 	s, _ := testdb.SQLite(t)
 	nop := zerolog.Nop()
-	h, err := articles.NewHandler(s, articles.Config{Logger: &nop})
+	h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: &nop}})
 	if err != nil {
 		t.Fatalf("NewHandler: %v", err)
 	}

@@ -179,10 +179,10 @@
 //	                       (auth.ErrUnavailable)
 //
 // A 500 answers any error a store returns besides [ErrUnknownUser],
-// [ErrNotAuthor] and apierror.ErrNotFound, unless [Config.ErrorHooks] maps
-// it to a coded error (a unique violation to VALIDATION_FAILED, say); it
-// is logged in full with the request id ([Config.Logger], else the request's logger, else standard
-// error). The store errors carry their client view, and the handler
+// [ErrNotAuthor] and apierror.ErrNotFound, unless the Hooks of
+// [Config.Presenter] map it to a coded error (a unique violation to
+// VALIDATION_FAILED, say); it is logged in full with the request id (the
+// Presenter's Logger, else the request's logger, else standard error). The store errors carry their client view, and the handler
 // answers them through apierror.Presenter, so a GraphQL resolver that
 // returns one unchanged gets the same answer.
 //

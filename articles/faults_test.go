@@ -40,7 +40,7 @@ func serveLikeExample(t *testing.T, store articles.Store) (*httptest.Server, *lo
 	logs := new(logbuf.Buffer)
 	logger := zerolog.New(logs)
 	presenter := apierror.Presenter{Logger: &logger}
-	h, err := articles.NewHandler(store, articles.Config{Logger: &logger})
+	h, err := articles.NewHandler(store, articles.Config{Presenter: apierror.Presenter{Logger: &logger}})
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)
 	}

@@ -11,8 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
@@ -150,24 +148,18 @@ type Config struct {
 	// store.
 	UserID func(ctx context.Context) (int64, bool)
 
-	// Debug shows the real message of unexpected failures, which clients
-	// otherwise see as a 500 {"message":"Internal server error."}. Never
-	// in production.
-	Debug bool
-
-	// Logger receives the real cause of every unexpected failure, with the
-	// request id. nil means the request's zerolog logger (reqlog puts one
-	// in the context), else a JSON logger on standard error; use a pointer
-	// to zerolog.Nop() to log nothing.
-	Logger *zerolog.Logger
-
-	// ErrorHooks map the errors the handler answers with, a store's
-	// domain errors above all, before they are classified, and report
-	// every unexpected failure, once, where it is logged (see
-	// apierror.Hooks). Pass the value given to
-	// graphqlhttp.Config.ErrorHooks, so that both APIs answer an error
-	// alike. The zero value maps and reports nothing.
-	ErrorHooks apierror.Hooks
+	// Presenter answers every error and logs what clients may not see
+	// (see apierror.Presenter); pass the value given to
+	// graphqlhttp.Config.Presenter, so that both APIs answer an error
+	// alike. Its Debug shows the real message of unexpected failures,
+	// which clients otherwise see as a 500 {"message":"Internal server
+	// error."} (never in production); its Logger receives their real
+	// cause, with the request id (nil: the request's zerolog logger,
+	// which reqlog puts in the context, else a JSON logger on standard
+	// error); its Hooks map a store's domain errors before they are
+	// classified and report every unexpected failure once. The zero value
+	// masks, logs to the request's logger, and maps nothing.
+	Presenter apierror.Presenter
 }
 
 // Handler serves the articles REST API. Build it with [NewHandler]; it is
@@ -205,7 +197,7 @@ func NewHandler(store Store, cfg Config) (*Handler, error) {
 		maxBody: cfg.MaxBodyBytes,
 		now:     cfg.Now,
 		userID:  cfg.UserID,
-		errs:    apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger, Hooks: cfg.ErrorHooks},
+		errs:    cfg.Presenter,
 	}
 	var errs []error
 	if store == nil {

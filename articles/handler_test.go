@@ -263,7 +263,7 @@ func TestInternalError(t *testing.T) {
 	for _, debug := range []bool{false, true} {
 		var logs strings.Builder
 		logger := zerolog.New(&logs)
-		h, err := articles.NewHandler(failingStore{err: cause}, articles.Config{Debug: debug, Logger: &logger})
+		h, err := articles.NewHandler(failingStore{err: cause}, articles.Config{Presenter: apierror.Presenter{Debug: debug, Logger: &logger}})
 		if err != nil {
 			t.Fatal(err)
 		}

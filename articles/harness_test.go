@@ -63,14 +63,14 @@ func forEachStore(t *testing.T, f func(t *testing.T, e *env)) {
 	}
 }
 
-// newEnv serves s on a loopback server. cfg.Now and cfg.Logger are set
+// newEnv serves s on a loopback server. cfg.Now and cfg.Presenter.Logger are set
 // by newEnv.
 func newEnv(t *testing.T, s storetest.Store, c *testdb.Counter, cfg articles.Config) *env {
 	t.Helper()
 	e := &env{t: t, store: s, counter: c, logs: new(bytes.Buffer)}
 	logger := zerolog.New(e.logs)
 	cfg.Now = func() time.Time { return now }
-	cfg.Logger = &logger
+	cfg.Presenter.Logger = &logger
 	h, err := articles.NewHandler(s, cfg)
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)

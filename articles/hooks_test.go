@@ -71,7 +71,7 @@ func (l *reportLog) take() []apierror.Report {
 	return got
 }
 
-// TestErrorHooks: Config.ErrorHooks turns a store's domain error (a real
+// TestErrorHooks: the Hooks of Config.Presenter turn a store's domain error (a real
 // unique violation of the database) into a 422, and has an unexpected
 // store failure reported once, with the request id.
 func TestErrorHooks(t *testing.T) {
@@ -82,7 +82,7 @@ func TestErrorHooks(t *testing.T) {
 				t.Fatalf("Migrate with the application's script: %v", err)
 			}
 			var reports reportLog
-			e := newEnv(t, s, c, articles.Config{ErrorHooks: apierror.Hooks{Map: mapTitleTaken, Report: reports.report}})
+			e := newEnv(t, s, c, articles.Config{Presenter: apierror.Presenter{Hooks: apierror.Hooks{Map: mapTitleTaken, Report: reports.report}}})
 			// reqlog outermost, as in a real server, for the request id.
 			srv := httptest.NewServer(reqlog.Handler(zerolog.Nop())(e.srv.Config.Handler))
 			t.Cleanup(srv.Close)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
 )
 
@@ -28,7 +29,7 @@ func keyed(t *testing.T, e *env, failAfter *atomic.Bool) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := articles.NewHandler(e.store, articles.Config{Logger: &nop})
+	h, err := articles.NewHandler(e.store, articles.Config{Presenter: apierror.Presenter{Logger: &nop}})
 	if err != nil {
 		t.Fatal(err)
 	}

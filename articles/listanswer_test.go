@@ -15,6 +15,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
@@ -168,7 +169,7 @@ func TestListClientGone(t *testing.T) {
 	rs := &replayStore{Store: store, after: 1000}
 	var logs strings.Builder
 	logger := zerolog.New(&logs)
-	h, err := articles.NewHandler(rs, articles.Config{Logger: &logger})
+	h, err := articles.NewHandler(rs, articles.Config{Presenter: apierror.Presenter{Logger: &logger}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 func budgetServer(t *testing.T, s articles.Store, cfg articles.Config) string {
 	t.Helper()
 	logger := zerolog.Nop()
-	cfg.Logger = &logger
+	cfg.Presenter.Logger = &logger
 	h, err := articles.NewHandler(s, cfg)
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)

@@ -18,6 +18,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
@@ -63,7 +64,7 @@ func TestWriteRecheck(t *testing.T) {
 			s, closeTokens := st.open(t)
 			logs := new(bytes.Buffer)
 			logger := zerolog.New(logs)
-			h, err := articles.NewHandler(s, articles.Config{Logger: &logger})
+			h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: &logger}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -166,8 +166,12 @@ func writeUnauthenticated(w http.ResponseWriter) {
 // [TokenFrom]), which [Recheck] can check again before a write; with
 // any other Authorization header (an invalid token, a malformed header,
 // another scheme), the reason (see [Verifier.Authenticate]), which the
-// caller answers with a 401 and logs.
+// caller answers with a 401 and logs. Behind [Verifier.Remember] it
+// answers from the outcome Remember kept, without checking again.
 func (v *Verifier) AuthenticateContext(r *http.Request) (context.Context, error) {
+	if ctx, ok, err := v.remembered(r); ok {
+		return ctx, err
+	}
 	t, err := v.Authenticate(r)
 	switch {
 	case errors.Is(err, ErrNoToken):

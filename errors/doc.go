@@ -83,7 +83,7 @@
 // [Status] and [CodeOf] tell the status and code an error would get,
 // without presenting or logging it.
 //
-// [Presenter.Debug] (APP_DEBUG) shows the real text of masked errors in
+// [Presenter.Debug] (development only) shows the real text of masked errors in
 // message; the code stays INTERNAL_SERVER_ERROR and the status 500.
 //
 // # Logging
@@ -103,8 +103,8 @@
 // # Hooks
 //
 // [Presenter.Hooks] is where an application joins in, once for both APIs
-// (graphqlhttp.Config.ErrorHooks, articles.Config.ErrorHooks and
-// idempotency.Config.ErrorHooks take the same [Hooks] value):
+// (graphqlhttp.Config.Presenter and articles.Config.Presenter take the
+// same [Presenter] value, idempotency.Config.ErrorHooks its Hooks):
 //
 //   - Map runs first, on the resolver's or handler's own error, and may
 //     replace it, typically with an [Error] that keeps the original as

@@ -8,12 +8,14 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
 // Hooks lets an application see and shape the errors a [Presenter]
-// answers with, in one place for GraphQL and REST alike: pass the same
-// Hooks to graphqlhttp.Config.ErrorHooks, articles.Config.ErrorHooks and
+// answers with, in one place for GraphQL and REST alike: pass one
+// Presenter holding them to graphqlhttp.Config.Presenter and
+// articles.Config.Presenter, and the Hooks to
 // idempotency.Config.ErrorHooks. The zero value does nothing.
 //
 // A hook cannot drop an error or break an answer: a Map that returns nil
@@ -67,6 +69,19 @@ type Report struct {
 	Stack []byte
 }
 
+// Map returns the error p classifies in place of err: what [Hooks.Map]
+// makes of a resolver's or handler's error, or err itself when there is
+// no Map, when it returns nil or panics, and for an error the GraphQL
+// engine made. Its code ([CodeOf]) is the code p presents err with. It
+// logs and reports nothing: graphqlhttp gives its Tracer the errors of
+// the fields so, for the tracer to record the code the client sees.
+func (p Presenter) Map(ctx context.Context, err error) error {
+	if p.Hooks.Map == nil || err == nil {
+		return err
+	}
+	return p.mapError(ctx, err)
+}
+
 // mapError returns the error to present in place of err: what Hooks.Map
 // makes of the resolver's or handler's error, or err itself when Map
 // returns nil or panics, and for an error the GraphQL engine made.
@@ -94,23 +109,23 @@ func (p Presenter) callMap(ctx context.Context, err error) (mapped error) {
 
 // report calls Hooks.Report for the masked error err, recovering a panic in
 // it.
-func (p Presenter) report(ctx context.Context, err error, v verdict, path ast.Path) {
+func (p Presenter) report(ctx context.Context, err error, v errclass.Verdict, path ast.Path) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.hookPanicked(ctx, "Report", r)
 		}
 	}()
 	ctx = hookContext(ctx)
-	r := Report{Code: v.code, Status: v.status, Path: path, Err: err}
-	if v.ownCode != "" {
-		r.Code, r.Status = v.ownCode, v.ownStatus
+	r := Report{Code: v.Code, Status: v.Status, Path: path, Err: err}
+	if v.OwnCode != "" {
+		r.Code, r.Status = v.OwnCode, v.OwnStatus
 	}
 	if cause, ok := resolverError(err); ok {
 		r.Err = cause
 	}
 	r.RequestID, _ = reqlog.ID(ctx)
-	if v.panic != nil {
-		r.Stack = v.panic.StackTrace()
+	if v.Panic != nil {
+		r.Stack = v.Panic.StackTrace()
 	}
 	p.Hooks.Report(ctx, r)
 }

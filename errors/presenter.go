@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 
 	"github.com/rs/zerolog"
@@ -12,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
@@ -24,7 +24,8 @@ import (
 type Presenter struct {
 	// Debug shows the real text of unknown errors instead of
 	// "Internal server error."; the code stays INTERNAL_SERVER_ERROR.
-	// Turn it on in development only (APP_DEBUG).
+	// Turn it on in development only (a program's debug setting, such
+	// as the example server's APP_DEBUG).
 	Debug bool
 	// Logger receives the log lines, with the request id that reqlog
 	// gave the request. nil means the request's context logger
@@ -56,34 +57,14 @@ func (p Presenter) GraphQL(ctx context.Context, err error) *gqlerror.Error {
 	if err == nil {
 		return nil
 	}
-	path, locs := position(err)
+	path, locs := errclass.Position(err)
 	if p.Hooks.Map != nil {
 		err = p.mapError(ctx, err)
 	}
 	v := classify(err)
 	v = clientGone(ctx, err, v)
 	p.log(ctx, err, v, path)
-
-	ext := make(map[string]any, len(v.extensions)+3)
-	maps.Copy(ext, v.extensions)
-	// gqlparser's source name is not for clients, and the keys the
-	// presenter owns are its alone, present or not.
-	delete(ext, "file")
-	delete(ext, "status")
-	delete(ext, "validation")
-	ext["code"] = v.code
-	if v.showStatus {
-		ext["status"] = v.status
-	}
-	if len(v.fields) > 0 {
-		ext["validation"] = v.fields
-	}
-	return &gqlerror.Error{
-		Message:    p.message(err, v),
-		Path:       path,
-		Locations:  locs,
-		Extensions: ext,
-	}
+	return errclass.GraphQL(v, p.message(err, v), path, locs)
 }
 
 // REST returns the status and body of a JSON answer to err, after
@@ -97,10 +78,10 @@ func (p Presenter) REST(ctx context.Context, err error) (status int, body any) {
 	v = clientGone(ctx, err, v)
 	p.log(ctx, err, v, nil)
 	b := Body{Message: p.message(err, v)}
-	if len(v.fields) > 0 {
-		b.Errors = v.fields
+	if len(v.Fields) > 0 {
+		b.Errors = v.Fields
 	}
-	return v.status, b
+	return v.Status, b
 }
 
 // WriteREST answers r with err as JSON (see [Presenter.REST]). It sets
@@ -116,20 +97,11 @@ func (p Presenter) WriteREST(w http.ResponseWriter, r *http.Request, err error) 
 
 // message is the client message for err: the verdict's, or the real text of
 // a masked error in debug mode.
-func (p Presenter) message(err error, v verdict) string {
-	if v.masked && p.Debug {
-		return logText(err)
+func (p Presenter) message(err error, v errclass.Verdict) string {
+	if v.Masked && p.Debug {
+		return errclass.LogText(err)
 	}
-	return v.message
-}
-
-// logText is the text of err for logs: its whole chain, without the
-// "input: path" prefix a *gqlerror.Error wrapping a resolver's error adds.
-func logText(err error) string {
-	if e, ok := err.(*gqlerror.Error); ok && e != nil && e.Err != nil {
-		err = e.Err
-	}
-	return fmt.Sprint(err) // fmt survives an Error method that panics
+	return v.Message
 }
 
 // resolverError returns the error a resolver or handler returned: the cause
@@ -152,43 +124,38 @@ func resolverError(err error) (cause error, ok bool) {
 	return err, true
 }
 
-// StatusClientClosedRequest is the status recorded when the client went away
-// before its answer was ready (nginx's 499): the work was cancelled, nobody
-// receives the answer, and it is no server error.
-const StatusClientClosedRequest = 499
-
 // clientGone turns the cancellation of a request whose client disconnected
 // into a known error, logged at info level instead of as a server error.
-func clientGone(ctx context.Context, err error, v verdict) verdict {
-	if !v.masked || v.panic != nil || ctx == nil || !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(err, context.Canceled) {
+func clientGone(ctx context.Context, err error, v errclass.Verdict) errclass.Verdict {
+	if !v.Masked || v.Panic != nil || ctx == nil || !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(err, context.Canceled) {
 		return v
 	}
 	c := CodeClientClosedRequest
-	return verdict{code: c, message: c.defaultMessage(), status: c.Status(), cause: err}
+	return errclass.Verdict{Code: c, Message: c.DefaultMessage(), Status: c.Status(), Cause: err}
 }
 
 // log writes one line for an unknown error (level error) or for a known
 // error with a hidden cause (level info), and nothing otherwise. It then
 // hands an unknown error to [Hooks.Report], whether the line was written
 // or the logger is disabled.
-func (p Presenter) log(ctx context.Context, err error, v verdict, path ast.Path) {
-	if !v.masked && v.cause == nil {
+func (p Presenter) log(ctx context.Context, err error, v errclass.Verdict, path ast.Path) {
+	if !v.Masked && v.Cause == nil {
 		return
 	}
 	p.writeLog(ctx, err, v, path)
-	if v.masked && p.Hooks.Report != nil {
+	if v.Masked && p.Hooks.Report != nil {
 		p.report(ctx, err, v, path)
 	}
 }
 
 // writeLog writes the line of [Presenter.log].
-func (p Presenter) writeLog(ctx context.Context, err error, v verdict, path ast.Path) {
+func (p Presenter) writeLog(ctx context.Context, err error, v errclass.Verdict, path ast.Path) {
 	l := p.logger(ctx)
 	if l == nil {
 		return
 	}
 	var e *zerolog.Event
-	if v.masked {
+	if v.Masked {
 		e = l.Error()
 	} else {
 		e = l.Info()
@@ -196,15 +163,15 @@ func (p Presenter) writeLog(ctx context.Context, err error, v verdict, path ast.
 	if e == nil { // level disabled
 		return
 	}
-	e = e.Str(zerolog.ErrorFieldName, logText(err))
-	e = e.Str("code", string(v.code)).Int("status", v.status)
+	e = e.Str(zerolog.ErrorFieldName, errclass.LogText(err))
+	e = e.Str("code", string(v.Code)).Int("status", v.Status)
 	if len(path) > 0 {
 		e = e.Str("graphql_path", path.String())
 	}
-	if v.panic != nil {
-		e = e.Str("panic", panicText(v.panic)).Str(zerolog.ErrorStackFieldName, string(v.panic.StackTrace()))
+	if v.Panic != nil {
+		e = e.Str("panic", panicText(v.Panic)).Str(zerolog.ErrorStackFieldName, string(v.Panic.StackTrace()))
 	}
-	if v.masked {
+	if v.Masked {
 		e.Msg("internal server error")
 	} else {
 		e.Msg("request failed")

@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/validate"
 )
 
@@ -85,7 +85,7 @@ func (s *Schema) checkArgs(fi *fieldInfo, args Args) error {
 	if len(failures) == 0 {
 		return nil
 	}
-	return apierror.ValidationFailed(failures.Summary(), failures.Map())
+	return errcode.ValidationFailed(failures.Summary(), failures.Map())
 }
 
 // checkValue runs a's rules on v (at path, shown as attribute), then the

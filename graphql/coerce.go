@@ -14,7 +14,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -44,9 +44,9 @@ func (s *Schema) typeFromAST(t *ast.Type) Type {
 type inputError struct {
 	path  []any // field names and list indexes below the root value
 	msg   string
-	val   any                  // the offending value
-	ext   map[string]any       // the extensions of a custom scalar's *gqlerror.Error
-	panic *apierror.PanicError // a custom scalar's ParseValue panicked
+	val   any                 // the offending value
+	ext   map[string]any      // the extensions of a custom scalar's *gqlerror.Error
+	panic *errcode.PanicError // a custom scalar's ParseValue panicked
 }
 
 func printPath(root string, path []any) string {
@@ -194,7 +194,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 		if err != nil {
 			ie := inputError{path: path, val: v}
 			ge := graphQLError(err)
-			pe, panicked := err.(*apierror.PanicError)
+			pe, panicked := err.(*errcode.PanicError)
 			switch {
 			case panicked || err == errNoValue:
 				// As graphql-js says for a parser that returns nothing;

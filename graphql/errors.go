@@ -9,7 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // ErrSyntax is the cause of the error [ParseQuery] returns for text that is
@@ -44,12 +44,12 @@ var ErrInvalidVariables = errors.New("graphql: invalid variables")
 // added are kept beside the code, which always wins, unless they cannot be
 // written as JSON. graphqlhttp and [Schema.Do] present request errors so.
 func RequestError(e *gqlerror.Error) *gqlerror.Error {
-	code := apierror.CodeGraphQLValidation
+	code := errcode.CodeGraphQLValidation
 	switch {
 	case errors.Is(e.Err, ErrInvalidVariables), errors.Is(e.Err, ErrInvalidOperation):
-		code = apierror.CodeBadUserInput
+		code = errcode.CodeBadUserInput
 	case errors.Is(e.Err, ErrSyntax), errors.Is(e.Err, ErrTokenLimit):
-		code = apierror.CodeParseFailed
+		code = errcode.CodeParseFailed
 	}
 	ext := make(map[string]any, len(e.Extensions)+1)
 	for k, v := range e.Extensions {
@@ -70,7 +70,7 @@ func RequestError(e *gqlerror.Error) *gqlerror.Error {
 // bounds of error messages (a value that contains itself is not followed
 // for ever), and an error value whose chain leads back to itself is
 // reduced to its text.
-func recovered(r any) *apierror.PanicError {
+func recovered(r any) *errcode.PanicError {
 	var text string
 	switch x := r.(type) {
 	case string:
@@ -81,7 +81,7 @@ func recovered(r any) *apierror.PanicError {
 	default:
 		text = inspect(r)
 	}
-	return &apierror.PanicError{Value: r, Stack: debug.Stack(), Text: text}
+	return &errcode.PanicError{Value: r, Stack: debug.Stack(), Text: text}
 }
 
 // errorText is err.Error(), or a description of err when err is a typed

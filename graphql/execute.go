@@ -12,7 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 type pathSeg struct {
@@ -137,7 +137,7 @@ func (e *executor) timedOut(locs []gqlerror.Location) {
 // timeoutError is the one error of an execution past its deadline.
 func timeoutError(path ast.Path, locs []gqlerror.Location) *gqlerror.Error {
 	return &gqlerror.Error{Message: MessageTimeout, Path: path, Locations: locs,
-		Extensions: map[string]any{"code": apierror.CodeTimeout}}
+		Extensions: map[string]any{"code": errcode.CodeTimeout}}
 }
 
 // pastDeadline reports whether ctx, an execution's, ended because its
@@ -150,8 +150,8 @@ func pastDeadline(ctx context.Context) bool {
 // its message and code, and Err wraps ErrResponseTooLarge.
 func responseTooLarge(max int) *gqlerror.Error {
 	msg := fmt.Sprintf("The response is larger than the limit of %d bytes.", max)
-	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": apierror.CodeResponseTooLarge},
-		Err: &apierror.Error{Code: apierror.CodeResponseTooLarge, Message: msg, Err: ErrResponseTooLarge}}
+	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": errcode.CodeResponseTooLarge},
+		Err: &errcode.Error{Code: errcode.CodeResponseTooLarge, Message: msg, Err: ErrResponseTooLarge}}
 }
 
 func (e *executor) astPath() ast.Path {

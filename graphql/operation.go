@@ -106,8 +106,10 @@ func (op *Operation) Kind() ast.Operation { return op.def.Operation }
 func (op *Operation) Name() string { return op.def.Name }
 
 // ExecParams are the inputs of one execution of an [Operation]. The zero
-// value executes with no variables, a nil root value, a new buffer and no
-// bound on the response.
+// value executes with no variables, a nil root value and a new buffer,
+// under the default bounds: responses of at most DefaultMaxResponseBytes
+// and operations costing at most limits.DefaultMaxCost. A negative bound
+// turns it off.
 type ExecParams struct {
 	// Variables are the raw variable values, as decoded from JSON
 	// (preferably with UseNumber); nil when there are none. They are
@@ -129,7 +131,8 @@ type ExecParams struct {
 	// RESPONSE_TOO_LARGE; it wraps [ErrResponseTooLarge] (errors.Is). The
 	// query limits bound a document's fields, not the rows its lists
 	// return, so a few aliases over a list can otherwise ask for
-	// gigabytes. 0 or less means no bound.
+	// gigabytes. 0 means DefaultMaxResponseBytes; a negative value, no
+	// bound.
 	MaxResponseBytes int
 
 	// Room, when set, lends the data its room in steps below
@@ -155,8 +158,8 @@ type ExecParams struct {
 
 	// MaxCost refuses an operation whose cost (see [Cost]), computed
 	// once the variables are coerced, is over it: Execute then returns a
-	// *limits.Error (Limit limits.Cost) before any resolver runs. 0 or
-	// less means no bound.
+	// *limits.Error (Limit limits.Cost) before any resolver runs. 0 means
+	// limits.DefaultMaxCost; a negative value, no bound.
 	MaxCost int
 
 	// Deadline, when not zero, bounds the execution: resolvers get it in
@@ -188,6 +191,18 @@ type Room interface {
 	Grow(ctx context.Context, need int) (room int, err error)
 }
 
+// DefaultMaxResponseBytes is the bound on the data of one execution when
+// ExecParams.MaxResponseBytes is 0.
+const DefaultMaxResponseBytes = 16 << 20
+
+// orDefault is a bound as ExecParams holds it: v, or def when v is 0.
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
 // ErrShortRoom is the cause (errors.Is) of the error Execute returns when
 // Room.Grow granted less room than the data needed.
 var ErrShortRoom = errors.New("graphql: Room.Grow granted less room than the data needs")
@@ -217,6 +232,9 @@ const MessageTimeout = "The operation did not complete in time: the fields it ha
 // *apierror.PanicError, a server fault to answer with a 500). A panic in a
 // resolver is a field error in Result, like any resolver error.
 func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) {
+	// From here on a bound is on when positive.
+	p.MaxCost = orDefault(p.MaxCost, limits.DefaultMaxCost)
+	p.MaxResponseBytes = orDefault(p.MaxResponseBytes, DefaultMaxResponseBytes)
 	var start time.Time
 	if p.Tracer != nil {
 		start = time.Now()

@@ -11,7 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // A selectionPlan is a selection set collected for one object type: the
@@ -699,12 +699,12 @@ type argumentError struct {
 	msg   string
 	ext   map[string]any
 	at    *ast.Position
-	panic *apierror.PanicError
+	panic *errcode.PanicError
 }
 
 // literalError reports a literal argument that its type refuses.
 func literalError(a *argInfo, lit *ast.Value, err error) *argumentError {
-	var pe *apierror.PanicError
+	var pe *errcode.PanicError
 	if errors.As(err, &pe) {
 		return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s.", a.name, lit.String()), at: lit.Position, panic: pe}
 	}

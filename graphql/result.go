@@ -11,9 +11,10 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
-	"github.com/gqlkit/gqlkit/internal/httpjson"
+	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
+	"github.com/gqlkit/gqlkit/limits"
 )
 
 // Result is the outcome of an execution. Data is the JSON object of the
@@ -24,7 +25,8 @@ type Result struct {
 	Data   []byte
 	Errors gqlerror.List
 	// Cost is the operation's cost (see [Cost]) when it was computed:
-	// when ExecParams.MaxCost or ExecParams.Tracer was set; 0 otherwise.
+	// when ExecParams.MaxCost bounds it (it does unless negative) or
+	// ExecParams.Tracer is set; 0 otherwise.
 	Cost int
 }
 
@@ -37,11 +39,14 @@ type Request struct {
 	Variables map[string]any
 	// Root is the value the root fields are resolved against.
 	Root any
-	// Present turns each error of the result into what the caller sees.
-	// nil masks errors as graphqlhttp does (apierror.Presenter{}.GraphQL:
-	// a resolver's plain error becomes "Internal server error." and is
-	// logged, coded errors keep their message). [Unmasked] keeps every
-	// error as it is, cause included, for tests and trusted callers.
+	// Present turns each error of the result into what the caller sees:
+	// pass the GraphQL method of the application's presenter (package
+	// errors), which also logs and reports the masked errors. nil masks
+	// errors as that presenter does, without logging: a resolver's plain
+	// error becomes "Internal server error.", coded errors keep their
+	// message, and each presented error keeps the original as its Err
+	// (never written in JSON), for the caller to log. [Unmasked] keeps
+	// every error as it is, for tests and trusted callers.
 	Present func(ctx context.Context, err error) *gqlerror.Error
 }
 
@@ -54,13 +59,13 @@ func Unmasked(_ context.Context, err error) *gqlerror.Error {
 	return gqlerror.WrapPath(nil, err)
 }
 
-// Do parses, validates, prepares and executes a query in one call, with
-// introspection allowed and no limits, and presents the errors (masked
-// unless req.Present says otherwise). It is meant for tests, scripts and
-// trusted callers; an HTTP endpoint should use graphqlhttp, which bounds
-// every step and caches documents.
+// Do prepares and executes a query in one call, with introspection
+// allowed, no limits and no cache, and presents the errors (masked unless
+// req.Present says otherwise). It is meant for tests, scripts and trusted
+// callers; an HTTP endpoint should use graphqlhttp, which bounds every
+// step and caches documents. Both prepare operations with a [Preparer].
 func (s *Schema) Do(ctx context.Context, req Request) Result {
-	res, fault := s.do(ctx, req)
+	res, requestErrs, fault := s.do(ctx, req)
 	if fault != nil {
 		res = Result{Errors: gqlerror.List{{Message: fault.Error(), Err: fault}}}
 	}
@@ -69,8 +74,8 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 	}
 	present := req.Present
 	if present == nil {
-		present = apierror.Presenter{}.GraphQL
-		if res.Data == nil && fault == nil {
+		present = masked
+		if requestErrs && fault == nil {
 			for i, e := range res.Errors {
 				res.Errors[i] = RequestError(e)
 			}
@@ -82,19 +87,31 @@ func (s *Schema) Do(ctx context.Context, req Request) Result {
 	return res
 }
 
-func (s *Schema) do(ctx context.Context, req Request) (Result, error) {
-	doc, perr := ParseQuery(req.Query, 0)
-	if perr != nil {
-		return Result{Errors: gqlerror.List{perr}}, nil
+// do prepares and executes req; requestErrs says that the errors of the
+// result were found before execution (they are the engine's own, not
+// presented yet).
+func (s *Schema) do(ctx context.Context, req Request) (res Result, requestErrs bool, fault error) {
+	off := limits.Config{MaxLength: limits.NoLimit, MaxTokens: limits.NoLimit, MaxNesting: limits.NoLimit,
+		MaxDepth: limits.NoLimit, MaxNodes: limits.NoLimit, MaxCost: limits.NoLimit}
+	p := NewPreparer(s, PrepareConfig{Limits: off, CacheSize: -1})
+	p.raw, p.scan, p.checkDoc = true, false, false
+	pr, errs, fault := p.Prepare(ctx, req.Query, PrepareOptions{OperationName: req.OperationName, Introspection: true})
+	defer pr.Release()
+	if fault != nil || errs != nil {
+		return Result{Errors: errs}, true, fault
 	}
-	if errs, fault := s.Validate(doc, ValidateOptions{}); fault != nil || len(errs) > 0 {
-		return Result{Errors: errs}, fault
-	}
-	op, errs := s.Prepare(doc, req.OperationName)
-	if len(errs) > 0 {
-		return Result{Errors: errs}, nil
-	}
-	return op.Execute(ctx, ExecParams{Variables: req.Variables, Root: req.Root})
+	res, err := pr.Operation.Execute(ctx, ExecParams{Variables: req.Variables, Root: req.Root,
+		MaxCost: limits.NoLimit, MaxResponseBytes: -1})
+	return res, res.Data == nil, err
+}
+
+// masked is the presentation of [Request.Present] nil.
+func masked(_ context.Context, err error) *gqlerror.Error {
+	v := errclass.Classify(err, nil)
+	path, locs := errclass.Position(err)
+	e := errclass.GraphQL(v, v.Message, path, locs)
+	e.Err = err
+	return e
 }
 
 // MarshalJSON writes the response as graphql-js does (see
@@ -137,7 +154,7 @@ func (r Result) AppendJSON(dst []byte, present func(*gqlerror.Error) *gqlerror.E
 }
 
 // internalErrorJSON stands for an error that cannot be written.
-const internalErrorJSON = `{"message":"` + apierror.MessageInternal + `","extensions":{"code":"` + string(apierror.CodeInternal) + `"}}`
+const internalErrorJSON = `{"message":"` + errcode.MessageInternal + `","extensions":{"code":"` + string(errcode.CodeInternal) + `"}}`
 
 // appendError writes one error object.
 func appendError(dst []byte, e *gqlerror.Error) []byte {
@@ -147,7 +164,7 @@ func appendError(dst []byte, e *gqlerror.Error) []byte {
 	var ext []byte
 	if len(e.Extensions) > 0 {
 		var err error
-		if ext, err = httpjson.Marshal(e.Extensions); err != nil {
+		if ext, err = marshal(e.Extensions); err != nil {
 			return append(dst, internalErrorJSON...)
 		}
 	}
@@ -193,6 +210,18 @@ func appendError(dst []byte, e *gqlerror.Error) []byte {
 		dst = append(dst, ext...)
 	}
 	return append(dst, '}')
+}
+
+// marshal is json.Marshal without escaping HTML characters, as the kit
+// writes every JSON answer.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }
 
 // maxJSONDepth bounds how deeply a custom scalar's serialised value may

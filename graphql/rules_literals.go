@@ -9,7 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // literalValuesRule checks what gqlparser's ValuesOfCorrectType leaves out:
@@ -44,7 +44,7 @@ func (s *Schema) checkLiteral(value *ast.Value, addError core.AddErrFunc) {
 		return
 	}
 	if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
-		var pe *apierror.PanicError
+		var pe *errcode.PanicError
 		if errors.As(err, &pe) {
 			// A server bug, not a bad document: kept as the cause
 			// so that the HTTP layer masks and logs it.
@@ -119,7 +119,7 @@ func (s *Schema) panicsIn(v *ast.Value, expected *ast.Type, def *ast.Definition,
 		return true // cannot tell
 	}
 	if sc := s.customLiteral(v, expected, def); sc != nil {
-		var pe *apierror.PanicError
+		var pe *errcode.PanicError
 		if _, err := s.parseScalarLiteral(sc, v, nil); err != nil && errors.As(err, &pe) {
 			return true
 		}

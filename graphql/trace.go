@@ -6,9 +6,11 @@ import (
 )
 
 // Tracer observes GraphQL requests: when one starts, each phase it goes
-// through, the fields that run a resolver, and how it ends. graphqlhttp
-// calls every method; [Operation.Execute], used on its own, reports the
-// coerce and execute phases and the fields (ExecParams.Tracer).
+// through, the fields that run a resolver, and how it ends. A transport
+// (graphqlhttp) calls every method; [Preparer.Prepare] reports the scan,
+// parse and validate phases (PrepareOptions.Tracer), and
+// [Operation.Execute] the coerce and execute phases and the fields
+// (ExecParams.Tracer).
 //
 // A nil Tracer costs nothing: no call, no allocation, no clock reading. A
 // Tracer is shared by every request, so its methods must be safe for
@@ -47,10 +49,12 @@ type Tracer interface {
 type Phase uint8
 
 // The phases, in the order a request goes through them. A document found
-// in graphqlhttp's cache skips the scan and the parse, and its validate
-// phase is marked Cached.
+// in a Preparer's cache skips the scan and the parse, and its validate
+// phase is marked Cached. Read and write are the transport's.
 const (
-	// PhaseRead reads the HTTP request: its body and parameters.
+	// PhaseRead reads the request from its transport: the query, the
+	// operation name and the variables (graphqlhttp: the HTTP body or the
+	// URL's parameters).
 	PhaseRead Phase = iota + 1
 	// PhaseScan is the pre-parse scan of the query's length, tokens and
 	// nesting.
@@ -63,11 +67,9 @@ const (
 	PhaseValidate
 	// PhaseCoerce coerces the variables and computes the cost.
 	PhaseCoerce
-	// PhaseExecute runs the resolvers and writes the data. A query whose
-	// data outgrows its first share of graphqlhttp's response budget is
-	// executed twice, and reports two execute phases.
+	// PhaseExecute runs the resolvers and writes the data.
 	PhaseExecute
-	// PhaseWrite writes the answer to the client.
+	// PhaseWrite writes the answer to the client, through the transport.
 	PhaseWrite
 )
 
@@ -93,8 +95,9 @@ type PhaseInfo struct {
 	Cached bool
 }
 
-// RequestInfo describes a request that has ended: what graphqlhttp knows
-// of it once the answer is written. Variable values are never part of it.
+// RequestInfo describes a request that has ended: what its transport
+// (graphqlhttp) knows of it once the answer is written. Variable values
+// are never part of it.
 type RequestInfo struct {
 	// OperationType is "query" or "mutation", or "" when the request
 	// ended before its operation was known (a refused body, a document
@@ -111,7 +114,8 @@ type RequestInfo struct {
 	// Cost is the operation's cost (see limits.Config.MaxCost), or -1
 	// when it was not computed.
 	Cost int
-	// Status is the HTTP status of the answer.
+	// Status is the status of the answer as its transport reports it:
+	// for graphqlhttp, the HTTP status; 0 when the transport has none.
 	Status int
 	// ErrorCode is the code of the answer's most serious error, the first
 	// whose code answers a status of 500 or more (INTERNAL_SERVER_ERROR,

@@ -11,7 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // ValidateOptions adjusts [Schema.Validate].
@@ -37,7 +37,7 @@ type ValidateOptions struct {
 // errs are what the client is told about the document. fault is set, and
 // errs empty, when validation could not be done because of a server bug:
 // a custom scalar's ParseLiteral panicked, or a rule did (an
-// *apierror.PanicError, to answer with a 500).
+// *errcode.PanicError, to answer with a 500).
 func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
 	errs, fault = s.validateWith(doc, func() gqlerror.List { return s.runRules(doc, opts) })
 	if opts.MaxErrors > 0 && len(errs) > opts.MaxErrors {
@@ -69,9 +69,9 @@ func (s *Schema) validateWith(doc *ast.QueryDocument, walk func() gqlerror.List)
 
 // firstPanic returns the first error of errs that is a rule's or a custom
 // scalar parser's panic, nil if none is.
-func firstPanic(errs gqlerror.List) *apierror.PanicError {
+func firstPanic(errs gqlerror.List) *errcode.PanicError {
 	for _, e := range errs {
-		if pe, ok := e.Err.(*apierror.PanicError); ok {
+		if pe, ok := e.Err.(*errcode.PanicError); ok {
 			return pe
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
@@ -20,7 +21,7 @@ import (
 func benchHandler(b *testing.B, schema *graphql.Schema, cacheSize int) http.Handler {
 	b.Helper()
 	nop := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Logger: &nop, CacheSize: cacheSize, Auth: nobody{}})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &nop}, CacheSize: cacheSize, Auth: nobody{}})
 	if err != nil {
 		b.Fatalf("New: %v", err)
 	}

@@ -112,9 +112,13 @@ func (h *Handler) run(ctx context.Context, r *http.Request, op *graphql.Operatio
 // and lent its room by l when not nil, into the buffer data, under the
 // deadline (none when zero) and the cost limit.
 func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[string]any, data *[]byte, l *lease, deadline time.Time) (graphql.Result, error) {
+	maxResponse := h.maxResponse
+	if maxResponse == 0 {
+		maxResponse = -1 // none, as ExecParams says it
+	}
 	p := graphql.ExecParams{Variables: vars, Root: h.cfg.Root, Dst: (*data)[:0],
-		MaxResponseBytes: h.maxResponse, BeforeExecute: h.gate, MaxCost: h.limits.MaxCost, Deadline: deadline,
-		Tracer: h.cfg.Tracer, TraceDefaultFields: h.cfg.TraceDefaultFields}
+		MaxResponseBytes: maxResponse, BeforeExecute: h.gate, MaxCost: h.prep.MaxCost(), Deadline: deadline,
+		Tracer: h.tracer, TraceDefaultFields: h.cfg.TraceDefaultFields}
 	if l != nil {
 		p.Room = l
 	}
@@ -123,7 +127,7 @@ func (h *Handler) exec(ctx context.Context, op *graphql.Operation, vars map[stri
 		*data = res.Data
 	}
 	if tr := h.traceOf(ctx); tr != nil {
-		if _, overCost := err.(*limits.Error); res.Data != nil || overCost {
+		if _, overCost := err.(*limits.Error); res.Data != nil || overCost { // see Operation.Execute
 			tr.info.Cost = res.Cost
 		}
 	}

@@ -86,8 +86,8 @@ func (s *budgetSchema) handler(t *testing.T, cfg graphqlhttp.Config) *graphqlhtt
 	if cfg.Auth == nil {
 		cfg.Auth = everybody{}
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = nopLogger()
+	if cfg.Presenter.Logger == nil {
+		cfg.Presenter.Logger = nopLogger()
 	}
 	h, err := graphqlhttp.New(schema, cfg)
 	if err != nil {

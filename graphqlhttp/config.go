@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/internal/stall"
@@ -19,17 +17,17 @@ import (
 // Defaults of [Config].
 const (
 	// DefaultCacheSize is the number of documents the cache keeps.
-	DefaultCacheSize = 1000
+	DefaultCacheSize = graphql.DefaultCacheSize
 	// DefaultCacheBytes bounds the memory the cached documents are
 	// estimated to take (see Config.CacheBytes).
-	DefaultCacheBytes = 64 << 20
+	DefaultCacheBytes = graphql.DefaultCacheBytes
 	// DefaultMaxResponseBytes bounds the data of one response.
-	DefaultMaxResponseBytes = 16 << 20
+	DefaultMaxResponseBytes = graphql.DefaultMaxResponseBytes
 	// DefaultStallTimeout bounds how long a client may take none of a
 	// large answer (see Config.StallTimeout).
 	DefaultStallTimeout = stall.DefaultTimeout
 	// MaxErrors is the most request errors one response lists.
-	MaxErrors = 100
+	MaxErrors = graphql.DefaultMaxErrors
 )
 
 // Config configures a [Handler]. Its zero value enforces every default:
@@ -47,17 +45,20 @@ type Config struct {
 	// validation messages carry no "Did you mean …" suggestions.
 	Introspection bool
 
-	// Debug shows the real message of errors that are otherwise masked as
-	// "Internal server error." (APP_DEBUG). Never in production.
-	Debug bool
-
-	// Logger receives the real cause of every masked error and every
-	// refused credential, with the request id that reqlog gave the
-	// request. nil means the request's zerolog logger (reqlog puts one in
-	// the context), else a JSON logger on standard error; use a pointer
-	// to zerolog.Nop() to log nothing. The handler writes no access lines:
-	// mount reqlog.Handler around it (or around the whole router).
-	Logger *zerolog.Logger
+	// Presenter turns every error into what the client sees and logs
+	// what it may not (see apierror.Presenter); give the REST handlers
+	// (articles.Config.Presenter) the same value, so that both APIs
+	// answer and log an error alike. Its Debug shows the real message of
+	// errors otherwise masked as "Internal server error." (never in
+	// production). Its Logger also receives every refused credential,
+	// with the request id that reqlog gave the request; nil means the
+	// request's zerolog logger (reqlog puts one in the context), else a
+	// JSON logger on standard error. The handler writes no access lines:
+	// mount reqlog.Handler around it (or around the whole router). Its
+	// Hooks map domain errors to coded ones and report masked errors; the
+	// Tracer is given the errors of the fields as Hooks.Map makes them,
+	// so that it records the code the client sees.
+	Presenter apierror.Presenter
 
 	// CacheSize is the number of validated documents kept, keyed by query
 	// text; 0 means DefaultCacheSize and a negative value disables the
@@ -192,11 +193,6 @@ type Config struct {
 	// too (read from their parent value). Off by default: such fields
 	// measure nothing and would flood a trace.
 	TraceDefaultFields bool
-
-	// ErrorHooks report masked errors and map domain errors to coded ones
-	// (see apierror.Hooks); pass the same value to the REST handlers'
-	// configs.
-	ErrorHooks apierror.Hooks
 }
 
 // Authenticator authenticates a GraphQL request: one value does both
@@ -238,9 +234,7 @@ type Rechecker interface {
 // ConfigFromEnv fills a Config from environment variables, read through
 // getenv (os.Getenv in a program, a map in a test):
 //
-//   - APP_DEBUG: true/false; shows masked messages, and turns
-//     introspection on unless GRAPHQL_INTROSPECTION says otherwise;
-//   - GRAPHQL_INTROSPECTION: true/false; when set, it decides;
+//   - GRAPHQL_INTROSPECTION: true/false;
 //   - GRAPHQL_MAX_DEPTH, GRAPHQL_MAX_NODES, GRAPHQL_MAX_QUERY_LENGTH,
 //     GRAPHQL_MAX_COST: positive integers;
 //   - GRAPHQL_TIMEOUT: a positive Go duration ("10s", "1m30s"), or "0"
@@ -250,7 +244,9 @@ type Rechecker interface {
 //
 // Unset variables keep the defaults. A value that cannot be parsed is an
 // error naming the variable, so that a typo does not silently weaken a
-// limit. The other fields are left for the caller to set.
+// limit. The other fields are left for the caller to set, the Presenter
+// among them: whether a program shows masked messages (a debug mode) is
+// the program's setting, not the endpoint's.
 func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	var cfg Config
 	var errs []string
@@ -278,11 +274,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		return n
 	}
-	cfg.Debug, _ = boolVar("APP_DEBUG")
-	cfg.Introspection = cfg.Debug
-	if v, set := boolVar("GRAPHQL_INTROSPECTION"); set {
-		cfg.Introspection = v
-	}
+	cfg.Introspection, _ = boolVar("GRAPHQL_INTROSPECTION")
 	cfg.Limits.MaxDepth = intVar("GRAPHQL_MAX_DEPTH")
 	cfg.Limits.MaxNodes = intVar("GRAPHQL_MAX_NODES")
 	cfg.Limits.MaxLength = intVar("GRAPHQL_MAX_QUERY_LENGTH")

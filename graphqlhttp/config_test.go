@@ -26,29 +26,25 @@ func TestConfigFromEnv(t *testing.T) {
 		want graphqlhttp.Config
 	}{
 		{name: "nothing set", env: nil, want: graphqlhttp.Config{}},
-		{name: "empty values", env: map[string]string{"APP_DEBUG": "", "GRAPHQL_INTROSPECTION": " ", "GRAPHQL_MAX_DEPTH": ""},
+		{name: "empty values", env: map[string]string{"GRAPHQL_INTROSPECTION": " ", "GRAPHQL_MAX_DEPTH": ""},
 			want: graphqlhttp.Config{}},
-		{name: "APP_DEBUG turns introspection on", env: map[string]string{"APP_DEBUG": "true"},
-			want: graphqlhttp.Config{Debug: true, Introspection: true}},
-		{name: "APP_DEBUG false", env: map[string]string{"APP_DEBUG": "false"},
+		{name: "APP_DEBUG is the program's, not the endpoint's", env: map[string]string{"APP_DEBUG": "true"},
 			want: graphqlhttp.Config{}},
-		{name: "GRAPHQL_INTROSPECTION false overrides APP_DEBUG", env: map[string]string{"APP_DEBUG": "true", "GRAPHQL_INTROSPECTION": "false"},
-			want: graphqlhttp.Config{Debug: true}},
-		{name: "GRAPHQL_INTROSPECTION true without APP_DEBUG", env: map[string]string{"APP_DEBUG": "false", "GRAPHQL_INTROSPECTION": "true"},
-			want: graphqlhttp.Config{Introspection: true}},
+		{name: "GRAPHQL_INTROSPECTION false", env: map[string]string{"GRAPHQL_INTROSPECTION": "false"},
+			want: graphqlhttp.Config{}},
 		{name: "GRAPHQL_INTROSPECTION alone", env: map[string]string{"GRAPHQL_INTROSPECTION": "1"},
 			want: graphqlhttp.Config{Introspection: true}},
-		{name: "booleans as strconv reads them, white space trimmed", env: map[string]string{"APP_DEBUG": " TRUE ", "GRAPHQL_INTROSPECTION": "0"},
-			want: graphqlhttp.Config{Debug: true}},
+		{name: "booleans as strconv reads them, white space trimmed", env: map[string]string{"GRAPHQL_INTROSPECTION": " TRUE "},
+			want: graphqlhttp.Config{Introspection: true}},
 		{name: "limits", env: map[string]string{"GRAPHQL_MAX_DEPTH": "5", "GRAPHQL_MAX_NODES": "100", "GRAPHQL_MAX_QUERY_LENGTH": " 1000 "},
 			want: graphqlhttp.Config{Limits: limits.Config{MaxDepth: 5, MaxNodes: 100, MaxLength: 1000}}},
 		{name: "cost and timeout", env: map[string]string{"GRAPHQL_MAX_COST": "20000", "GRAPHQL_TIMEOUT": "1m30s"},
 			want: graphqlhttp.Config{Limits: limits.Config{MaxCost: 20000}, Timeout: 90 * time.Second}},
 		{name: "no timeout", env: map[string]string{"GRAPHQL_TIMEOUT": "0"}, want: graphqlhttp.Config{}},
-		{name: "everything", env: map[string]string{"APP_DEBUG": "true", "GRAPHQL_INTROSPECTION": "true",
+		{name: "everything", env: map[string]string{"GRAPHQL_INTROSPECTION": "true",
 			"GRAPHQL_MAX_DEPTH": "12", "GRAPHQL_MAX_NODES": "1000", "GRAPHQL_MAX_QUERY_LENGTH": "40000",
 			"GRAPHQL_MAX_COST": "9000", "GRAPHQL_TIMEOUT": "10s", "GRAPHQL_RESPONSE_BUDGET_WAIT": "3s", "GRAPHQL_STALL_TIMEOUT": " 500ms "},
-			want: graphqlhttp.Config{Debug: true, Introspection: true, Timeout: 10 * time.Second,
+			want: graphqlhttp.Config{Introspection: true, Timeout: 10 * time.Second,
 				Limits:             limits.Config{MaxDepth: 12, MaxNodes: 1000, MaxLength: 40000, MaxCost: 9000},
 				ResponseBudgetWait: 3 * time.Second, StallTimeout: 500 * time.Millisecond}},
 	}
@@ -67,7 +63,7 @@ func TestConfigFromEnv(t *testing.T) {
 				names = append(names, n)
 			}
 			sort.Strings(names)
-			wantNames := []string{"APP_DEBUG", "GRAPHQL_INTROSPECTION", "GRAPHQL_MAX_COST", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES",
+			wantNames := []string{"GRAPHQL_INTROSPECTION", "GRAPHQL_MAX_COST", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES",
 				"GRAPHQL_MAX_QUERY_LENGTH", "GRAPHQL_RESPONSE_BUDGET_WAIT", "GRAPHQL_STALL_TIMEOUT", "GRAPHQL_TIMEOUT"}
 			if !reflect.DeepEqual(names, wantNames) {
 				t.Errorf("variables read = %v, want %v", names, wantNames)
@@ -82,7 +78,6 @@ func TestConfigFromEnvRejectsBadValues(t *testing.T) {
 		env       map[string]string
 		wantNames []string // variables the error must name
 	}{
-		{name: "APP_DEBUG not a boolean", env: map[string]string{"APP_DEBUG": "yes"}, wantNames: []string{`APP_DEBUG="yes"`}},
 		{name: "GRAPHQL_INTROSPECTION not a boolean", env: map[string]string{"GRAPHQL_INTROSPECTION": "on"}, wantNames: []string{`GRAPHQL_INTROSPECTION="on"`}},
 		{name: "GRAPHQL_MAX_DEPTH zero", env: map[string]string{"GRAPHQL_MAX_DEPTH": "0"}, wantNames: []string{`GRAPHQL_MAX_DEPTH="0"`}},
 		{name: "GRAPHQL_MAX_DEPTH negative", env: map[string]string{"GRAPHQL_MAX_DEPTH": "-1"}, wantNames: []string{`GRAPHQL_MAX_DEPTH="-1"`}},
@@ -100,8 +95,8 @@ func TestConfigFromEnvRejectsBadValues(t *testing.T) {
 			wantNames: []string{`GRAPHQL_STALL_TIMEOUT="5"`}},
 		{name: "GRAPHQL_STALL_TIMEOUT negative", env: map[string]string{"GRAPHQL_STALL_TIMEOUT": "-1s"},
 			wantNames: []string{`GRAPHQL_STALL_TIMEOUT="-1s"`}},
-		{name: "every bad value is named", env: map[string]string{"APP_DEBUG": "nope", "GRAPHQL_INTROSPECTION": "true", "GRAPHQL_MAX_DEPTH": "x", "GRAPHQL_MAX_NODES": "0", "GRAPHQL_MAX_QUERY_LENGTH": "100"},
-			wantNames: []string{"APP_DEBUG", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES"}},
+		{name: "every bad value is named", env: map[string]string{"GRAPHQL_INTROSPECTION": "nope", "GRAPHQL_MAX_DEPTH": "x", "GRAPHQL_MAX_NODES": "0", "GRAPHQL_MAX_QUERY_LENGTH": "100"},
+			wantNames: []string{"GRAPHQL_INTROSPECTION", "GRAPHQL_MAX_DEPTH", "GRAPHQL_MAX_NODES"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -125,11 +120,12 @@ func TestConfigFromEnvRejectsBadValues(t *testing.T) {
 // environment are the ones the handler enforces.
 func TestConfigFromEnvServes(t *testing.T) {
 	cfg, err := graphqlhttp.ConfigFromEnv(envOf(map[string]string{
-		"APP_DEBUG": "true", "GRAPHQL_INTROSPECTION": "false", "GRAPHQL_MAX_DEPTH": "2", "GRAPHQL_MAX_NODES": "3", "GRAPHQL_MAX_QUERY_LENGTH": "60",
+		"GRAPHQL_INTROSPECTION": "false", "GRAPHQL_MAX_DEPTH": "2", "GRAPHQL_MAX_NODES": "3", "GRAPHQL_MAX_QUERY_LENGTH": "60",
 	}, map[string]bool{}))
 	if err != nil {
 		t.Fatalf("ConfigFromEnv: %v", err)
 	}
+	cfg.Presenter.Debug = true // the program's debug mode (the example server's APP_DEBUG)
 	ts := newTestServer(t, cfg)
 	tests := []struct {
 		req  request

@@ -31,7 +31,7 @@ func newCostServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	t.Helper()
 	ts := &testServer{logs: &logbuf.Buffer{}, mutations: new(atomic.Int64)}
 	logger := zerolog.New(ts.logs)
-	cfg.Logger = &logger
+	cfg.Presenter.Logger = &logger
 	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)

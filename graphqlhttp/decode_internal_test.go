@@ -161,3 +161,23 @@ func FuzzUnquote(f *testing.F) {
 		}
 	})
 }
+func TestResponseType(t *testing.T) {
+	const grj = "application/graphql-response+json"
+	tests := []struct{ accept, want string }{
+		{"", contentJSON},
+		{"application/json", contentJSON},
+		{grj, grj},
+		{grj + "; charset=utf-8", grj},
+		{grj + ";q=0", contentJSON},
+		{"application/json, " + grj, grj},
+		{grj + ";q=0.5, application/json;q=0.5", grj},
+		{"application/json;q=0.9, " + grj + ";q=0.8", contentJSON},
+		{"*/*", contentJSON},
+		{"text/html, application/xhtml+xml", contentJSON},
+	}
+	for _, tt := range tests {
+		if got := responseType(tt.accept); got != tt.want {
+			t.Errorf("responseType(%q) = %q, want %q", tt.accept, got, tt.want)
+		}
+	}
+}

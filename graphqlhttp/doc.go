@@ -23,18 +23,19 @@
 //  1. credentials, when [Config.Auth] is set: an Authorization header that
 //     is present but holds no valid bearer token (an invalid token, a
 //     malformed header, another scheme) is a 401 whatever the operation;
-//  2. the document: scanned before parsing (length, tokens, nesting),
-//     parsed, checked for depth and field nodes after fragment expansion
-//     (the nodes of all its operations together), then validated. The
-//     outcome of these steps, errors included, is cached by query text in
-//     a bounded LRU from the text's second request, so a repeated query
-//     costs one map lookup and a hostile document never reaches the
-//     validator's expensive rules. A document the cache will not keep is
-//     parsed on memory a pooled graphql.Parser reuses once the request is
-//     answered. A document that uses a variable its operation does
-//     not declare is refused before parsing, with the validation error of
-//     the first such reference only;
-//  3. the operation that operationName selects, prepared once per document;
+//  2. the document, by the engine's [graphql.Preparer]: scanned before
+//     parsing (length, tokens, nesting), parsed, checked for depth and
+//     field nodes after fragment expansion (the nodes of all its
+//     operations together), then validated. The outcome of these steps,
+//     errors included, is cached by query text in a bounded LRU from the
+//     text's second request, so a repeated query costs one map lookup and
+//     a hostile document never reaches the validator's expensive rules. A
+//     document the cache will not keep is parsed on memory a pooled
+//     graphql.Parser reuses once the request is answered. A document that
+//     uses a variable its operation does not declare is refused before
+//     parsing, with the validation error of the first such reference only;
+//  3. the operation that operationName selects, prepared once per document
+//     (by the Preparer too);
 //  4. variables, coerced by the engine, and the operation's cost (see
 //     graphql.Cost), refused past limits.Config.MaxCost with a 400
 //     QUERY_LIMIT_EXCEEDED;
@@ -100,7 +101,8 @@
 // …) keep their message; an error with a StatusCode() below 500 keeps its
 // message and shows the status in extensions.status; anything else is
 // "Internal server error." (INTERNAL_SERVER_ERROR) and its real cause is
-// logged once with the request id. [Config.Debug] shows real messages.
+// logged once with the request id. The Debug of [Config.Presenter] shows
+// real messages.
 //
 // # Introspection
 //
@@ -116,7 +118,7 @@
 //
 // The handler writes no access lines and gives no request ids: mount
 // package reqlog's middleware around it, or around the whole router. The
-// causes of masked errors and refused credentials go to [Config.Logger],
-// else the request's zerolog logger, else standard error, with the
+// causes of masked errors and refused credentials go to the Logger of
+// [Config.Presenter], else the request's zerolog logger, else standard error, with the
 // request id that reqlog gave the request.
 package graphqlhttp

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
 
@@ -19,7 +20,7 @@ func TestResolverErrors(t *testing.T) {
 		name      string
 		query     string
 		body      string // with masking
-		debugBody string // with Config.Debug
+		debugBody string // with Config.Presenter.Debug
 	}{
 		{name: "unknown error is masked", query: "{ hello fail }",
 			body:      `{"data":{"hello":"world","fail":null},"errors":[{"message":"Internal server error.","locations":[{"line":1,"column":9}],"path":["fail"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}]}`,
@@ -39,7 +40,7 @@ func TestResolverErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, debug := range []bool{false, true} {
-				ts := newTestServer(t, graphqlhttp.Config{Debug: debug})
+				ts := newTestServer(t, graphqlhttp.Config{Presenter: apierror.Presenter{Debug: debug}})
 				req := request{contentType: "application/json", body: jsonBody(tt.query, "", ""), requestID: "resolver-1"}
 				body := tt.body
 				if debug && tt.debugBody != "" {
@@ -111,7 +112,7 @@ func (panickingAuth) UserID(context.Context) (int64, bool) { return 0, false }
 // (here in Config.Auth) is a masked 500, logged with its stack.
 func TestPanicOutsideResolvers(t *testing.T) {
 	for _, debug := range []bool{false, true} {
-		ts := newTestServer(t, graphqlhttp.Config{Debug: debug, Auth: panickingAuth{}})
+		ts := newTestServer(t, graphqlhttp.Config{Presenter: apierror.Presenter{Debug: debug}, Auth: panickingAuth{}})
 		req := request{contentType: "application/json", body: jsonBody("{ hello }", "", ""), requestID: "auth-panic"}
 		msg := "Internal server error."
 		if debug {

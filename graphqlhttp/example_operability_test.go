@@ -11,6 +11,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
@@ -68,7 +69,7 @@ func ExampleConfig_tracer() {
 	}}
 	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
 	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Tracer: phaseLog{}, Logger: &quiet})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Tracer: phaseLog{}, Presenter: apierror.Presenter{Logger: &quiet}})
 	if err != nil {
 		panic(err)
 	}
@@ -127,7 +128,7 @@ func ExampleConfig_timeout() {
 	}}
 	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
 	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Timeout: 20 * time.Millisecond, Logger: &quiet})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Timeout: 20 * time.Millisecond})
 	if err != nil {
 		panic(err)
 	}
@@ -154,7 +155,7 @@ func ExampleConfig_allowIntrospection() {
 	quiet := zerolog.Nop()
 	h, err := graphqlhttp.New(schema, graphqlhttp.Config{
 		AllowIntrospection: func(ctx context.Context) bool { return ctx.Value(roleKey{}) == "staff" },
-		Logger:             &quiet,
+		Presenter:          apierror.Presenter{Logger: &quiet},
 	})
 	if err != nil {
 		panic(err)

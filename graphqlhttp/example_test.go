@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
@@ -28,7 +29,7 @@ func Example() {
 		panic(err)
 	}
 	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Logger: &quiet})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}})
 	if err != nil {
 		panic(err)
 	}

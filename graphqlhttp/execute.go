@@ -32,7 +32,7 @@ func (h *Handler) execute(ctx context.Context, w http.ResponseWriter, r *http.Re
 	case errors.Is(err, respbudget.ErrBusy):
 		return busy(w)
 	case overCost != nil:
-		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(overCost)}}
+		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{graphql.LimitError(overCost)}}
 	case errors.Is(err, errUnauthenticated):
 		return unauthenticated()
 	case errors.Is(err, errCredentialsUnavailable):

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
 
@@ -24,8 +25,8 @@ func fuzzHandler(f *testing.F) http.Handler {
 		f.Fatalf("NewVerifier: %v", err)
 	}
 	h, err := graphqlhttp.New(buildTestSchema(f, new(atomic.Int64), false), graphqlhttp.Config{
-		Logger: nopLogger(),
-		Auth:   verifier,
+		Presenter: apierror.Presenter{Logger: nopLogger()},
+		Auth:      verifier,
 	})
 	if err != nil {
 		f.Fatalf("New: %v", err)

@@ -19,7 +19,6 @@ import (
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
-	"github.com/gqlkit/gqlkit/limits"
 )
 
 // Handler serves a schema over HTTP. Make one with [New]; it is safe for
@@ -29,20 +28,14 @@ import (
 type Handler struct {
 	schema    *graphql.Schema
 	cfg       Config
-	limits    limits.Config // effective
 	presenter apierror.Presenter
-	cache     *cache
-	// introCache holds the documents of requests allowed introspection
-	// when Config.AllowIntrospection decides per request (nil otherwise):
-	// they are validated under other rules.
-	introCache *cache
-	bufs       sync.Pool
+	// prep turns query texts into operations: limits, parsing,
+	// validation, the document cache.
+	prep *graphql.Preparer
+	bufs sync.Pool
 	// execs holds *execState: what each execution needs besides the
 	// request.
 	execs sync.Pool
-	// parsers holds *graphql.Parser: a document the cache will not keep is
-	// parsed on the memory of the last one released (see document).
-	parsers sync.Pool
 	// maxResponse is the effective Config.MaxResponseBytes (0: none).
 	maxResponse int
 	// budget bounds the response data of all executions at once (nil:
@@ -52,6 +45,8 @@ type Handler struct {
 	stall time.Duration
 	// gate is h.mutationGate, bound once.
 	gate func(context.Context, *graphql.Operation) error
+	// tracer is the Tracer of the executions (see execTracer).
+	tracer graphql.Tracer
 }
 
 // New returns the endpoint for schema. It refuses a nil schema, and a
@@ -63,18 +58,13 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	if schema.AST().Mutation != nil && cfg.Auth == nil {
 		return nil, errors.New("graphqlhttp: the schema has mutations but Config.Auth is nil, so every mutation would be refused")
 	}
-	h := &Handler{schema: schema, cfg: cfg, limits: cfg.Limits.Effective()}
-	if cfg.AllowIntrospection == nil {
-		h.cache = newCache(cfg.CacheSize, cfg.CacheBytes)
-	} else {
-		// Two caches, one per set of rules, that share the bounds.
-		items, bytes := halfBound(cfg.CacheSize, DefaultCacheSize), halfBound(cfg.CacheBytes, DefaultCacheBytes)
-		h.cache, h.introCache = newCache(items, bytes), newCache(items, bytes)
-	}
+	h := &Handler{schema: schema, cfg: cfg}
+	h.prep = graphql.NewPreparer(schema, graphql.PrepareConfig{Limits: cfg.Limits, CacheSize: cfg.CacheSize,
+		CacheBytes: cfg.CacheBytes, MaxErrors: MaxErrors, IntrospectionVaries: cfg.AllowIntrospection != nil})
 	if cfg.Timeout < 0 {
 		return nil, errors.New("graphqlhttp: Config.Timeout is negative")
 	}
-	h.presenter = apierror.Presenter{Debug: cfg.Debug, Logger: cfg.Logger, Hooks: cfg.ErrorHooks}
+	h.presenter = cfg.Presenter
 	switch {
 	case cfg.MaxResponseBytes == 0:
 		h.maxResponse = DefaultMaxResponseBytes
@@ -93,8 +83,8 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	}
 	h.execs.New = func() any { return &execState{data: make([]byte, 0, 4096), out: make([]byte, 0, 4096)} }
 	h.bufs.New = func() any { b := make([]byte, 0, 4096); return &b }
-	h.parsers.New = func() any { return new(graphql.Parser) }
 	h.gate = h.mutationGate
+	h.tracer = execTracer(cfg)
 	return h, nil
 }
 
@@ -135,18 +125,6 @@ var (
 	errCredentialsUnavailable = errors.New("graphqlhttp: credentials could not be checked")
 )
 
-// halfBound is half of a cache bound (0 meaning def), at least 1, or the
-// bound itself when it is negative (off).
-func halfBound(v, def int) int {
-	switch {
-	case v < 0:
-		return v
-	case v == 0:
-		v = def
-	}
-	return max(v/2, 1)
-}
-
 // ServeHTTP answers one GraphQL request: authenticate, read the
 // parameters, find the checked document and its operation, execute.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -186,8 +164,8 @@ func (h *Handler) serve(ctx context.Context, w http.ResponseWriter, r *http.Requ
 	if tr != nil {
 		tr.info.Document = p.query
 	}
-	op, d, f := h.operation(p, r.Method, h.introspection(ctx), tr)
-	defer h.done(d)
+	op, pr, f := h.operation(ctx, p, r.Method, h.introspection(ctx), tr)
+	defer pr.Release()
 	if f != nil {
 		return f
 	}
@@ -240,10 +218,10 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 			// The credentials could not be checked (a revocation store
 			// is down): refused, never let through, and not the client's
 			// fault.
-			ctxlog.For(ctx, h.cfg.Logger).Error().Err(err).Msg("graphql: credentials could not be checked")
+			ctxlog.For(ctx, h.presenter.Logger).Error().Err(err).Msg("graphql: credentials could not be checked")
 			return ctx, credentialsUnavailable()
 		}
-		ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: invalid credentials")
+		ctxlog.For(ctx, h.presenter.Logger).Info().Err(err).Msg("graphql: invalid credentials")
 		return ctx, unauthenticated()
 	}
 	if authCtx == nil {
@@ -261,28 +239,27 @@ func credentialsUnavailable() *failure {
 	return fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, apierror.MessageUnavailable)
 }
 
-// operation returns the prepared operation a request names, from its
-// checked document: steps 2 and 3 of the data flow, and the GET rule.
-// intro says whether the request may use introspection.
-func (h *Handler) operation(p params, method string, intro bool, tr *trace) (*graphql.Operation, *document, *failure) {
-	defer tr.endValidate()
-	doc := h.document(p.query, intro, tr)
-	switch {
-	case doc.fault != nil:
-		return nil, doc, &failure{fault: doc.fault}
-	case doc.errs != nil:
-		return nil, doc, &failure{status: http.StatusBadRequest, errs: doc.errs}
+// operation returns the prepared operation a request names, or the
+// failure to answer with: the engine's refusal, or a mutation sent with
+// GET. intro says whether the request may use introspection. The
+// Prepared is to be released once the request is answered.
+func (h *Handler) operation(ctx context.Context, p params, method string, intro bool, tr *trace) (*graphql.Operation, graphql.Prepared, *failure) {
+	opts := graphql.PrepareOptions{OperationName: p.operationName, Introspection: intro}
+	if tr != nil {
+		ctx, opts.Tracer = tr.ctx, tr.t
 	}
-	op := doc.operation(h.schema, p.operationName)
+	pr, errs, fault := h.prep.Prepare(ctx, p.query, opts)
 	switch {
-	case op.errs != nil:
-		return nil, doc, &failure{status: http.StatusBadRequest, errs: op.errs}
-	case method == http.MethodGet && op.op.Kind() != ast.Query:
+	case fault != nil:
+		return nil, pr, &failure{fault: fault}
+	case errs != nil:
+		return nil, pr, &failure{status: http.StatusBadRequest, errs: errs}
+	case method == http.MethodGet && pr.Operation.Kind() != ast.Query:
 		f := fail(http.StatusMethodNotAllowed, apierror.CodeBadUserInput, "Mutations can only be sent with POST.")
 		f.allow = "POST"
-		return nil, doc, f
+		return nil, pr, f
 	}
-	return op.op, doc, nil
+	return pr.Operation, pr, nil
 }
 
 // mutationGate refuses a mutation without an authenticated user, after
@@ -309,120 +286,11 @@ func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error
 	case err == nil:
 		return nil
 	case errors.As(err, &sc) && sc.StatusCode() == http.StatusServiceUnavailable:
-		ctxlog.For(ctx, h.cfg.Logger).Error().Err(err).Msg("graphql: credentials could not be checked again before the mutation")
+		ctxlog.For(ctx, h.presenter.Logger).Error().Err(err).Msg("graphql: credentials could not be checked again before the mutation")
 		return errCredentialsUnavailable
 	}
-	ctxlog.For(ctx, h.cfg.Logger).Info().Err(err).Msg("graphql: credentials no longer valid at the mutation")
+	ctxlog.For(ctx, h.presenter.Logger).Info().Err(err).Msg("graphql: credentials no longer valid at the mutation")
 	return errUnauthenticated
-}
-
-// document returns the checked and validated document for a query text,
-// from the cache or computed now; intro says whether introspection is
-// allowed.
-//
-// A document the cache will not keep (its text is new to the doorkeeper,
-// or there is no cache) is the request's alone: it is parsed with a pooled
-// graphql.Parser, whose memory done gives back once the request is
-// answered, so that documents seen once leave no garbage. One the cache
-// may keep is parsed on memory of its own.
-func (h *Handler) document(query string, intro bool, tr *trace) *document {
-	c := h.cache
-	if intro && h.introCache != nil {
-		c = h.introCache
-	}
-	if d := c.get(query); d != nil {
-		tr.beginValidate(true)
-		return d
-	}
-	d := &document{query: query}
-	offer := c.offer(query)
-	var parser *graphql.Parser
-	if !offer.again {
-		parser = h.parsers.Get().(*graphql.Parser)
-	}
-	d.doc, d.errs, d.weight, d.fault = h.check(query, intro, tr, parser)
-	if d.weight == 0 {
-		d.weight = documentWeight(len(query), 0, 0, len(d.errs))
-	}
-	// A server fault is answered, not remembered.
-	if d.fault != nil || !c.add(d, offer) {
-		d.parser = parser // the request's alone: done releases it
-	} else if parser != nil {
-		// Cached after all (the same text was offered meanwhile): the
-		// document keeps the parser's memory, which its next Parse leaves.
-		h.parsers.Put(parser)
-	}
-	return d
-}
-
-// done ends a request's use of d: a document no cache holds gives its
-// parser's memory back for the next one.
-func (h *Handler) done(d *document) {
-	if d == nil || d.parser == nil {
-		return
-	}
-	d.parser.Release()
-	h.parsers.Put(d.parser)
-	d.parser = nil
-}
-
-// check runs step 2 of the data flow: the pre-parse scan, parsing, the
-// depth and node limits, and validation. weight estimates the memory a
-// validated document takes in the cache; it is 0 for a refused one.
-func (h *Handler) check(query string, intro bool, tr *trace, parser *graphql.Parser) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
-	var le *limits.Error
-	start := tr.now()
-	stats, err := h.limits.Scan(query)
-	tr.phase(graphql.PhaseScan, start)
-	switch {
-	case errors.As(err, &le):
-		return nil, gqlerror.List{limitError(le)}, 0, nil
-	case err != nil:
-		return nil, gqlerror.List{simpleError(apierror.CodeParseFailed, err.Error())}, 0, nil
-	case stats.UndefinedVariable.Name != "":
-		// Validation would refuse the document with this error, among
-		// others: one per such reference, up to MaxErrors. The first one is
-		// answer enough, and spares parsing a document that may be made of
-		// thousands of them.
-		return nil, gqlerror.List{undefinedVariableError(stats.UndefinedVariable)}, 0, nil
-	}
-	start = tr.now()
-	doc, errs = h.parse(query, parser)
-	tr.phase(graphql.PhaseParse, start)
-	if errs != nil {
-		return nil, errs, 0, nil
-	}
-	tr.beginValidate(false)
-	ds, err := h.limits.CheckDocument(doc)
-	switch {
-	case errors.As(err, &le):
-		return nil, gqlerror.List{limitError(le)}, 0, nil
-	case err != nil:
-		return nil, gqlerror.List{simpleError(apierror.CodeGraphQLValidation, "The document could not be checked.")}, 0, nil
-	}
-	verrs, fault := h.schema.Validate(doc, graphql.ValidateOptions{DisableIntrospection: !intro, MaxErrors: MaxErrors})
-	if fault != nil || len(verrs) > 0 {
-		return nil, requestErrors(verrs), 0, fault
-	}
-	return doc, nil, documentWeight(len(query), stats.Tokens, ds.Nodes, 0), nil
-}
-
-// parse parses query under the token limit, with parser when not nil.
-func (h *Handler) parse(query string, parser *graphql.Parser) (*ast.QueryDocument, gqlerror.List) {
-	if parser == nil {
-		parser = new(graphql.Parser) // the document keeps its memory
-	}
-	maxTokens := max(h.limits.MaxTokens, 0)
-	doc, perr := parser.Parse(query, maxTokens)
-	switch {
-	case perr == nil:
-		return doc, nil
-	case errors.Is(perr, graphql.ErrTokenLimit):
-		return nil, gqlerror.List{limitError(&limits.Error{Limit: limits.Tokens, Max: maxTokens, Found: maxTokens + 1})}
-	}
-	e := simpleError(apierror.CodeParseFailed, perr.Message)
-	e.Locations = perr.Locations
-	return nil, gqlerror.List{e}
 }
 
 // readParams reads the GraphQL parameters of a GET or POST request.
@@ -455,8 +323,8 @@ func (h *Handler) readGET(r *http.Request) (params, *failure) {
 		}
 		p.variables = vars
 	}
-	if max := h.limits.MaxLength; max >= 0 && len(p.query) > max {
-		return p, &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(&limits.Error{Limit: limits.Length, Max: max, Found: len(p.query)})}}
+	if max := h.prep.MaxLength(); max >= 0 && len(p.query) > max {
+		return p, &failure{status: http.StatusBadRequest, errs: h.prep.TooLong(max, len(p.query))}
 	}
 	return p, nil
 }
@@ -518,12 +386,12 @@ func contentType(header string) (isJSON, ok bool) {
 // length limit, as internal/httpjson does (net/http is told, so that the
 // connection ends gracefully after the answer).
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) ([]byte, *failure) {
-	max := int64(h.limits.MaxLength)
+	max := int64(h.prep.MaxLength())
 	if max < 0 {
 		max = 1 << 30
 	}
 	tooLarge := func(found int64) *failure {
-		return &failure{status: http.StatusBadRequest, errs: gqlerror.List{limitError(&limits.Error{Limit: limits.Length, Max: int(max), Found: int(found)})}}
+		return &failure{status: http.StatusBadRequest, errs: h.prep.TooLong(int(max), int(found))}
 	}
 	if r.ContentLength > max {
 		httpjson.RefuseBody(w, r) // so that the 400 reaches the client (see there)

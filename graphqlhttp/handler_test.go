@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
 
@@ -382,10 +383,10 @@ func TestAuthenticationLogsReason(t *testing.T) {
 // without an Authenticator, and that with one that never finds a user
 // every mutation is refused and queries run.
 func TestNoAuthentication(t *testing.T) {
-	if h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger()}); err == nil || h != nil {
+	if h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nopLogger()}}); err == nil || h != nil {
 		t.Fatalf("New without Auth on a schema with mutations = %v, %v; want an error", h, err)
 	}
-	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger(), Auth: nobody{}})
+	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nopLogger()}, Auth: nobody{}})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -408,7 +409,7 @@ func TestNewRefusesNilSchema(t *testing.T) {
 // every kind carry Cache-Control: no-store when the access log (and with it
 // the request id) is left to a middleware outside the handler.
 func TestAnswersWithoutAccessLog(t *testing.T) {
-	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Logger: nopLogger(), Auth: nobody{}})
+	h, err := graphqlhttp.New(sampleSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nopLogger()}, Auth: nobody{}})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

@@ -341,9 +341,9 @@ type testServer struct {
 func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	t.Helper()
 	ts := &testServer{logs: &logbuf.Buffer{}, mutations: new(atomic.Int64)}
-	if cfg.Logger == nil {
+	if cfg.Presenter.Logger == nil {
 		logger := zerolog.New(ts.logs)
-		cfg.Logger = &logger
+		cfg.Presenter.Logger = &logger
 	}
 	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
 	if err != nil {
@@ -358,7 +358,7 @@ func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 		t.Fatalf("New: %v", err)
 	}
 	ts.handler = h
-	ts.Server = httptest.NewServer(reqlog.Handler(*cfg.Logger)(h))
+	ts.Server = httptest.NewServer(reqlog.Handler(*cfg.Presenter.Logger)(h))
 	t.Cleanup(ts.Close)
 	return ts
 }

@@ -120,11 +120,11 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 	if err != nil {
 		t.Fatalf("NewSchema: %v", err)
 	}
-	gql, err := graphqlhttp.New(schema, graphqlhttp.Config{Auth: verifier, Logger: &logger, ErrorHooks: hooks})
+	gql, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &logger, Hooks: hooks}, Auth: verifier})
 	if err != nil {
 		t.Fatalf("graphqlhttp.New: %v", err)
 	}
-	rest, err := articles.NewHandler(store, articles.Config{Logger: &logger, ErrorHooks: hooks})
+	rest, err := articles.NewHandler(store, articles.Config{Presenter: apierror.Presenter{Logger: &logger, Hooks: hooks}})
 	if err != nil {
 		t.Fatalf("articles.NewHandler: %v", err)
 	}

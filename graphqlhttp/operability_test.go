@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/limits"
@@ -160,7 +161,7 @@ func TestTimeoutOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Timeout: 50 * time.Millisecond, Logger: nopLogger()})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nopLogger()}, Timeout: 50 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
@@ -97,7 +98,7 @@ func TestMutationGateRechecks(t *testing.T) {
 	logs := new(logbuf.Buffer)
 	logger := zerolog.New(logs)
 	// One first share per client, and waits long enough to be released.
-	h, err := graphqlhttp.New(s.schema(t), graphqlhttp.Config{Auth: a, Logger: &logger,
+	h, err := graphqlhttp.New(s.schema(t), graphqlhttp.Config{Auth: a, Presenter: apierror.Presenter{Logger: &logger},
 		MaxResponseBytes: 1 << 20, ResponseBudget: 4 << 20, ResponseBudgetWait: time.Minute})
 	if err != nil {
 		t.Fatal(err)

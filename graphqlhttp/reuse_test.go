@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
@@ -152,7 +153,7 @@ func (k *keptOperation) get() *graphql.Operation {
 // 200.
 func poster(t *testing.T, schema *graphql.Schema) func(body string) string {
 	t.Helper()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Logger: nopLogger()})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nopLogger()}})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

@@ -18,10 +18,6 @@ type trace struct {
 	t    graphql.Tracer
 	ctx  context.Context // the one StartRequest returned
 	info graphql.RequestInfo
-	// validateStart is when the validate phase began, cached whether the
-	// document came from the cache.
-	validateStart time.Time
-	cached        bool
 }
 
 type traceKey struct{}
@@ -54,25 +50,6 @@ func (tr *trace) phase(p graphql.Phase, start time.Time) {
 	tr.t.Phase(tr.ctx, graphql.PhaseInfo{Phase: p, Start: start, Duration: time.Since(start)})
 }
 
-// beginValidate marks the start of the validate phase; cached says
-// whether the document is taken from the cache.
-func (tr *trace) beginValidate(cached bool) {
-	if tr == nil {
-		return
-	}
-	tr.validateStart, tr.cached = time.Now(), cached
-}
-
-// endValidate reports the validate phase, if it began.
-func (tr *trace) endValidate() {
-	if tr == nil || tr.validateStart.IsZero() {
-		return
-	}
-	tr.t.Phase(tr.ctx, graphql.PhaseInfo{Phase: graphql.PhaseValidate, Start: tr.validateStart,
-		Duration: time.Since(tr.validateStart), Cached: tr.cached})
-	tr.validateStart = time.Time{}
-}
-
 func (tr *trace) operation(op *graphql.Operation) {
 	if tr == nil {
 		return
@@ -94,6 +71,30 @@ func (tr *trace) noteError(e *gqlerror.Error) {
 	if tr.info.ErrorCode == "" || code.Status() >= 500 && apierror.Code(tr.info.ErrorCode).Status() < 500 {
 		tr.info.ErrorCode = string(code)
 	}
+}
+
+// mappedTracer is a Tracer given the errors of the fields as the
+// presenter's Hooks.Map makes them, so that it records the code the
+// client sees.
+type mappedTracer struct {
+	graphql.Tracer
+	p apierror.Presenter
+}
+
+func (t mappedTracer) EndField(ctx context.Context, info graphql.ResolveInfo, err error) {
+	if err != nil {
+		err = t.p.Map(ctx, err)
+	}
+	t.Tracer.EndField(ctx, info, err)
+}
+
+// execTracer returns the tracer of the executions: Config.Tracer, told
+// of the errors of the fields after Presenter.Hooks.Map when there is one.
+func execTracer(cfg Config) graphql.Tracer {
+	if cfg.Tracer == nil || cfg.Presenter.Hooks.Map == nil {
+		return cfg.Tracer
+	}
+	return mappedTracer{Tracer: cfg.Tracer, p: cfg.Presenter}
 }
 
 // end reports the end of the request.

@@ -10,7 +10,7 @@ import (
 
 // WriteError answers r with err the way the endpoint answers a request it
 // refuses: {"errors": [the error as the endpoint's presenter shows it]}, no
-// data, with the HTTP status of the error as presented (ErrorHooks.Map included) and the endpoint's
+// data, with the HTTP status of the error as presented (Presenter.Hooks.Map included) and the endpoint's
 // headers and content negotiation. An unknown error is a masked 500, logged
 // once. Middleware mounted in front of the endpoint uses it to answer in
 // the endpoint's shape:
@@ -19,7 +19,7 @@ import (
 //	mux.Handle("/api/graphql", keys(h))
 func (h *Handler) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	obj := h.presenter.GraphQL(r.Context(), err)
-	// The status of the error as presented: after ErrorHooks.Map, which
+	// The status of the error as presented: after Presenter.Hooks.Map, which
 	// may have given it another code.
 	status, ok := obj.Extensions["status"].(int)
 	if !ok {

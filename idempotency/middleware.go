@@ -144,7 +144,7 @@ type Config struct {
 	// apierror.Hooks); pass the value given to the handlers behind the
 	// middleware. The zero value maps and reports nothing. A WriteError
 	// of your own brings its own hooks: graphqlhttp.Handler.WriteError
-	// uses those of graphqlhttp.Config.ErrorHooks.
+	// uses those of graphqlhttp.Config.Presenter.
 	ErrorHooks apierror.Hooks
 }
 

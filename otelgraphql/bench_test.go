@@ -14,6 +14,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/otelgraphql"
@@ -102,7 +103,7 @@ func BenchmarkHandlerQueryA(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			nop := zerolog.Nop()
-			cfg := graphqlhttp.Config{Logger: &nop}
+			cfg := graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &nop}}
 			if bc.cfg != nil {
 				tracer, err := otelgraphql.New(*bc.cfg(b))
 				if err != nil {

@@ -11,6 +11,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/otelgraphql"
@@ -43,7 +44,7 @@ func ExampleNew() {
 		panic(err)
 	}
 	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Logger: &quiet, Tracer: tracer})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
 	if err != nil {
 		panic(err)
 	}

@@ -60,8 +60,9 @@
 // the resolvers are not children of the execute span, which is made only
 // once the execution has ended. A field read from its parent value, without
 // a resolver, has no span (unless graphqlhttp.Config.TraceDefaultFields is
-// set). A resolver's error sets error.type to its code (apierror.CodeOf,
-// after Config.ErrorHooks.Map); the status is Error only for a code that
+// set). A resolver's error sets error.type to its code (apierror.CodeOf of
+// the error as graphqlhttp gives it, after its Presenter's Hooks.Map: the
+// code the client sees); the status is Error only for a code that
 // answers 500 or more, which an unknown error and a panic do. Error messages
 // are never recorded: the server's log has them, under the request's id.
 //
@@ -210,11 +211,6 @@ type Config struct {
 	// DefaultMaxOperationNames; a negative value leaves the name out of
 	// the metric. Spans always carry the real name.
 	MaxOperationNames int
-
-	// ErrorHooks are the hooks given to graphqlhttp.Config.ErrorHooks:
-	// their Map turns a resolver's error into the error whose code the
-	// field span records, as the client sees it. Report is not used.
-	ErrorHooks apierror.Hooks
 }
 
 // Tracer is a [graphql.Tracer] that reports to OpenTelemetry. Make one with
@@ -226,7 +222,6 @@ type Tracer struct {
 	namedSpans bool
 	phases     bool
 	maxNames   int
-	mapError   func(ctx context.Context, err error) error
 
 	names metricNames
 	spans fieldSpanNames
@@ -246,7 +241,6 @@ func New(cfg Config) (*Tracer, error) {
 		namedSpans: cfg.SpanNameWithOperationName,
 		phases:     !cfg.SkipPhases,
 		maxNames:   cfg.MaxOperationNames,
-		mapError:   cfg.ErrorHooks.Map,
 	}
 	if t.maxNames == 0 {
 		t.maxNames = DefaultMaxOperationNames
@@ -443,36 +437,13 @@ func (t *Tracer) EndField(ctx context.Context, _ graphql.ResolveInfo, err error)
 		return // dropped: StartField made no span, or the sampler dropped it
 	}
 	if err != nil {
-		code := apierror.CodeOf(t.mapped(ctx, err))
+		code := apierror.CodeOf(err)
 		span.SetAttributes(semconv.ErrorTypeKey.String(string(code)))
 		if code.Status() >= 500 {
 			span.SetStatus(codes.Error, string(code))
 		}
 	}
 	span.End()
-}
-
-// mapped returns what ErrorHooks.Map makes of err, or err itself when
-// there is no Map, when it returns nil and when it panics (as the
-// presenter does).
-func (t *Tracer) mapped(ctx context.Context, err error) (out error) {
-	out = err
-	if t.mapError == nil {
-		return out
-	}
-	var p apierror.Panic
-	if errors.As(err, &p) {
-		return out
-	}
-	defer func() {
-		if recover() != nil {
-			out = err
-		}
-	}()
-	if m := t.mapError(ctx, err); m != nil {
-		out = m
-	}
-	return out
 }
 
 // outcome classifies a request that has ended.

@@ -108,7 +108,8 @@ func newRig(t testing.TB, cfg otelgraphql.Config) *rig {
 }
 
 // newRigWith is newRig with the endpoint configured by endpointCfg (its
-// logger, tracer and hooks are set here).
+// logger and tracer are set here, and its presenter's hooks to errorHooks
+// unless it has some).
 func newRigWith(t testing.TB, cfg otelgraphql.Config, endpointCfg graphqlhttp.Config) *rig {
 	t.Helper()
 	r := &rig{spans: tracetest.NewSpanRecorder(), reader: sdkmetric.NewManualReader()}
@@ -124,13 +125,15 @@ func newRigWith(t testing.TB, cfg otelgraphql.Config, endpointCfg graphqlhttp.Co
 	if cfg.MeterProvider == nil {
 		cfg.MeterProvider = mp
 	}
-	cfg.ErrorHooks = errorHooks
 	tracer, err := otelgraphql.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	quiet := zerolog.Nop()
-	endpointCfg.Logger, endpointCfg.Tracer, endpointCfg.ErrorHooks = &quiet, tracer, errorHooks
+	if endpointCfg.Presenter.Hooks.Map == nil {
+		endpointCfg.Presenter.Hooks = errorHooks
+	}
+	endpointCfg.Presenter.Logger, endpointCfg.Tracer = &quiet, tracer
 	h, err := graphqlhttp.New(testSchema(t), endpointCfg)
 	if err != nil {
 		t.Fatal(err)
@@ -343,7 +346,7 @@ func TestFieldPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Logger: &quiet, Tracer: tracer, TraceDefaultFields: true})
+	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer, TraceDefaultFields: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -625,7 +628,7 @@ func TestSampledOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Logger: &quiet, Tracer: tracer})
+	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -653,7 +656,7 @@ func TestProviders(t *testing.T) {
 		t.Fatal(err)
 	}
 	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Logger: &quiet, Tracer: tracer})
+	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -669,7 +672,7 @@ func TestProviders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err = graphqlhttp.New(testSchema(t), graphqlhttp.Config{Logger: &quiet, Tracer: tracer})
+	h, err = graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}

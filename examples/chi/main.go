@@ -47,6 +47,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/reqlog"
@@ -141,7 +142,8 @@ func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.H
 	if err != nil {
 		return nil, err
 	}
-	arts, err := articles.NewHandler(db, articles.Config{Logger: logger})
+	presenter := apierror.Presenter{Logger: logger} // one for both APIs
+	arts, err := articles.NewHandler(db, articles.Config{Presenter: presenter})
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +152,8 @@ func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.H
 		return nil, err
 	}
 	gql, err := graphqlhttp.New(schema, graphqlhttp.Config{
-		Logger: logger,
-		Auth:   verifier, // reqlog below logs every route
+		Presenter: presenter,
+		Auth:      verifier, // reqlog below logs every route
 	})
 	if err != nil {
 		return nil, err

@@ -24,16 +24,17 @@ import (
 // routes wires the service into a stock http.ServeMux: this is all it
 // takes to mount gqlkit in an existing net/http service.
 func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issuer, logger *zerolog.Logger, tel *telemetry) (http.Handler, error) {
-	presenter := apierror.Presenter{Debug: s.graphql.Debug, Logger: logger}
+	// One presenter for every API: the same errors answered, logged and
+	// reported alike.
+	presenter := apierror.Presenter{Debug: s.debug, Logger: logger}
 
 	schema, err := postsSchema(db.posts)
 	if err != nil {
 		return nil, err
 	}
-	gqlConfig := s.graphql // limits, introspection and debug, from the environment
-	gqlConfig.Logger = logger
-	gqlAuth := authOnce{verifier}
-	gqlConfig.Auth = gqlAuth
+	gqlConfig := s.graphql // limits and introspection, from the environment
+	gqlConfig.Presenter = presenter
+	gqlConfig.Auth = verifier
 	gqlConfig.Tracer = tel.tracer // nil when tracing is off
 	gql, err := graphqlhttp.New(schema, gqlConfig)
 	if err != nil {
@@ -45,7 +46,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	// same stall timeout as GraphQL's, and a list waits for its first
 	// share as long as a GraphQL request does (GRAPHQL_STALL_TIMEOUT,
 	// GRAPHQL_RESPONSE_BUDGET_WAIT).
-	arts, err := articles.NewHandler(db.store, articles.Config{BaseURL: s.appURL, Debug: s.graphql.Debug, Logger: logger,
+	arts, err := articles.NewHandler(db.store, articles.Config{BaseURL: s.appURL, Presenter: presenter,
 		StallTimeout: s.graphql.StallTimeout, ResponseBudgetWait: s.graphql.ResponseBudgetWait})
 	if err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	}
 	gqlKeys, err := idempotency.Middleware(idempotency.Config{
 		Store:        db.store.Idempotency(),
-		Subject:      graphQLSubject(gqlAuth),
+		Subject:      graphQLSubject(verifier),
 		WriteError:   gql.WriteError,
 		StallTimeout: s.graphql.StallTimeout,
 		Logger:       logger,
@@ -103,7 +104,9 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("/api/graphql", gqlAuth.Middleware(gqlKeys(gql)))
+	// Remember checks the credentials once, for the key's subject and the
+	// endpoint's mutation gate alike.
+	mux.Handle("/api/graphql", verifier.Remember(gqlKeys(gql)))
 	// Reads are public: no token is looked at, so a stale one does not
 	// stop a client from reading. For the other methods Optional sets the
 	// user and refuses bad tokens; the handler answers 401 itself for a
@@ -137,7 +140,7 @@ func reuseGrace(d time.Duration) time.Duration {
 // graphQLSubject names the user of a GraphQL request for its idempotency
 // key. A request whose credentials failed passes through and gets the
 // endpoint's own 401 (or 503).
-func graphQLSubject(a authOnce) func(*http.Request) (string, bool) {
+func graphQLSubject(a *auth.Verifier) func(*http.Request) (string, bool) {
 	return func(r *http.Request) (string, bool) {
 		ctx, err := a.AuthenticateContext(r)
 		if err != nil {
@@ -150,59 +153,6 @@ func graphQLSubject(a authOnce) func(*http.Request) (string, bool) {
 		return strconv.FormatInt(id, 10), true
 	}
 }
-
-// authOnce authenticates a GraphQL request once, for the idempotency key's
-// subject and for the endpoint's mutation gate alike: with revocation on,
-// every check is a database lookup, and a request should cost one.
-// Middleware does the check and keeps its outcome in the request's
-// context; AuthenticateContext (the graphqlhttp.Authenticator) answers from
-// it, on whatever context the request has by then (the idempotency layer
-// adds its claim). A mutation costs one lookup more, Recheck, once its
-// body is read: never answered from the kept outcome.
-type authOnce struct{ verifier *auth.Verifier }
-
-// authOutcome is what Middleware found: a token, none, or an error.
-type authOutcome struct {
-	token    auth.Token
-	hasToken bool
-	err      error
-}
-
-type authOutcomeKey struct{}
-
-func (a authOnce) Middleware(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var o authOutcome
-		o.token, o.err = a.verifier.Authenticate(r)
-		switch {
-		case o.err == nil:
-			o.hasToken = true
-		case errors.Is(o.err, auth.ErrNoToken):
-			o.err = nil
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), authOutcomeKey{}, &o)))
-	})
-}
-
-func (a authOnce) AuthenticateContext(r *http.Request) (context.Context, error) {
-	o, ok := r.Context().Value(authOutcomeKey{}).(*authOutcome)
-	switch {
-	case !ok: // mounted without Middleware: check now
-		return a.verifier.AuthenticateContext(r)
-	case o.err != nil:
-		return nil, o.err
-	case o.hasToken:
-		return auth.WithToken(r.Context(), o.token), nil
-	}
-	return r.Context(), nil
-}
-
-func (a authOnce) UserID(ctx context.Context) (int64, bool) { return auth.UserID(ctx) }
-
-// Recheck is the mutation gate's second look (graphqlhttp.Rechecker),
-// passed to the verifier: the outcome kept in the context is what held
-// when the headers came, and a token revoked since must not write.
-func (a authOnce) Recheck(ctx context.Context) error { return a.verifier.Recheck(ctx) }
 
 // emailCase looks users up by their normalised e-mail address, the form
 // "users add" stores.

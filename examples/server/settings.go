@@ -25,6 +25,7 @@ type settings struct {
 	appURL      string        // APP_URL, without a trailing slash; "" means the request's Host
 	memoryLimit int64         // MEMORY_LIMIT in bytes; 0: none; -1: leave GOMEMLIMIT to the runtime
 	idleRelease time.Duration // MEMORY_IDLE_RELEASE
+	debug       bool          // APP_DEBUG: masked messages shown, introspection on by default
 	graphql     graphqlhttp.Config
 	telemetry   telemetrySettings // OTEL_TRACES_EXPORTER, OTEL_EXPORTER_OTLP_*, OTEL_SERVICE_NAME
 
@@ -170,9 +171,19 @@ func loadSettings(getenv func(string) string) (settings, error) {
 	duration("HTTP_IDLE_TIMEOUT", &s.idleTimeout)
 	duration("SHUTDOWN_TIMEOUT", &s.shutdownTimeout)
 
+	if v := strings.TrimSpace(getenv("APP_DEBUG")); v != "" {
+		debug, err := strconv.ParseBool(v)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("APP_DEBUG=%q is not a boolean", v))
+		}
+		s.debug = debug
+	}
 	gql, err := graphqlhttp.ConfigFromEnv(getenv)
 	if err != nil {
 		problems = append(problems, strings.TrimPrefix(err.Error(), "graphqlhttp: "))
+	}
+	if strings.TrimSpace(getenv("GRAPHQL_INTROSPECTION")) == "" {
+		gql.Introspection = s.debug // a debug run may look at the schema
 	}
 	if strings.TrimSpace(getenv("GRAPHQL_TIMEOUT")) == "" {
 		// Below HTTP_WRITE_TIMEOUT's default, so that the answer with its

@@ -69,6 +69,35 @@ func TestSettingsGraphQLTimeoutAndCost(t *testing.T) {
 	}
 }
 
+// TestSettingsDebug: APP_DEBUG is the server's setting: it shows masked
+// messages (the presenter's Debug) and turns introspection on unless
+// GRAPHQL_INTROSPECTION says otherwise.
+func TestSettingsDebug(t *testing.T) {
+	for _, tc := range []struct {
+		env                  map[string]string
+		debug, introspection bool
+		wantError            string
+	}{
+		{},
+		{env: map[string]string{"APP_DEBUG": "true"}, debug: true, introspection: true},
+		{env: map[string]string{"APP_DEBUG": " TRUE ", "GRAPHQL_INTROSPECTION": "false"}, debug: true},
+		{env: map[string]string{"APP_DEBUG": "false", "GRAPHQL_INTROSPECTION": "1"}, introspection: true},
+		{env: map[string]string{"APP_DEBUG": "yes"}, wantError: `APP_DEBUG="yes"`},
+	} {
+		s, err := loadSettings(func(name string) string { return tc.env[name] })
+		switch {
+		case tc.wantError != "":
+			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
+				t.Errorf("%v: error %v, want one containing %q", tc.env, err, tc.wantError)
+			}
+		case err != nil:
+			t.Errorf("%v: %v", tc.env, err)
+		case s.debug != tc.debug || s.graphql.Introspection != tc.introspection:
+			t.Errorf("%v: debug %v, introspection %v; want %v, %v", tc.env, s.debug, s.graphql.Introspection, tc.debug, tc.introspection)
+		}
+	}
+}
+
 // envOf is a getenv over name, value pairs.
 func envOf(kv ...string) func(string) string {
 	return func(name string) string {

@@ -10,6 +10,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/bench/sample"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 )
@@ -66,7 +67,7 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 // own access-log middleware would run it.
 func Config() graphqlhttp.Config {
 	nop := zerolog.Nop()
-	return graphqlhttp.Config{Logger: &nop}
+	return graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &nop}}
 }
 
 // NewHandler returns the endpoint for the sample schema over store with cfg

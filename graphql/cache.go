@@ -1,4 +1,4 @@
-package graphqlhttp
+package graphql
 
 import (
 	"container/list"
@@ -9,8 +9,6 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-
-	"github.com/gqlkit/gqlkit/graphql"
 )
 
 // document is the outcome of scanning, parsing, limit checks and validation
@@ -27,8 +25,8 @@ type document struct {
 	ops []namedOperation // at most maxOperations, searched in order
 
 	// parser parsed doc, when no cache holds d: the request that made d
-	// gives its memory back once answered (Handler.done).
-	parser *graphql.Parser
+	// gives its memory back once answered (Prepared.Release).
+	parser *Parser
 }
 
 // namedOperation is an operation prepared from a document, under the name
@@ -64,13 +62,16 @@ func (d *document) size() int {
 // maxOperations bounds the prepared operations a document keeps.
 const maxOperations = 16
 
-// operation is an operation prepared from a cached document.
+// operation is an operation prepared from a cached document, or the
+// request errors of its selection.
 type operation struct {
-	op   *graphql.Operation
+	op   *Operation
 	errs gqlerror.List
 }
 
-func (d *document) operation(s *graphql.Schema, name string) *operation {
+// operation returns the operation called name of d, prepared now or
+// earlier by p.
+func (d *document) operation(p *Preparer, name string) *operation {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for _, n := range d.ops {
@@ -78,8 +79,8 @@ func (d *document) operation(s *graphql.Schema, name string) *operation {
 			return n.op
 		}
 	}
-	op, errs := s.Prepare(d.doc, name)
-	o := &operation{op: op, errs: requestErrors(errs)}
+	op, errs := p.s.Prepare(d.doc, name)
+	o := &operation{op: op, errs: p.requestErrors(errs)}
 	if len(d.ops) < maxOperations { // a document has few operations; bound it anyway
 		d.ops = append(d.ops, namedOperation{name: name, op: o})
 	}
@@ -218,4 +219,14 @@ func (c *cache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.ll.Len()
+}
+
+// stats returns the number of documents c holds and their weight.
+func (c *cache) stats() (docs, bytes int) {
+	if c == nil {
+		return 0, 0
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ll.Len(), c.bytes
 }

@@ -1,22 +1,20 @@
-package graphqlhttp
+package graphql
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"weak"
 
-	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -356,14 +354,14 @@ func TestCacheConcurrent(t *testing.T) {
 }
 
 // cacheSchema is a small schema for the handler tests of this file.
-func cacheSchema(t testing.TB) *graphql.Schema {
+func cacheSchema(t testing.TB) *Schema {
 	t.Helper()
-	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
-		{Name: "hello", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
+	s, err := NewSchema(SchemaConfig{Query: &Object{Name: "Query", Fields: Fields{
+		{Name: "hello", Type: String, Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
 			return "world", nil
 		}},
-		{Name: "echo", Type: graphql.Int, Args: []graphql.Argument{{Name: "v", Type: graphql.Int}},
-			Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {
+		{Name: "echo", Type: Int, Args: []Argument{{Name: "v", Type: Int}},
+			Resolve: func(_ context.Context, _ any, args Args, _ ResolveInfo) (any, error) {
 				return args.Value("v"), nil
 			}},
 	}}})
@@ -373,31 +371,48 @@ func cacheSchema(t testing.TB) *graphql.Schema {
 	return s
 }
 
-func newCacheHandler(t testing.TB, cfg Config) *Handler {
+func newCachePreparer(t testing.TB, cfg PrepareConfig) *Preparer {
 	t.Helper()
-	nop := zerolog.Nop()
-	cfg.Logger = &nop
-	h, err := New(cacheSchema(t), cfg)
-	if err != nil {
-		t.Fatalf("New: %v", err)
-	}
-	return h
+	return NewPreparer(cacheSchema(t), cfg)
 }
 
-// post serves a JSON request and returns status and body.
-func post(h http.Handler, body string) (int, string) {
-	req := httptest.NewRequest(http.MethodPost, "/graphql", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec.Code, rec.Body.String()
+// post prepares and executes the request of a JSON body as graphqlhttp
+// does, and returns the status and body of its answer.
+func post(p *Preparer, body string) (int, string) {
+	var req struct {
+		Query         string         `json:"query"`
+		OperationName string         `json:"operationName"`
+		Variables     map[string]any `json:"variables"`
+	}
+	if err := json.Unmarshal([]byte(body), &req); err != nil {
+		panic(err)
+	}
+	pr, errs, fault := p.Prepare(context.Background(), req.Query, PrepareOptions{OperationName: req.OperationName})
+	defer pr.Release()
+	switch {
+	case fault != nil:
+		return 500, fault.Error()
+	case errs != nil:
+		return 400, string(Result{Errors: errs}.AppendJSON(nil, nil))
+	}
+	res, err := pr.Operation.Execute(context.Background(), ExecParams{Variables: req.Variables})
+	if err != nil || res.Data == nil {
+		return 400, fmt.Sprint(err, res.Errors)
+	}
+	return 200, string(res.AppendJSON(nil, nil))
+}
+
+// documentOf returns the document p prepares query from.
+func documentOf(p *Preparer, query string) *document {
+	d, _ := p.document(context.Background(), query, &PrepareOptions{}, new(time.Time))
+	return d
 }
 
 // TestHandlerServesRepeatsFromTheCache checks that a repeated query, valid
 // or not, is computed afresh the first two times, cached the second, and
 // answered from that document afterwards.
 func TestHandlerServesRepeatsFromTheCache(t *testing.T) {
-	h := newCacheHandler(t, Config{Limits: limits.Config{MaxNodes: 5}})
+	h := newCachePreparer(t, PrepareConfig{Limits: limits.Config{MaxNodes: 5}})
 	tests := []struct {
 		name, query, body, wantBody string
 		valid                       bool
@@ -438,7 +453,7 @@ func TestHandlerServesRepeatsFromTheCache(t *testing.T) {
 				if _, again := post(h, tt.body); again != tt.wantBody {
 					t.Errorf("repeated answer = %s, want %s", again, tt.wantBody)
 				}
-				if got := h.document(tt.query, false, nil); got != d {
+				if got := documentOf(h, tt.query); got != d {
 					t.Errorf("document(%q) = %p, want the cached %p", tt.query, got, d)
 				}
 			}
@@ -452,7 +467,7 @@ func TestHandlerServesRepeatsFromTheCache(t *testing.T) {
 // TestHandlerWithoutCache checks that CacheSize < 0 computes every document
 // afresh.
 func TestHandlerWithoutCache(t *testing.T) {
-	h := newCacheHandler(t, Config{CacheSize: -1})
+	h := newCachePreparer(t, PrepareConfig{CacheSize: -1})
 	for range 2 {
 		if status, body := post(h, `{"query":"{ hello }"}`); status != 200 || body != `{"data":{"hello":"world"}}` {
 			t.Errorf("answer = %d %s", status, body)
@@ -461,7 +476,7 @@ func TestHandlerWithoutCache(t *testing.T) {
 	if h.cache != nil || h.cache.len() != 0 {
 		t.Errorf("the handler has a cache")
 	}
-	if a, b := h.document("{ hello }", false, nil), h.document("{ hello }", false, nil); a == b {
+	if a, b := documentOf(h, "{ hello }"), documentOf(h, "{ hello }"); a == b {
 		t.Error("document returned the same document twice without a cache")
 	}
 }
@@ -471,7 +486,7 @@ func TestHandlerWithoutCache(t *testing.T) {
 func TestHandlerCacheBoundedByBytes(t *testing.T) {
 	// Each query is 13 bytes, 5 tokens and 1 node: room for two.
 	one := documentWeight(13, 5, 1, 0)
-	h := newCacheHandler(t, Config{CacheSize: 100, CacheBytes: 2*one + one/2})
+	h := newCachePreparer(t, PrepareConfig{CacheSize: 100, CacheBytes: 2*one + one/2})
 	for i := range 5 {
 		for range 2 { // cached from the second request
 			post(h, fmt.Sprintf(`{"query":"{ a%d: hello }"}`, i))
@@ -491,7 +506,7 @@ func TestHandlerCacheBoundedByBytes(t *testing.T) {
 // 290 MiB when only their 5.9 MB of text was counted).
 func TestCacheWeightTracksMemory(t *testing.T) {
 	const docs = 100
-	h := newCacheHandler(t, Config{CacheSize: docs})
+	h := newCachePreparer(t, PrepareConfig{CacheSize: docs})
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
@@ -524,7 +539,7 @@ func TestCacheWeightTracksMemory(t *testing.T) {
 // TestHandlerOneTimeTextsEvictNothing: texts sent once each, valid or not,
 // are answered but neither cached nor evict a cached document.
 func TestHandlerOneTimeTextsEvictNothing(t *testing.T) {
-	h := newCacheHandler(t, Config{CacheSize: 2})
+	h := newCachePreparer(t, PrepareConfig{CacheSize: 2})
 	for range 2 {
 		post(h, `{"query":"{ hello }"}`)
 	}
@@ -546,7 +561,7 @@ func TestHandlerOneTimeTextsEvictNothing(t *testing.T) {
 // TestHandlerConcurrent serves many requests at once through a cache small
 // enough to evict all the time; run it with -race.
 func TestHandlerConcurrent(t *testing.T) {
-	h := newCacheHandler(t, Config{CacheSize: 4})
+	h := newCachePreparer(t, PrepareConfig{CacheSize: 4})
 	var wg sync.WaitGroup
 	for g := range 16 {
 		wg.Add(1)
@@ -575,27 +590,6 @@ func TestHandlerConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 	keys(t, h.cache)
-}
-
-func TestResponseType(t *testing.T) {
-	const grj = "application/graphql-response+json"
-	tests := []struct{ accept, want string }{
-		{"", contentJSON},
-		{"application/json", contentJSON},
-		{grj, grj},
-		{grj + "; charset=utf-8", grj},
-		{grj + ";q=0", contentJSON},
-		{"application/json, " + grj, grj},
-		{grj + ";q=0.5, application/json;q=0.5", grj},
-		{"application/json;q=0.9, " + grj + ";q=0.8", contentJSON},
-		{"*/*", contentJSON},
-		{"text/html, application/xhtml+xml", contentJSON},
-	}
-	for _, tt := range tests {
-		if got := responseType(tt.accept); got != tt.want {
-			t.Errorf("responseType(%q) = %q, want %q", tt.accept, got, tt.want)
-		}
-	}
 }
 
 // offerAndAdd offers d to c as the handler does: its text is looked at in

@@ -1,9 +1,8 @@
-package errors
+package errcode
 
 import (
 	"errors"
 	"fmt"
-	"net/http"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -69,7 +68,7 @@ var _ StatusCoder = (*Error)(nil)
 // message selects the code's default.
 func New(code Code, msg string) *Error {
 	if msg == "" {
-		msg = code.defaultMessage()
+		msg = code.DefaultMessage()
 	}
 	return &Error{Code: code, Message: msg}
 }
@@ -131,7 +130,7 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(string(e.Code))
 	b.WriteByte(' ')
-	b.WriteString(strconv.Quote(e.message()))
+	b.WriteString(strconv.Quote(e.ClientMessage()))
 	if e.Err != nil {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
@@ -158,7 +157,7 @@ func (e *Error) Is(target error) bool {
 // otherwise the status of its code.
 func (e *Error) StatusCode() int {
 	if e == nil {
-		return http.StatusInternalServerError
+		return 500
 	}
 	if e.Status >= 400 && e.Status <= 599 {
 		return e.Status
@@ -166,12 +165,13 @@ func (e *Error) StatusCode() int {
 	return e.Code.Status()
 }
 
-// message is the client message of e.
-func (e *Error) message() string {
+// ClientMessage is the message clients see for e: Message, or the
+// default message of its code when Message is empty.
+func (e *Error) ClientMessage() string {
 	if e.Message != "" {
 		return e.Message
 	}
-	return e.Code.defaultMessage()
+	return e.Code.DefaultMessage()
 }
 
 // Panic is the behaviour of an error that carries a recovered panic: the
@@ -253,11 +253,3 @@ func (e *PanicError) Unwrap() error {
 	err, _ := e.Value.(error)
 	return err
 }
-
-// Status returns the HTTP status a REST answer to err has; see the package
-// documentation for the rules. A nil err gives 500.
-func Status(err error) int { return classify(err).status }
-
-// CodeOf returns the code clients see for err; see the package
-// documentation for the rules. A nil err gives [CodeInternal].
-func CodeOf(err error) Code { return classify(err).code }
