@@ -10,15 +10,16 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
 // ErrSyntax is the cause of the error [ParseQuery] returns for text that is
 // not a GraphQL document.
-var ErrSyntax = errors.New("graphql: syntax error")
+var ErrSyntax = syntax.ErrSyntax
 
 // ErrTokenLimit is the cause of the error [ParseQuery] returns when the
 // document has more lexical tokens than allowed.
-var ErrTokenLimit = errors.New("graphql: too many tokens")
+var ErrTokenLimit = syntax.ErrTokenLimit
 
 // ErrInvalidDocument is the cause of errors in a validated document that the
 // engine finds while preparing it, such as a literal that cannot be coerced

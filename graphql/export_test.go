@@ -10,6 +10,8 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
 // QuickValid exposes the fast path of Validate to the package's tests.
@@ -27,8 +29,8 @@ func (s *Schema) FullRules(doc *ast.QueryDocument, opts ValidateOptions) gqlerro
 // ParseDocument exposes ParseQuery's parser, without the checks that follow
 // it, to the package's tests.
 func ParseDocument(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
-	var lits literalMemory
-	return parseDocument(query, maxTokens, &lits)
+	var lits syntax.LiteralMemory
+	return syntax.Parse(query, maxTokens, &lits)
 }
 
 // CheckParsed exposes the checks ParseQuery applies to a parsed document.

@@ -1,4 +1,4 @@
-package graphql
+package syntax
 
 import (
 	"strconv"
@@ -10,7 +10,7 @@ import (
 	gqlparser "github.com/vektah/gqlparser/v2/parser"
 )
 
-// This file is [ParseQuery]'s parser. It reads an executable document
+// This file is the parser. It reads an executable document
 // exactly as gqlparser v2.5.64's parser.ParseQueryWithTokenLimit does, into
 // the very same AST, node for node and position for position: comments
 // attached where gqlparser attaches them, descriptions, escapes, block
@@ -43,8 +43,8 @@ type parser struct {
 	fields    slab[ast.Field]
 	values    slab[ast.Value]
 	args      slab[ast.Argument]
-	// lits holds what list and object literals hold (literalmem.go).
-	lits     *literalMemory
+	// lits holds what list and object literals hold (literals.go).
+	lits     *LiteralMemory
 	comments slab[ast.Comment]
 	groups   slab[ast.CommentGroup]
 	lists    slab[*ast.Comment] // the comments of the groups
@@ -107,12 +107,12 @@ type parseScratch struct {
 
 var parseScratches = sync.Pool{New: func() any { return new(parseScratch) }}
 
-// parseDocument parses query as gqlparser's ParseQueryWithTokenLimit does,
+// Parse parses query as gqlparser's ParseQueryWithTokenLimit does,
 // stopping after maxTokens tokens (0: no limit), with what its literals
 // hold taken from lits. Its error has the message and location of
 // gqlparser's, with "Syntax Error: " before the message (but for the token
 // limit).
-func parseDocument(query string, maxTokens int, lits *literalMemory) (*ast.QueryDocument, *gqlerror.Error) {
+func Parse(query string, maxTokens int, lits *LiteralMemory) (*ast.QueryDocument, *gqlerror.Error) {
 	scratch := parseScratches.Get().(*parseScratch)
 	src := &ast.Source{Input: query}
 	p := &parser{lexer: lexer{tpos: ast.Position{Src: src}, in: query, line: 1, buf: scratch.buf},
