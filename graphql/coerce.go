@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -389,7 +390,7 @@ func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]an
 			out, err = nil, recovered(r)
 		}
 	}()
-	if sc.ParseLiteral != nil && !hasVariables(v) {
+	if sc.ParseLiteral != nil && !syntax.HasVariables(v) {
 		out, err = sc.ParseLiteral(copyLiteral(v)) // the callback's own
 	} else {
 		out, err = sc.ParseValue(untypedValue(v, vars))
@@ -408,18 +409,6 @@ func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]an
 type noValueError struct{ msg string }
 
 func (e noValueError) Error() string { return e.msg }
-
-func hasVariables(v *ast.Value) bool {
-	if v.Kind == ast.Variable {
-		return true
-	}
-	for _, c := range v.Children {
-		if hasVariables(c.Value) {
-			return true
-		}
-	}
-	return false
-}
 
 // untypedValue converts a literal to the value encoding/json would produce
 // for the same JSON (numbers as json.Number).

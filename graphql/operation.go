@@ -70,7 +70,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{err}
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
-	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
+	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions)}
 	if p.conditional {
 		p.keepConditional(op.plan, map[string]bool{}, 0)

@@ -12,6 +12,8 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
 )
 
 // A selectionPlan is a selection set collected for one object type: the
@@ -141,7 +143,7 @@ const maxDynPlans = 16
 type planner struct {
 	s         *Schema
 	doc       *ast.QueryDocument
-	fragments fragmentIndex
+	fragments validation.FragmentIndex
 	// arena is the memory of the plans Prepare builds. It is the zero
 	// arena, which allocates every piece on its own, except while Prepare
 	// runs: plans built later, during executions (for conditional fields),
@@ -196,25 +198,6 @@ func (c *chunks[T]) take(n int) []T {
 	start := len(c.buf)
 	c.buf = c.buf[:start+n]
 	return c.buf[start : start : start+n]
-}
-
-// fragmentIndex finds a document's fragments by name without scanning the
-// list for every spread (a document may hold hundreds).
-type fragmentIndex map[string]*ast.FragmentDefinition
-
-func (ix *fragmentIndex) get(doc *ast.QueryDocument, name string) *ast.FragmentDefinition {
-	if *ix == nil {
-		if len(doc.Fragments) == 0 {
-			return nil // nothing to index: the index stays nil and is never written
-		}
-		*ix = make(fragmentIndex, len(doc.Fragments))
-		for _, f := range doc.Fragments {
-			if _, dup := (*ix)[f.Name]; !dup { // the first, as ForName finds
-				(*ix)[f.Name] = f
-			}
-		}
-	}
-	return (*ix)[name]
 }
 
 // staticCondition evaluates the @skip/@include directives of a selection
@@ -330,7 +313,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				}
 				c.static[x.Name] = true
 			}
-			frag := c.p.fragments.get(c.p.doc, x.Name)
+			frag := c.p.fragments.Get(c.p.doc, x.Name)
 			if frag == nil || frag.TypeCondition != c.obj.name {
 				continue
 			}
@@ -363,7 +346,7 @@ func (p *planner) keyJSON(key string) []byte {
 }
 
 func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
-	key := responseKey(f)
+	key := validation.ResponseKey(f)
 	fp := c.find(key)
 	seq := c.seq
 	c.seq++
@@ -524,7 +507,7 @@ func (p *planner) objectOf(t Type) *objectInfo {
 
 func argsUseVariables(args ast.ArgumentList) bool {
 	for _, a := range args {
-		if a.Value != nil && hasVariables(a.Value) {
+		if a.Value != nil && syntax.HasVariables(a.Value) {
 			return true
 		}
 	}
@@ -756,7 +739,7 @@ func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) (selections int, e
 
 type shapeChecker struct {
 	doc   *ast.QueryDocument
-	frags fragmentIndex
+	frags validation.FragmentIndex
 	sizes map[string]shape // each fragment's; depth -1 while it is measured
 }
 
@@ -823,7 +806,7 @@ func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (shape,
 	case spreads > maxPlanDepth:
 		return shape{}, c.errorAt(spread, fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", maxPlanDepth))
 	}
-	f := c.frags.get(c.doc, spread.Name)
+	f := c.frags.Get(c.doc, spread.Name)
 	if f == nil {
 		return shape{}, nil // an unknown fragment spreads nothing
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
 	"github.com/gqlkit/gqlkit/validate"
 )
 
@@ -55,13 +56,8 @@ type Schema struct {
 	// executor.enumPointer).
 	pointerEnums bool
 
-	ast          *ast.Schema
-	quick        *quickIndex // for the fast path of Validate
-	rules        []checkRule // introspection allowed, sorted by name
-	rulesPrivate []checkRule // introspection refused, no suggestions
-	// customInputs: the input types whose literals can hold a custom
-	// scalar's (see literalPanics).
-	customInputs map[*ast.Definition]bool
+	ast       *ast.Schema
+	validator *validation.Validator
 }
 
 type objectInfo struct {
@@ -296,9 +292,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		return nil, fmt.Errorf("graphql: the schema does not validate: %w", err)
 	}
 	s.ast = astSchema
-	s.quick = newQuickIndex(astSchema)
-	s.rules, s.rulesPrivate = s.buildRules()
-	s.customInputs = s.customInputTypes()
+	s.validator = s.newValidator()
 	return s, nil
 }
 

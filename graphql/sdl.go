@@ -3,7 +3,7 @@ package graphql
 import (
 	"strings"
 
-	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
 // SDL returns the schema in the Schema Definition Language, formatted as
@@ -34,7 +34,7 @@ func (s *Schema) SDL() string {
 			b.WriteString(printDescription(x.Description, "", true))
 			b.WriteString("scalar " + x.Name)
 			if x.SpecifiedByURL != "" {
-				b.WriteString(" @specifiedBy(url: " + printString(x.SpecifiedByURL) + ")")
+				b.WriteString(" @specifiedBy(url: " + syntax.PrintString(x.SpecifiedByURL) + ")")
 			}
 		case *Enum:
 			b.WriteString(printDescription(x.Description, "", true))
@@ -96,7 +96,7 @@ func printArgs(args []*argInfo, indent string) string {
 func printInputValue(a *argInfo) string {
 	out := a.name + ": " + a.typ.String()
 	if a.defAST != nil {
-		out += " = " + printValue(a.defAST)
+		out += " = " + syntax.PrintValue(a.defAST)
 	}
 	return out + printDeprecated(a.depr)
 }
@@ -108,7 +108,7 @@ func printDeprecated(reason string) string {
 	case defaultDeprecationReason:
 		return " @deprecated"
 	}
-	return " @deprecated(reason: " + printString(reason) + ")"
+	return " @deprecated(reason: " + syntax.PrintString(reason) + ")"
 }
 
 func printDescription(desc, indent string, first bool) string {
@@ -119,7 +119,7 @@ func printDescription(desc, indent string, first bool) string {
 	if printableAsBlock(desc) {
 		str = printBlockString(desc)
 	} else {
-		str = printString(desc)
+		str = syntax.PrintString(desc)
 	}
 	prefix := indent
 	if indent != "" && !first {
@@ -188,75 +188,4 @@ func printBlockString(v string) string {
 		b.WriteByte('\n')
 	}
 	return `"""` + b.String() + `"""`
-}
-
-// printValue prints a literal as graphql-js's printer does.
-func printValue(v *ast.Value) string {
-	var b strings.Builder
-	writeValue(&b, v)
-	return b.String()
-}
-
-func writeValue(b *strings.Builder, v *ast.Value) {
-	switch v.Kind {
-	case ast.StringValue, ast.BlockValue:
-		b.WriteString(printString(v.Raw))
-	case ast.ListValue:
-		b.WriteByte('[')
-		for i, c := range v.Children {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			writeValue(b, c.Value)
-		}
-		b.WriteByte(']')
-	case ast.ObjectValue:
-		b.WriteByte('{')
-		for i, c := range v.Children {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(c.Name)
-			b.WriteString(": ")
-			writeValue(b, c.Value)
-		}
-		b.WriteByte('}')
-	case ast.Variable:
-		b.WriteString("$" + v.Raw)
-	default:
-		b.WriteString(v.Raw)
-	}
-}
-
-// printString quotes s as graphql-js's printString does.
-func printString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\b':
-			b.WriteString(`\b`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\f':
-			b.WriteString(`\f`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || (r >= 0x7f && r <= 0x9f):
-			const hex = "0123456789ABCDEF"
-			b.WriteString(`\u00`)
-			b.WriteByte(hex[r>>4])
-			b.WriteByte(hex[r&0xf])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

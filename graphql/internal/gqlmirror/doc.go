@@ -4,7 +4,12 @@
 // [CheckedVersion].
 //
 //   - syntax: the lexer and parser, which read a document into the very AST
-//     gqlparser's parser reads, and fail with its messages.
+//     gqlparser's parser reads, and fail with its messages;
+//   - validation: a fast path that accepts the documents gqlparser's rules
+//     accept, and the rules that take the place of two of gqlparser's
+//     (OverlappingFieldsCanBeMerged, ValuesOfCorrectType) with the same
+//     messages. The kit's own rule for custom scalar literals sits beside
+//     them, as it shares their walk.
 //
 // The document scanner of the limits package (limits/scan.go and
 // limits/outline.go) is a mirror too: it reads the grammar gqlparser reads,

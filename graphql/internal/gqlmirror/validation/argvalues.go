@@ -1,12 +1,12 @@
-package graphql
+package validation
 
 import "github.com/vektah/gqlparser/v2/ast"
 
 // This file finds a document's argument values with the types that
 // gqlparser's walker (validator/core) gives them, without walking the
 // document with the rules: validation uses it to set aside the parts of
-// literals no rule can fault (rules_trim.go) and to look for custom scalar
-// literals whose parser panics (rules_literals.go).
+// literals no rule can fault (trim.go) and to look for custom scalar
+// literals whose parser panics (literals.go).
 //
 // The walker gives every value node the same type each time it meets it:
 // a node's type follows from its place in its operation or fragment
@@ -15,8 +15,8 @@ import "github.com/vektah/gqlparser/v2/ast"
 // nodes at every spread.
 
 // maxWalkDepth bounds the nesting of selections and values that the kit's
-// own walks of validation follow (this file, rules_trim.go,
-// rules_values.go, literalPanics). The parsers refuse documents nested
+// own walks of validation follow (this file, trim.go,
+// values.go, literalPanics). The parsers refuse documents nested
 // more than 1000 levels, so only a document built in Go can reach it;
 // what lies deeper is left whole, or counts as a possible fault.
 const maxWalkDepth = 1100
@@ -35,7 +35,7 @@ type argWalk struct {
 // value's Definition is then the schema's type named typ.Name()). Values
 // it gives no type to are left out. It reports false when some selections
 // lie deeper than maxWalkDepth and were not searched.
-func (s *Schema) eachArgValue(doc *ast.QueryDocument, visit func(v *ast.Value, typ *ast.Type)) bool {
+func (s *Validator) eachArgValue(doc *ast.QueryDocument, visit func(v *ast.Value, typ *ast.Type)) bool {
 	w := argWalk{types: s.ast.Types, dirs: s.ast.Directives, visit: visit, complete: true}
 	for _, op := range doc.Operations {
 		for _, vd := range op.VariableDefinitions {
