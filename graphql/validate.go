@@ -48,7 +48,7 @@ func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gq
 // depth and no nodes, so the limits do not see it; [Schema.Validate]
 // refuses a deeper one before running the validation rules, which would
 // walk it again and again.
-const MaxFragmentNesting = validation.MaxFragmentNesting
+const MaxFragmentNesting = 64
 
 // newValidator returns the validator of s, whose ast is built: it checks
 // the literals of s's custom scalars with their parsers.
@@ -59,7 +59,8 @@ func (s *Schema) newValidator() *validation.Validator {
 			custom[name] = true
 		}
 	}
-	return validation.New(validation.Config{Schema: s.ast, CustomScalars: custom, ParseLiteral: s.checkScalarLiteral})
+	return validation.New(validation.Config{Schema: s.ast, CustomScalars: custom, ParseLiteral: s.checkScalarLiteral,
+		MaxFragmentNesting: MaxFragmentNesting})
 }
 
 // checkScalarLiteral parses v as the custom scalar named name, for

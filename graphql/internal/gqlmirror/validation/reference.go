@@ -20,7 +20,7 @@ func (s *Validator) QuickValid(doc *ast.QueryDocument) bool { return s.quickVali
 // FullRules runs what Validate runs when the fast path declines: the
 // fragment nesting check and every rule.
 func (s *Validator) FullRules(doc *ast.QueryDocument, opts Options) gqlerror.List {
-	if err := checkSpreadNesting(doc); err != nil {
+	if err := s.checkSpreadNesting(doc); err != nil {
 		return gqlerror.List{err}
 	}
 	return s.runRules(doc, opts)

@@ -47,7 +47,7 @@ func (s *Validator) Validate(doc *ast.QueryDocument, opts Options) (errs gqlerro
 // validateWith is Validate with walk for the walk of the rules, what
 // comes before it and the fault it may find after it.
 func (s *Validator) validateWith(doc *ast.QueryDocument, walk func() gqlerror.List) (errs gqlerror.List, fault error) {
-	if err := checkSpreadNesting(doc); err != nil {
+	if err := s.checkSpreadNesting(doc); err != nil {
 		return gqlerror.List{err}, nil
 	}
 	if s.quickValid(doc) {
@@ -71,16 +71,9 @@ func firstPanic(errs gqlerror.List) *apierror.PanicError {
 	return nil
 }
 
-// MaxFragmentNesting bounds how deeply fragment spreads may nest (a spread
-// of a fragment that spreads another, and so on). Such a chain adds no
-// depth and no nodes, so the limits do not see it; [Validator.Validate]
-// refuses a deeper one before running the validation rules, which would
-// walk it again and again.
-const MaxFragmentNesting = 64
-
 // checkSpreadNesting reports the first spread, in an operation or a
-// fragment, that starts a chain of more than MaxFragmentNesting spreads.
-func checkSpreadNesting(doc *ast.QueryDocument) *gqlerror.Error {
+// fragment, that starts a chain of more than s.maxNesting spreads.
+func (s *Validator) checkSpreadNesting(doc *ast.QueryDocument) *gqlerror.Error {
 	if len(doc.Fragments) == 0 {
 		return nil
 	}
@@ -116,16 +109,16 @@ func checkSpreadNesting(doc *ast.QueryDocument) *gqlerror.Error {
 			if d > deepest {
 				deepest, at = d, here
 			}
-			if deepest > MaxFragmentNesting {
+			if deepest > s.maxNesting {
 				return deepest, at
 			}
 		}
 		return deepest, at
 	}
 	check := func(set ast.SelectionSet) *gqlerror.Error {
-		if d, at := inSet(set); d > MaxFragmentNesting && at != nil {
+		if d, at := inSet(set); d > s.maxNesting && at != nil {
 			return &gqlerror.Error{
-				Message:   fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", MaxFragmentNesting),
+				Message:   fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", s.maxNesting),
 				Locations: []gqlerror.Location{{Line: at.Position.Line, Column: at.Position.Column}},
 				Rule:      "GqlkitFragmentNesting",
 			}

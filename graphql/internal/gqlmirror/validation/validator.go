@@ -32,6 +32,7 @@ type Validator struct {
 	// customInputs: the input types whose literals can hold a custom
 	// scalar's (see literalPanics).
 	customInputs map[*ast.Definition]bool
+	maxNesting   int // Config.MaxFragmentNesting
 }
 
 // Config is what a Validator is built from.
@@ -48,6 +49,11 @@ type Config struct {
 	// an *apierror.PanicError is a fault: Validate returns it instead of
 	// errors. ParseLiteral must not panic.
 	ParseLiteral func(scalar string, v *ast.Value) error
+	// MaxFragmentNesting bounds how deeply fragment spreads may nest (a
+	// spread of a fragment that spreads another, and so on): Validate
+	// refuses a deeper chain before running the rules, which would walk
+	// it again and again.
+	MaxFragmentNesting int
 }
 
 // ErrNoValue is what Config.ParseLiteral returns for a literal that its
@@ -56,7 +62,7 @@ var ErrNoValue = errors.New("no value")
 
 // New returns a Validator for cfg.Schema.
 func New(cfg Config) *Validator {
-	s := &Validator{ast: cfg.Schema, custom: cfg.CustomScalars, parseLiteral: cfg.ParseLiteral}
+	s := &Validator{ast: cfg.Schema, custom: cfg.CustomScalars, parseLiteral: cfg.ParseLiteral, maxNesting: cfg.MaxFragmentNesting}
 	s.quick = newQuickIndex(cfg.Schema)
 	s.rules, s.rulesPrivate = s.buildRules()
 	s.customInputs = s.customInputTypes()
