@@ -10,16 +10,15 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
 // ErrSyntax is the cause of the error [ParseQuery] returns for text that is
 // not a GraphQL document.
-var ErrSyntax = syntax.ErrSyntax
+var ErrSyntax = errors.New("graphql: syntax error")
 
 // ErrTokenLimit is the cause of the error [ParseQuery] returns when the
 // document has more lexical tokens than allowed.
-var ErrTokenLimit = syntax.ErrTokenLimit
+var ErrTokenLimit = errors.New("graphql: too many tokens")
 
 // ErrInvalidDocument is the cause of errors in a validated document that the
 // engine finds while preparing it, such as a literal that cannot be coerced

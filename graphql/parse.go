@@ -31,6 +31,12 @@ func ParseQuery(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Erro
 func parseChecked(query string, maxTokens int, lits *syntax.LiteralMemory) (*ast.QueryDocument, *gqlerror.Error) {
 	doc, err := syntax.Parse(query, maxTokens, lits)
 	if err != nil {
+		switch err.Err { // the parser's causes, as this package names them
+		case syntax.ErrSyntax:
+			err.Err = ErrSyntax
+		case syntax.ErrTokenLimit:
+			err.Err = ErrTokenLimit
+		}
 		return nil, err
 	}
 	return checkParsed(query, doc)

@@ -12,11 +12,13 @@ package syntax
 import "errors"
 
 // ErrSyntax is the cause of the error [Parse] returns for text that is not
-// a GraphQL document.
+// a GraphQL document (graphql.ParseQuery puts graphql.ErrSyntax in its
+// place).
 var ErrSyntax = errors.New("graphql: syntax error")
 
 // ErrTokenLimit is the cause of the error [Parse] returns when the document
-// has more lexical tokens than allowed.
+// has more lexical tokens than allowed (graphql.ParseQuery puts
+// graphql.ErrTokenLimit in its place).
 var ErrTokenLimit = errors.New("graphql: too many tokens")
 
 // HexValue returns the value of the four hex digits s starts with.
