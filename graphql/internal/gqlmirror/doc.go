@@ -18,7 +18,7 @@
 //
 // Each mirror is held to gqlparser by a fuzz target that compares the two
 // on any input (FuzzQuickParse, FuzzQuickValid, FuzzValidateLikeReference,
-// and limits' FuzzScan and FuzzCheckDocument). When go.mod moves gqlparser
+// and limits' FuzzScan and FuzzScanBounds). When go.mod moves gqlparser
 // to another version, TestGqlparserVersion fails: run those targets on the
 // new version, read its changes, then update CheckedVersion.
 package gqlmirror
