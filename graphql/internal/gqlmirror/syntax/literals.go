@@ -10,13 +10,13 @@ import (
 // items, their fields and the slices of their children. It is most of a
 // document's memory when the document is mostly values (the largest
 // document the default limits accept has 9,994 list items, 1.8 MB of
-// nodes), and graphql's Parser reuses it from one document to the next once the
-// document is released, so that documents seen once leave no garbage.
+// nodes), and graphql's Parser reuses it from one document to the next once
+// the document is released, so that documents seen once leave no garbage.
 //
 // Reuse is safe because nothing reads inside a released document's
 // literals: the caller of Release reads the document no more, and the
-// Operations prepared from it read only the top node of each argument
-// value. The top nodes themselves, and everything else of the
+// graphql Operations prepared from it read only the top node of each
+// argument value. The top nodes themselves, and everything else of the
 // document (fields, selection sets, positions of top nodes, comments,
 // decoded strings), are never reused: an Operation keeps them.
 
