@@ -472,7 +472,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		sp := fp.childPlan(&e.cond, &e.dynPlans)
 		if sp == nil || sp.obj.obj != x {
 			// Prepare plans the sub-selection of every object field, or
-			// keeps what planning it during executions needs (owned.go),
+			// keeps what planning it during executions needs (literalcopies.go),
 			// for the field's own type: no other can come here. Planning
 			// from the document now could read literals released since.
 			e.fieldError(fp, errNoPlan)

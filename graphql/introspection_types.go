@@ -1,6 +1,10 @@
 package graphql
 
-import "context"
+import (
+	"context"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+)
 
 // The introspection types, one constructor each, with graphql-js 16's
 // descriptions. Their fields are thunks, so that the types can refer to each
@@ -128,7 +132,7 @@ func (it *introspectionTypes) newInputValueObject() *Object {
 						if a.defAST == nil {
 							return nil
 						}
-						return printValue(a.defAST)
+						return syntax.PrintValue(a.defAST)
 					})},
 			}, deprecationFields(func(a *argInfo) string { return a.depr })...)
 		})}

@@ -70,7 +70,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{err}
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
-	p.fragments.get(doc, "") // built now: execution plans conditional fields concurrently
+	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions)}
 	if p.conditional {
 		p.keepConditional(op.plan, map[string]bool{}, 0)
@@ -229,7 +229,7 @@ const MessageTimeout = "The operation did not complete in time: the fields it ha
 // refused it, ExecParams.Room refused the data room (its error, unless
 // the Deadline had passed: see ExecParams.Room), or a
 // custom scalar's ParseValue panicked while coercing the variables (an
-// *apierror.PanicError, a server fault to answer with a 500). A panic in a
+// *errcode.PanicError, a server fault to answer with a 500). A panic in a
 // resolver is a field error in Result, like any resolver error.
 func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) {
 	// From here on a bound is on when positive.

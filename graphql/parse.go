@@ -6,6 +6,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
 // ParseQuery parses a query document into gqlparser's AST, stopping after
@@ -20,15 +22,21 @@ import (
 // definitions and a string holding a lone UTF-16 surrogate escape (such as
 // "\uD83D").
 func ParseQuery(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
-	var lits literalMemory
+	var lits syntax.LiteralMemory
 	return parseChecked(query, maxTokens, &lits)
 }
 
 // parseChecked parses query with its literals' contents from lits and
 // applies checkParsed.
-func parseChecked(query string, maxTokens int, lits *literalMemory) (*ast.QueryDocument, *gqlerror.Error) {
-	doc, err := parseDocument(query, maxTokens, lits)
+func parseChecked(query string, maxTokens int, lits *syntax.LiteralMemory) (*ast.QueryDocument, *gqlerror.Error) {
+	doc, err := syntax.Parse(query, maxTokens, lits)
 	if err != nil {
+		switch err.Err { // the parser's causes, as this package names them
+		case syntax.ErrSyntax:
+			err.Err = ErrSyntax
+		case syntax.ErrTokenLimit:
+			err.Err = ErrTokenLimit
+		}
 		return nil, err
 	}
 	return checkParsed(query, doc)
@@ -47,13 +55,13 @@ func parseChecked(query string, maxTokens int, lits *literalMemory) (*ast.QueryD
 // for reuse; until it is used again, that memory may still refer to the
 // documents that used it (to their texts, for instance).
 type Parser struct {
-	lits literalMemory
+	lits syntax.LiteralMemory
 }
 
 // Parse parses query as ParseQuery does. The document's memory is its own
 // unless [Parser.Release] gives it back to p.
 func (p *Parser) Parse(query string, maxTokens int) (*ast.QueryDocument, *gqlerror.Error) {
-	p.lits.forget() // the last document keeps its memory: it was not released
+	p.lits.Forget() // the last document keeps its memory: it was not released
 	return parseChecked(query, maxTokens, &p.lits)
 }
 
@@ -66,7 +74,7 @@ func (p *Parser) Parse(query string, maxTokens int) (*ast.QueryDocument, *gqlerr
 // (it coerces again only copies of them). After a Parse that failed,
 // Release gives back what the parse took; a second Release does nothing.
 func (p *Parser) Release() {
-	p.lits.release()
+	p.lits.Release()
 }
 
 // checkParsed applies to a parsed document the checks of graphql-js that
@@ -108,35 +116,6 @@ func endOf(s string) (line, col int) {
 	return line, col
 }
 
-// hexValue returns the value of the four hex digits s starts with.
-func hexValue(s string) (int, bool) {
-	if len(s) < 4 {
-		return 0, false
-	}
-	v := 0
-	for i := 0; i < 4; i++ {
-		d, ok := hexDigit(s[i])
-		if !ok {
-			return 0, false
-		}
-		v = v*16 + d
-	}
-	return v, true
-}
-
-// hexDigit returns the value of the hex digit c.
-func hexDigit(c byte) (int, bool) {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0'), true
-	case c >= 'a' && c <= 'f':
-		return int(c - 'a' + 10), true
-	case c >= 'A' && c <= 'F':
-		return int(c - 'A' + 10), true
-	}
-	return 0, false
-}
-
 // loneSurrogate finds a \u escape of a UTF-16 surrogate that is not part of
 // a pair, in a string literal (not in comments or block strings).
 func loneSurrogate(s string) (line, col int, bad string) {
@@ -173,7 +152,7 @@ func loneSurrogate(s string) (line, col int, bad string) {
 					i++
 					continue
 				}
-				v, ok := hexValue(s[i+2:])
+				v, ok := syntax.HexValue(s[i+2:])
 				if !ok {
 					i++
 					continue
@@ -181,7 +160,7 @@ func loneSurrogate(s string) (line, col int, bad string) {
 				switch {
 				case v >= 0xD800 && v <= 0xDBFF:
 					if strings.HasPrefix(s[i+6:], `\u`) {
-						if w, ok := hexValue(s[i+8:]); ok && w >= 0xDC00 && w <= 0xDFFF {
+						if w, ok := syntax.HexValue(s[i+8:]); ok && w >= 0xDC00 && w <= 0xDFFF {
 							i += 11
 							continue
 						}

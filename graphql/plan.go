@@ -1,17 +1,15 @@
 package graphql
 
 import (
-	"errors"
-	"fmt"
 	"reflect"
-	"sort"
 	"sync"
 	"sync/atomic"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
 )
 
 // A selectionPlan is a selection set collected for one object type: the
@@ -23,7 +21,7 @@ type selectionPlan struct {
 	parent      *fieldPlan // the field whose sub-selection this is; nil at the root
 	fields      []*fieldPlan
 	conditional bool // some field depends on a variable's @skip/@include
-	// directState and directTyp: the direct reads of the fields (leaf.go).
+	// directState and directTyp: the direct reads of the fields (directread.go).
 	directState atomic.Uint32
 	directTyp   reflect.Type
 
@@ -56,51 +54,6 @@ type alt struct {
 	seq   int
 }
 
-// conditions evaluates the variable @skip/@include conditions of one
-// execution. A null variable is an error, as in graphql-js: the selection it
-// sits in fails; err keeps the first such error.
-type conditions struct {
-	vars map[string]any
-	err  *conditionError
-}
-
-type conditionError struct {
-	msg  string
-	locs []gqlerror.Location
-}
-
-// holds reports whether every directive of conds lets its selection in.
-func (c *conditions) holds(conds []*ast.Directive) bool {
-	for _, d := range conds {
-		arg := d.Arguments.ForName("if")
-		v, present := c.vars[arg.Value.Raw]
-		b, isBool := v.(bool)
-		if present && !isBool {
-			if c.err == nil {
-				c.err = &conditionError{msg: `Argument "if" of non-null type "Boolean!" must not be null.`,
-					locs: []gqlerror.Location{{Line: arg.Value.Position.Line, Column: arg.Value.Position.Column}}}
-			}
-			return false
-		}
-		if d.Name == "skip" && b || d.Name == "include" && !b {
-			return false
-		}
-	}
-	return true
-}
-
-// counts reports whether the occurrence counts under the conditions, and
-// its first place in the collection order when it does.
-func (o *occurrence) counts(c *conditions) (ok bool, seq int) {
-	seq = -1
-	for _, a := range o.alts {
-		if c.holds(a.conds) && (seq < 0 || a.seq < seq) {
-			seq = a.seq
-		}
-	}
-	return seq >= 0, seq
-}
-
 type fieldPlan struct {
 	key     string
 	keyJSON []byte         // `"key":`
@@ -117,12 +70,12 @@ type fieldPlan struct {
 	// dynArgs: the arguments are coerced for every execution, from
 	// argNodes, because they refer to variables or hold custom scalar
 	// values (each execution gets its own, from ParseLiteral or
-	// ParseValue). argNodes are the operation's own (see owned.go).
+	// ParseValue). argNodes are the operation's own (see literalcopies.go).
 	dynArgs  bool
 	argNodes ast.ArgumentList
 
 	child *selectionPlan // sub-selection when every occurrence counts
-	// direct: the field's direct read from its parent (leaf.go), once the
+	// direct: the field's direct read from its parent (directread.go), once the
 	// owner's directState is directReady.
 	direct directRead
 	locs   []gqlerror.Location
@@ -141,14 +94,14 @@ const maxDynPlans = 16
 type planner struct {
 	s         *Schema
 	doc       *ast.QueryDocument
-	fragments fragmentIndex
+	fragments validation.FragmentIndex
 	// arena is the memory of the plans Prepare builds. It is the zero
 	// arena, which allocates every piece on its own, except while Prepare
 	// runs: plans built later, during executions (for conditional fields),
 	// may be built by several at once.
 	arena planArena
 	// preparing is set while Prepare runs; owned holds the copies of
-	// arguments that plans may coerce after it (owned.go); conditional is
+	// arguments that plans may coerce after it (literalcopies.go); conditional is
 	// set once a field depends on a variable's @skip or @include. All are
 	// only read once Prepare has returned.
 	preparing, conditional bool
@@ -196,25 +149,6 @@ func (c *chunks[T]) take(n int) []T {
 	start := len(c.buf)
 	c.buf = c.buf[:start+n]
 	return c.buf[start : start : start+n]
-}
-
-// fragmentIndex finds a document's fragments by name without scanning the
-// list for every spread (a document may hold hundreds).
-type fragmentIndex map[string]*ast.FragmentDefinition
-
-func (ix *fragmentIndex) get(doc *ast.QueryDocument, name string) *ast.FragmentDefinition {
-	if *ix == nil {
-		if len(doc.Fragments) == 0 {
-			return nil // nothing to index: the index stays nil and is never written
-		}
-		*ix = make(fragmentIndex, len(doc.Fragments))
-		for _, f := range doc.Fragments {
-			if _, dup := (*ix)[f.Name]; !dup { // the first, as ForName finds
-				(*ix)[f.Name] = f
-			}
-		}
-	}
-	return (*ix)[name]
 }
 
 // staticCondition evaluates the @skip/@include directives of a selection
@@ -330,7 +264,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				}
 				c.static[x.Name] = true
 			}
-			frag := c.p.fragments.get(c.p.doc, x.Name)
+			frag := c.p.fragments.Get(c.p.doc, x.Name)
 			if frag == nil || frag.TypeCondition != c.obj.name {
 				continue
 			}
@@ -363,7 +297,7 @@ func (p *planner) keyJSON(key string) []byte {
 }
 
 func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
-	key := responseKey(f)
+	key := validation.ResponseKey(f)
 	fp := c.find(key)
 	seq := c.seq
 	c.seq++
@@ -524,325 +458,9 @@ func (p *planner) objectOf(t Type) *objectInfo {
 
 func argsUseVariables(args ast.ArgumentList) bool {
 	for _, a := range args {
-		if a.Value != nil && hasVariables(a.Value) {
+		if a.Value != nil && syntax.HasVariables(a.Value) {
 			return true
 		}
 	}
 	return false
-}
-
-// argumentValues coerces the arguments of a field.
-func (s *Schema) argumentValues(fi *fieldInfo, args ast.ArgumentList, vars map[string]any) (Args, error) {
-	out := make(map[string]any, len(fi.args))
-	for _, a := range fi.args {
-		var lit *ast.Value
-		if arg := args.ForName(a.name); arg != nil {
-			lit = arg.Value
-		}
-		v, err := s.valueFromAST(lit, a.typ, vars)
-		if err == errAbsent {
-			if a.hasDefault {
-				out[a.name] = s.defaultOf(a)
-			} else if _, nonNull := a.typ.(*NonNull); nonNull {
-				if lit != nil && lit.Kind == ast.Variable {
-					return Args{}, fmt.Errorf("Argument %q of required type %q was provided the variable \"$%s\" which was not provided a runtime value.", a.name, a.typ.String(), lit.Raw)
-				}
-				return Args{}, fmt.Errorf("Argument %q of required type %q was not provided.", a.name, a.typ.String())
-			}
-			continue
-		}
-		if err != nil {
-			if lit != nil && lit.Kind == ast.Variable {
-				return Args{}, &argumentError{msg: fmt.Sprintf("Argument %q of non-null type %q must not be null.", a.name, a.typ.String()), at: lit.Position}
-			}
-			return Args{}, literalError(a, lit, err)
-		}
-		out[a.name] = v
-	}
-	return Args{m: out}, nil
-}
-
-// counted returns the occurrences of fp that count under the executor's
-// variables, as a bitmask (bit i for occurrence i). It is only used for
-// fields with at most 64 occurrences.
-func (fp *fieldPlan) counted(c *conditions) (mask uint64) {
-	for i, o := range fp.occ {
-		if ok, _ := o.counts(c); ok {
-			mask |= 1 << i
-		}
-	}
-	return mask
-}
-
-// childPlan returns the plan of fp's sub-selection (nil for a leaf).
-//
-// A conditional field's is planned from the occurrences that count. Which
-// ones count depends only on the variables, so one plan serves a whole
-// execution (kept in *perExec when perExec is not nil). Across executions,
-// plans are kept by the set of occurrences that count (a bitmask, for
-// fields with at most 64 occurrences), up to maxDynPlans per field.
-func (fp *fieldPlan) childPlan(c *conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
-	if fp.child != nil || !fp.dynamic {
-		return fp.child
-	}
-	if perExec != nil {
-		if sp, ok := (*perExec)[fp]; ok {
-			return sp
-		}
-	}
-	obj := fp.planner.objectOf(fp.typ)
-	if obj == nil {
-		return nil
-	}
-	cacheable := len(fp.occ) <= 64
-	var mask uint64
-	if cacheable {
-		mask = fp.counted(c)
-		if v, ok := fp.dynCache.Load(mask); ok {
-			return v.(*selectionPlan)
-		}
-	}
-	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
-	if cacheable && fp.dynCount.Load() < maxDynPlans {
-		if _, loaded := fp.dynCache.LoadOrStore(mask, sp); !loaded {
-			fp.dynCount.Add(1)
-		}
-		return sp
-	}
-	if perExec != nil {
-		if *perExec == nil {
-			*perExec = make(map[*fieldPlan]*selectionPlan)
-		}
-		(*perExec)[fp] = sp
-	}
-	return sp
-}
-
-// countingFields returns the nodes of the occurrences of fp that count
-// under the conditions.
-func (fp *fieldPlan) countingFields(c *conditions) []*ast.Field {
-	fields := make([]*ast.Field, 0, len(fp.occ))
-	for _, o := range fp.occ {
-		if ok, _ := o.counts(c); ok {
-			fields = append(fields, o.field)
-		}
-	}
-	return fields
-}
-
-// activeFields returns the fields of a conditional plan that count under
-// the executor's variables, in the order graphql-js would collect them.
-func (sp *selectionPlan) activeFields(c *conditions) []*fieldPlan {
-	type keyed struct {
-		fp  *fieldPlan
-		seq int
-	}
-	out := make([]keyed, 0, len(sp.fields))
-	for _, fp := range sp.fields {
-		first := -1
-		for _, o := range fp.occ {
-			if ok, seq := o.counts(c); ok && (first < 0 || seq < first) {
-				first = seq
-			}
-		}
-		if first >= 0 {
-			out = append(out, keyed{fp, first})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
-	fps := make([]*fieldPlan, len(out))
-	for i, k := range out {
-		fps[i] = k.fp
-	}
-	return fps
-}
-
-func (sp *selectionPlan) selectedNames(c *conditions) []string {
-	build := func(fields []*fieldPlan) []string {
-		seen := map[string]bool{}
-		names := []string{}
-		for _, fp := range fields {
-			if fp.kind == kindTypename || fp.info == nil {
-				continue
-			}
-			if !seen[fp.info.name] {
-				seen[fp.info.name] = true
-				names = append(names, fp.info.name)
-			}
-		}
-		return names
-	}
-	if sp.conditional {
-		return build(sp.activeFields(c))
-	}
-	sp.namesOnce.Do(func() { sp.names = build(sp.fields) })
-	return append([]string(nil), sp.names...)
-}
-
-func (sp *selectionPlan) findField(c *conditions, name string) *fieldPlan {
-	fields := sp.fields
-	if sp.conditional {
-		fields = sp.activeFields(c)
-	}
-	for _, fp := range fields {
-		if fp.info != nil && fp.kind == kindField && fp.info.name == name {
-			return fp
-		}
-	}
-	return nil
-}
-
-// argumentError is an argument that cannot be coerced, located at its
-// value. ext carries the extensions of a custom scalar's *gqlerror.Error;
-// panic, a custom scalar's panic, which the presenter masks and logs.
-type argumentError struct {
-	msg   string
-	ext   map[string]any
-	at    *ast.Position
-	panic *errcode.PanicError
-}
-
-// literalError reports a literal argument that its type refuses.
-func literalError(a *argInfo, lit *ast.Value, err error) *argumentError {
-	var pe *errcode.PanicError
-	if errors.As(err, &pe) {
-		return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s.", a.name, lit.String()), at: lit.Position, panic: pe}
-	}
-	msg, ext := parserMessage(err)
-	return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s: %s", a.name, lit.String(), msg), ext: ext, at: lit.Position}
-}
-
-// parserMessage returns the text of an error a custom scalar's ParseValue
-// or ParseLiteral returned, with its extensions (see graphQLError).
-func parserMessage(err error) (string, map[string]any) {
-	if ge := graphQLError(err); ge != nil {
-		return ge.Message, ge.Extensions
-	}
-	return errorText(err), nil
-}
-
-func (e *argumentError) Error() string { return e.msg }
-
-// maxPlanDepth bounds how many fields deep an operation may nest once its
-// fragments are expanded, and how many fragment spreads may nest. Parsing
-// bounds a document's own nesting, and validation refuses fragment cycles
-// and long spread chains; Prepare checks again, so that planning and
-// execution end on any document, validated or not.
-const maxPlanDepth = 1000
-
-// maxPlanSelections bounds the field selections an operation expands to,
-// every spread of a fragment counted (as the limits package counts nodes).
-// Planning de-duplicates spreads only where no @skip/@include variable
-// decides them, so fragments that spread the next one twice under two
-// conditions expand to 2^n selections: Prepare refuses them up front.
-const maxPlanSelections = 100_000
-
-// checkShape reports a fragment spread within itself (directly or through
-// other fragments), nesting past maxPlanDepth or an expansion past
-// maxPlanSelections in the operation whose selection set is set. Each
-// fragment is measured once.
-func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) (selections int, err *gqlerror.Error) {
-	c := shapeChecker{doc: doc}
-	sh, err := c.measure(set, 0)
-	if err == nil && sh.nest > planNestingGuard && len(set) > 0 {
-		err = c.nestedTooDeep(set[0])
-	}
-	if err == nil && sh.selections > maxPlanSelections {
-		err = &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections.", maxPlanSelections),
-			Err: ErrInvalidDocument}
-	}
-	return sh.selections, err
-}
-
-type shapeChecker struct {
-	doc   *ast.QueryDocument
-	frags fragmentIndex
-	sizes map[string]shape // each fragment's; depth -1 while it is measured
-}
-
-// shape is how deep a selection set nests, in fields, how many field
-// selections it expands to (saturating), and how many fragments (inline or
-// spread) it nests before a field, at the most.
-type shape struct{ depth, selections, nest int }
-
-func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (shape, *gqlerror.Error) {
-	var out shape
-	for _, sel := range set {
-		var sh shape
-		var err *gqlerror.Error
-		switch x := sel.(type) {
-		case *ast.Field:
-			if sh, err = c.measure(x.SelectionSet, spreads); err == nil {
-				if sh.nest > planNestingGuard {
-					return shape{}, c.nestedTooDeep(x)
-				}
-				sh.depth++
-				sh.selections = addSaturating(sh.selections, 1)
-				sh.nest = 0
-			}
-		case *ast.InlineFragment:
-			sh, err = c.measure(x.SelectionSet, spreads)
-			sh.nest++
-		case *ast.FragmentSpread:
-			sh, err = c.fragment(x, spreads+1)
-			sh.nest++
-		}
-		if err != nil {
-			return shape{}, err
-		}
-		out.selections = addSaturating(out.selections, sh.selections)
-		out.nest = max(out.nest, sh.nest)
-		if out.depth = max(out.depth, sh.depth); out.depth > maxPlanDepth {
-			return shape{}, c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fields deep.", maxPlanDepth))
-		}
-	}
-	return out, nil
-}
-
-// nestedTooDeep reports a selection set, sel's (a field's or, for the
-// operation's, its first selection), that nests more than planNestingGuard
-// fragments before a field: planning would not follow them all.
-func (c *shapeChecker) nestedTooDeep(sel ast.Selection) *gqlerror.Error {
-	return c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fragments between two fields.", planNestingGuard))
-}
-
-func addSaturating(a, b int) int {
-	if a > maxPlanSelections*2-b {
-		return maxPlanSelections * 2
-	}
-	return a + b
-}
-
-func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (shape, *gqlerror.Error) {
-	sh, seen := c.sizes[spread.Name]
-	switch {
-	case seen && sh.depth < 0:
-		return shape{}, c.errorAt(spread, fmt.Sprintf("Cannot spread fragment %q within itself.", spread.Name))
-	case seen:
-		return sh, nil
-	case spreads > maxPlanDepth:
-		return shape{}, c.errorAt(spread, fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", maxPlanDepth))
-	}
-	f := c.frags.get(c.doc, spread.Name)
-	if f == nil {
-		return shape{}, nil // an unknown fragment spreads nothing
-	}
-	if c.sizes == nil {
-		c.sizes = make(map[string]shape, len(c.doc.Fragments))
-	}
-	c.sizes[spread.Name] = shape{depth: -1}
-	sh, err := c.measure(f.SelectionSet, spreads)
-	if err != nil {
-		return shape{}, err
-	}
-	c.sizes[spread.Name] = sh
-	return sh, nil
-}
-
-func (c *shapeChecker) errorAt(sel ast.Selection, msg string) *gqlerror.Error {
-	e := &gqlerror.Error{Message: msg, Err: ErrInvalidDocument}
-	if p := sel.GetPosition(); p != nil {
-		e.Locations = []gqlerror.Location{{Line: p.Line, Column: p.Column}}
-	}
-	return e
 }

@@ -19,7 +19,7 @@ type accessor struct {
 	withCtx  bool         // the method takes a context.Context
 	withErr  bool         // the method returns (value, error)
 	derefPtr bool         // typ is a pointer to the struct
-	// direct: the read the direct leaf path (leaf.go) makes for the
+	// direct: the read the direct leaf path (directread.go) makes for the
 	// accessor's field.
 	direct directRead
 }

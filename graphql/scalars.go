@@ -9,6 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -204,44 +205,6 @@ func idInt(v any) (string, bool) {
 	return strconv.FormatFloat(f, 'f', -1, 64), true
 }
 
-// shortInt reads s when it is an integer of at most nine digits, with a
-// leading minus or not: such an integer always fits in 32 bits, and reading
-// it takes no more than a loop (a list literal may hold thousands).
-func shortInt(s string) (int, bool) {
-	digits := s
-	if len(digits) > 0 && digits[0] == '-' {
-		digits = digits[1:]
-	}
-	if len(digits) == 0 || len(digits) > 9 {
-		return 0, false
-	}
-	n := 0
-	for i := 0; i < len(digits); i++ {
-		c := digits[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	if len(digits) < len(s) {
-		n = -n
-	}
-	return n, true
-}
-
-// int32Literal reads s, the text of an Int literal, when its value fits
-// in 32 bits.
-func int32Literal(s string) (int, bool) {
-	if n, ok := shortInt(s); ok {
-		return n, true
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < math.MinInt32 || n > math.MaxInt32 {
-		return 0, false
-	}
-	return int(n), true
-}
-
 // parseBuiltinLiteral coerces a literal (already checked for its kind by
 // validation) to a built-in scalar.
 func parseBuiltinLiteral(kind BuiltinScalar, v *ast.Value) (any, error) {
@@ -250,7 +213,7 @@ func parseBuiltinLiteral(kind BuiltinScalar, v *ast.Value) (any, error) {
 		if v.Kind != ast.IntValue {
 			return nil, fmt.Errorf("Int cannot represent non-integer value: %s", v.String())
 		}
-		n, ok := int32Literal(v.Raw)
+		n, ok := syntax.Int32Literal(v.Raw)
 		if !ok {
 			return nil, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", v.Raw)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
 	"github.com/gqlkit/gqlkit/validate"
 )
 
@@ -55,13 +56,8 @@ type Schema struct {
 	// executor.enumPointer).
 	pointerEnums bool
 
-	ast          *ast.Schema
-	quick        *quickIndex // for the fast path of Validate
-	rules        []checkRule // introspection allowed, sorted by name
-	rulesPrivate []checkRule // introspection refused, no suggestions
-	// customInputs: the input types whose literals can hold a custom
-	// scalar's (see literalPanics).
-	customInputs map[*ast.Definition]bool
+	ast       *ast.Schema
+	validator *validation.Validator
 }
 
 type objectInfo struct {
@@ -87,7 +83,7 @@ type fieldInfo struct {
 	// each execution parses for itself.
 	freshArgs bool
 	accessor  accessorCache
-	// leaf: how the direct leaf path (leaf.go) writes the field's type;
+	// leaf: how the direct leaf path (directread.go) writes the field's type;
 	// leafNonNull: the list type is non-null.
 	leaf        leafKind
 	leafNonNull bool
@@ -296,9 +292,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		return nil, fmt.Errorf("graphql: the schema does not validate: %w", err)
 	}
 	s.ast = astSchema
-	s.quick = newQuickIndex(astSchema)
-	s.rules, s.rulesPrivate = s.buildRules()
-	s.customInputs = s.customInputTypes()
+	s.validator = s.newValidator()
 	return s, nil
 }
 
@@ -451,330 +445,4 @@ func validName(name string) bool {
 		}
 	}
 	return true
-}
-
-func (b *builder) checkScalar(sc *Scalar) {
-	if sc.Serialize == nil {
-		b.errorf("graphql: scalar %s needs a Serialize function", sc.Name)
-	}
-	if sc.ParseValue == nil {
-		b.errorf("graphql: scalar %s needs a ParseValue function", sc.Name)
-	}
-}
-
-func (b *builder) compileEnum(e *Enum) *enumInfo {
-	info := &enumInfo{byName: map[string]any{}, byValue: map[any]string{}}
-	if len(e.Values) == 0 {
-		b.errorf("graphql: enum %s has no values", e.Name)
-	}
-	for _, v := range e.Values {
-		if !validName(v.Name) || isIntrospectionName(v.Name) && !isIntrospectionName(e.Name) {
-			b.errorf("graphql: enum %s: %q is not a valid value name", e.Name, v.Name)
-			continue
-		}
-		switch v.Name {
-		case "true", "false", "null":
-			b.errorf("graphql: enum %s: %q cannot be an enum value name", e.Name, v.Name)
-			continue
-		}
-		if _, dup := info.byName[v.Name]; dup {
-			b.errorf("graphql: enum %s: value %s is defined twice", e.Name, v.Name)
-			continue
-		}
-		val := v.Value
-		if val == nil {
-			val = v.Name
-		}
-		// The value, not just its type: an interface inside may hold a
-		// slice, which would make the map panic.
-		if !reflect.ValueOf(val).Comparable() {
-			b.errorf("graphql: enum %s: the value of %s (%T) is not comparable", e.Name, v.Name, val)
-			continue
-		}
-		if reflect.TypeOf(val).Kind() == reflect.Pointer {
-			info.pointers = true
-		}
-		if prev, dup := info.byValue[val]; dup {
-			b.errorf("graphql: enum %s: %s and %s have the same internal value", e.Name, prev, v.Name)
-			continue
-		}
-		info.byName[v.Name] = val
-		info.byValue[val] = v.Name
-	}
-	return info
-}
-
-// isInputType reports whether t may be used for arguments and input fields.
-func isInputType(t Type) bool {
-	switch namedOf(t).(type) {
-	case BuiltinScalar, *Scalar, *Enum, *InputObject:
-		return true
-	}
-	return false
-}
-
-func isOutputType(t Type) bool {
-	switch namedOf(t).(type) {
-	case BuiltinScalar, *Scalar, *Enum, *Object:
-		return true
-	}
-	return false
-}
-
-func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string, rules []validate.Rule) *argInfo {
-	a := &argInfo{name: name, typ: t, desc: desc, depr: depr, rules: rules}
-	if namedOf(t) == nil {
-		return nil // reported when the types were collected
-	}
-	if !validName(name) || isIntrospectionName(name) {
-		b.errorf("graphql: %s: %q is not a valid name", owner, name)
-		return nil
-	}
-	if !isInputType(t) {
-		b.errorf("graphql: %s: %s is of output type %s; arguments and input fields need an input type (scalar, enum or input object)", owner, name, typeString(t))
-		return nil
-	}
-	if depr != "" {
-		if _, nonNull := t.(*NonNull); nonNull && def == nil {
-			b.errorf("graphql: %s: the required %s cannot be deprecated", owner, name)
-		}
-	}
-	if def != nil {
-		b.pending[a] = def
-		a.owner = owner
-	}
-	return a
-}
-
-// inputDefaults coerces the field defaults of o, after those of the input
-// objects its fields hold (a cycle is cut where it closes).
-func (b *builder) inputDefaults(o *InputObject) {
-	if b.state[o] != defaultsPending {
-		return
-	}
-	b.state[o] = defaultsCoercing
-	info := b.s.inputs[o]
-	for _, f := range info.fields {
-		if inner, ok := namedOf(f.typ).(*InputObject); ok {
-			b.inputDefaults(inner)
-		}
-	}
-	for _, f := range info.fields {
-		b.coerceDefault(f)
-	}
-	b.state[o] = defaultsCoerced
-}
-
-// coerceDefault checks a pending default against its type and keeps it in
-// its coerced and literal forms.
-func (b *builder) coerceDefault(a *argInfo) {
-	def, ok := b.pending[a]
-	if !ok {
-		return
-	}
-	delete(b.pending, a)
-	if inner, ok := namedOf(a.typ).(*InputObject); ok {
-		b.inputDefaults(inner)
-	}
-	owner, name, t := a.owner, a.name, a.typ
-	{
-		lit, err := b.s.astFromValue(def, t)
-		if err != nil {
-			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
-			return
-		}
-		coerced, err := b.s.valueFromAST(lit, t, nil)
-		if err != nil {
-			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
-			return
-		}
-		// Keep the default in its canonical form (nested input defaults
-		// filled in), so that introspection, SDL and a client schema
-		// rebuilt from introspection all print the same literal.
-		if canonical, err := b.s.astFromValue(coerced, t); err == nil {
-			lit = canonical
-		}
-		a.hasDefault, a.def, a.defAST = true, coerced, lit
-		a.fresh = b.s.holdsCustomScalar(t)
-	}
-}
-
-// holdsCustomScalar reports whether a value of input type t can hold a
-// custom scalar value, through lists and input objects (each visited once).
-func (s *Schema) holdsCustomScalar(t Type) bool {
-	seen := map[*InputObject]bool{}
-	var holds func(t Type) bool
-	holds = func(t Type) bool {
-		switch x := namedOf(t).(type) {
-		case *Scalar:
-			return true
-		case *InputObject:
-			if seen[x] || s.inputs[x] == nil {
-				return false // nil: a clash of names, which NewSchema reports
-			}
-			seen[x] = true
-			for _, f := range s.inputs[x].fields {
-				if holds(f.typ) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return holds(t)
-}
-
-// defaultOf returns the value of a's default for one use. A default that
-// holds custom scalar values is parsed again from its literal, so that
-// every execution gets values of its own; maps and lists of others are
-// copied (for a scalar default, copying costs nothing).
-func (s *Schema) defaultOf(a *argInfo) any {
-	if !a.fresh {
-		// A copy: coerced variables are handed to the caller of
-		// CoerceVariables, who may change them.
-		return cloneValue(a.def)
-	}
-	v, err := s.literalValue(a.defAST, a.typ, nil, false)
-	if err != nil {
-		return a.def // it parsed when the schema was built
-	}
-	return v
-}
-
-func (b *builder) compileInput(o *InputObject) {
-	info := b.s.inputs[o]
-	if len(o.Fields) == 0 {
-		b.errorf("graphql: input object %s has no fields", o.Name)
-	}
-	for _, f := range o.Fields {
-		if _, dup := info.byName[f.Name]; dup {
-			b.errorf("graphql: input object %s: field %s is defined twice", o.Name, f.Name)
-			continue
-		}
-		a := b.compileInputValue("input object "+o.Name, f.Name, f.Type, f.Default, f.Description, f.DeprecationReason, f.Rules)
-		if a == nil {
-			continue
-		}
-		info.fields = append(info.fields, a)
-		info.byName[f.Name] = a
-	}
-}
-
-func (b *builder) compileObject(o *Object) {
-	info := b.s.objects[o]
-	fs := b.fieldsOf(o)
-	if len(fs) == 0 && !b.broken[o] {
-		b.errorf("graphql: object %s has no fields", o.Name)
-	}
-	for _, f := range fs {
-		coord := o.Name + "." + f.Name
-		if !validName(f.Name) || isIntrospectionName(f.Name) && !info.intro {
-			b.errorf("graphql: object %s: %q is not a valid field name", o.Name, f.Name)
-			continue
-		}
-		if _, dup := info.byName[f.Name]; dup {
-			b.errorf("graphql: object %s: field %s is defined twice", o.Name, f.Name)
-			continue
-		}
-		if namedOf(f.Type) == nil {
-			continue // reported when the types were collected
-		}
-		if !isOutputType(f.Type) {
-			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))
-			continue
-		}
-		var typed *typedField
-		if f.Typed != nil {
-			sig := f.Typed.signature()
-			dec := b.decs.of(sig.args)
-			resolve := f.Typed.bind(coord, dec)
-			switch {
-			case f.Resolve != nil:
-				b.errorf("graphql: field %s has both Typed and Resolve; give it one resolver", coord)
-			case resolve == nil:
-				b.errorf("graphql: field %s: the typed resolver's function is nil", coord)
-			default:
-				f.Resolve = resolve
-				typed = &typedField{obj: o, sig: sig, dec: dec}
-			}
-		}
-		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
-			desc: f.Description, depr: f.DeprecationReason, coord: coord}
-		fi.leaf, fi.leafNonNull = leafOf(f.Type)
-		seenArgs := map[string]bool{}
-		for _, a := range f.Args {
-			if seenArgs[a.Name] {
-				b.errorf("graphql: field %s: argument %s is defined twice", coord, a.Name)
-				continue
-			}
-			seenArgs[a.Name] = true
-			ai := b.compileInputValue("field "+coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason, a.Rules)
-			if ai != nil {
-				b.coerceDefault(ai)
-				fi.args = append(fi.args, ai)
-				fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
-				ai.checked = len(ai.rules) > 0 || b.s.inputChecked(ai.typ)
-				fi.checked = fi.checked || ai.checked
-			}
-		}
-		if !info.intro {
-			fi.resolve = b.withMiddleware(coord, fi, f)
-		}
-		b.compileCost(fi, f)
-		if typed != nil {
-			typed.field = fi
-			b.typed = append(b.typed, *typed)
-		}
-		info.fields = append(info.fields, fi)
-		info.byName[f.Name] = fi
-	}
-}
-
-// withMiddleware composes the resolver of field f (coordinates coord) with
-// the checks of its arguments' rules, innermost, and the schema-wide
-// middleware and its own around them, in the order [FieldMiddleware]
-// describes (so an authorization check answers before the rules). A field
-// without Resolve keeps none unless rules or some middleware apply to it,
-// and is then wrapped around its default resolution.
-func (b *builder) withMiddleware(coord string, fi *fieldInfo, f Field) (resolve ResolveFunc) {
-	var chain []FieldMiddleware
-	if f.Resolve != nil || b.cfg.MiddlewareOnDefaultFields {
-		chain = append(chain, b.cfg.FieldMiddleware...)
-	}
-	chain = append(chain, f.Middleware...)
-	resolve = f.Resolve
-	if resolve == nil && (fi.checked || len(chain) > 0) {
-		resolve = defaultResolver(fi)
-	}
-	if fi.checked {
-		resolve = b.s.validating(fi, resolve)
-	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		mw := chain[i]
-		if mw == nil {
-			b.errorf("graphql: field %s: middleware %d is nil", coord, i)
-			return f.Resolve
-		}
-		next, err := applyMiddleware(mw, resolve)
-		switch {
-		case err != nil:
-			b.errorf("graphql: field %s: middleware %d: %v", coord, i, err)
-			return f.Resolve
-		case next == nil:
-			b.errorf("graphql: field %s: middleware %d returned a nil resolver", coord, i)
-			return f.Resolve
-		}
-		resolve = next
-	}
-	return resolve
-}
-
-// applyMiddleware calls mw, turning its panic into an error.
-func applyMiddleware(mw FieldMiddleware, next ResolveFunc) (out ResolveFunc, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, fmt.Errorf("panicked: %v", r)
-		}
-	}()
-	return mw(next), nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -43,7 +44,7 @@ func (r *recordingTracer) EndField(ctx context.Context, info graphql.ResolveInfo
 	if ctx.Value(spanKey{}) != info.Path().String() {
 		line += " (not StartField's context)"
 	}
-	var pe *apierror.PanicError
+	var pe *errcode.PanicError
 	switch {
 	case errors.As(err, &pe):
 		line += " panic"

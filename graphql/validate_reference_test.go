@@ -13,7 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -360,8 +360,8 @@ func checkLikeReference(t *testing.T, s *graphql.Schema, query string) {
 				t.Fatalf("%q (private %v, max %d): fault %v, want %v (errors %v)", query, private, max, gotFault, wantFault, gotErrs)
 			}
 			if gotFault != nil {
-				g, gok := gotFault.(*apierror.PanicError)
-				w, wok := wantFault.(*apierror.PanicError)
+				g, gok := gotFault.(*errcode.PanicError)
+				w, wok := wantFault.(*errcode.PanicError)
 				if !gok || !wok || g.Text != w.Text {
 					t.Fatalf("%q: fault %v, want %v", query, gotFault, wantFault)
 				}

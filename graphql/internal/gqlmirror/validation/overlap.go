@@ -1,4 +1,4 @@
-package graphql
+package validation
 
 import (
 	"sort"
@@ -7,6 +7,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
 // This file replaces gqlparser's OverlappingFieldsCanBeMerged rule, whose
@@ -62,7 +64,7 @@ type overlapChecker struct {
 	comparisons int // pair comparisons still allowed
 	shapes      map[*ast.Field]string
 	sigs        map[*ast.Field]string
-	fragments   fragmentIndex
+	fragments   FragmentIndex
 	// pairs memoises the comparison of two field nodes: its conflict, nil
 	// for none or while the comparison is under way. reported holds the
 	// pairs already reported, so that a conflict found again from another
@@ -178,7 +180,7 @@ func (c *overlapChecker) collect(set ast.SelectionSet, parent *ast.Definition) (
 		for _, sel := range set {
 			switch x := sel.(type) {
 			case *ast.Field:
-				key := responseKey(x)
+				key := ResponseKey(x)
 				if _, ok := byKey[key]; !ok {
 					keys = append(keys, key)
 				}
@@ -203,7 +205,7 @@ func (c *overlapChecker) collect(set ast.SelectionSet, parent *ast.Definition) (
 					continue
 				}
 				seen[x.Name] = true
-				if frag := c.fragments.get(c.doc, x.Name); frag != nil {
+				if frag := c.fragments.Get(c.doc, x.Name); frag != nil {
 					walk(frag.SelectionSet, c.schema.Types[frag.TypeCondition])
 				}
 			}
@@ -443,7 +445,7 @@ func (c *overlapChecker) writeCanonical(b *strings.Builder, v *ast.Value) {
 		}
 		b.WriteByte(']')
 	default:
-		writeValue(b, v)
+		syntax.WriteValue(b, v)
 	}
 }
 

@@ -1,4 +1,4 @@
-package graphql
+package validation
 
 import "github.com/vektah/gqlparser/v2/ast"
 
@@ -26,7 +26,7 @@ import "github.com/vektah/gqlparser/v2/ast"
 //     items; what they read of the items of a list they look at is whether
 //     ast.Value.Value reads them, which clean items do.
 //   - The rules that print a literal read the items set aside
-//     (trimmed.original): ValuesOfCorrectType (rules_values.go), in its
+//     (trimmed.original): ValuesOfCorrectType (values.go), in its
 //     messages, and OverlappingFieldsCanBeMerged, which compares
 //     arguments. GqlkitLiteralValues prints custom scalar literals, inside
 //     which nothing is taken out.
@@ -49,7 +49,7 @@ type trimmed struct {
 
 // trimValues takes out of doc's list literals the items no rule can find
 // fault with; restore puts them back.
-func (s *Schema) trimValues(doc *ast.QueryDocument) *trimmed {
+func (s *Validator) trimValues(doc *ast.QueryDocument) *trimmed {
 	t := &trimmed{types: s.ast.Types}
 	s.eachArgValue(doc, t.root) // what lies too deep is left whole
 	return t

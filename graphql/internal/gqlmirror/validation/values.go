@@ -1,4 +1,4 @@
-package graphql
+package validation
 
 import (
 	"errors"
@@ -23,7 +23,7 @@ import (
 //     learn whether some number inside does not read: a list of n items
 //     nested d deep costs n·d steps and as many allocations. This rule
 //     reads numbers without building values, and only those still in the
-//     literal during the walk (see rules_trim.go: the items set aside are
+//     literal during the walk (see trim.go: the items set aside are
 //     clean, so they read).
 //   - gqlparser's rule prints the value before it reports, even when the
 //     report is then dropped: each rule reports at most maxErrorsPerRule

@@ -165,7 +165,7 @@ func (p *planner) keepBelow(set ast.SelectionSet, seen map[string]bool, depth in
 				continue
 			}
 			seen[x.Name] = true
-			if f := p.fragments.get(p.doc, x.Name); f != nil {
+			if f := p.fragments.Get(p.doc, x.Name); f != nil {
 				p.keepBelow(f.SelectionSet, seen, depth)
 			}
 		}

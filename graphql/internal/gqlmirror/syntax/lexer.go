@@ -1,4 +1,4 @@
-package graphql
+package syntax
 
 import (
 	"strconv"
@@ -10,7 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// This file is the lexer of [ParseQuery]'s parser (parser.go). It reads the
+// This file is the lexer of the parser (parser.go). It reads the
 // tokens gqlparser v2.5.64's lexer reads, with the same kinds, values and
 // positions (offsets and columns in runes, its quirks included: a column
 // after "\r\n" counts the "\n", a block string is on the line where it
@@ -114,8 +114,7 @@ ignored:
 	}
 	// Field by field: a whole ast.Position built first and then copied is
 	// read back before its halves are stored (a store-forwarding stall
-	// that took most of the time of a token). Src stays what
-	// parseDocument set.
+	// that took most of the time of a token). Src stays what Parse set.
 	l.tpos.Start, l.tpos.End, l.tpos.Line, l.tpos.Column = l.runes, l.runes, l.line, l.runes-l.lineStart+1
 	l.val = ""
 	if l.pos >= len(in) {
@@ -349,14 +348,14 @@ func (l *lexer) unicodeEscape() bool {
 		l.invalidAt(l.runes + 1)
 		return false
 	}
-	v, ok := hexValue(in[i+2 : i+6])
+	v, ok := HexValue(in[i+2 : i+6])
 	if !ok {
 		l.invalidAt(l.runes + 1)
 		return false
 	}
 	r, n := rune(v), 6
 	if r >= 0xD800 && r < 0xDC00 && i+12 < len(in) && in[i+6] == '\\' && in[i+7] == 'u' {
-		if w, ok := hexValue(in[i+8 : i+12]); ok && w >= 0xDC00 && w <= 0xDFFF {
+		if w, ok := HexValue(in[i+8 : i+12]); ok && w >= 0xDC00 && w <= 0xDFFF {
 			r, n = utf16.DecodeRune(r, rune(w)), 12
 		}
 	}

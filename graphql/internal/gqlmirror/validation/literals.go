@@ -1,4 +1,4 @@
-package graphql
+package validation
 
 import (
 	"errors"
@@ -10,11 +10,12 @@ import (
 	"github.com/vektah/gqlparser/v2/validator/core"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
 // literalValuesRule checks what gqlparser's ValuesOfCorrectType leaves out:
 // Int literals beyond 32 bits and literals of custom scalars.
-func (s *Schema) literalValuesRule(run ruleRun) core.RuleFunc {
+func (s *Validator) literalValuesRule(run ruleRun) core.RuleFunc {
 	return func(observers *core.Events, addError core.AddErrFunc) {
 		observers.OnValue(func(_ *core.Walker, value *ast.Value) {
 			if *run.left > 0 {
@@ -25,7 +26,7 @@ func (s *Schema) literalValuesRule(run ruleRun) core.RuleFunc {
 }
 
 // checkLiteral is literalValuesRule at one value.
-func (s *Schema) checkLiteral(value *ast.Value, addError core.AddErrFunc) {
+func (s *Validator) checkLiteral(value *ast.Value, addError core.AddErrFunc) {
 	if value.Definition == nil || value.Definition.Kind != ast.Scalar || value.ExpectedType == nil {
 		return
 	}
@@ -39,11 +40,10 @@ func (s *Schema) checkLiteral(value *ast.Value, addError core.AddErrFunc) {
 		}
 		return
 	}
-	sc := s.customLiteral(value, value.ExpectedType, value.Definition)
-	if sc == nil {
+	if !s.customLiteral(value, value.ExpectedType, value.Definition) {
 		return
 	}
-	if _, err := s.parseScalarLiteral(sc, value, nil); err != nil {
+	if err := s.parseLiteral(value.Definition.Name, value); err != nil {
 		var pe *errcode.PanicError
 		if errors.As(err, &pe) {
 			// A server bug, not a bad document: kept as the cause
@@ -52,45 +52,41 @@ func (s *Schema) checkLiteral(value *ast.Value, addError core.AddErrFunc) {
 				core.At(value.Position), func(e *gqlerror.Error) { e.Err = pe })
 			return
 		}
-		var nv noValueError
-		if errors.As(err, &nv) {
+		if errors.Is(err, ErrNoValue) {
 			addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
 				core.At(value.Position))
 			return
 		}
-		if ge := graphQLError(err); ge != nil {
+		var ge *gqlerror.Error
+		if errors.As(err, &ge) {
 			// graphql-js reports a GraphQLError from parseLiteral
 			// as it is: its message and its extensions.
 			addError(core.Message("%s", ge.Message), core.At(value.Position),
 				func(e *gqlerror.Error) { e.Extensions = ge.Extensions })
 			return
 		}
-		addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), errorText(err)),
+		addError(core.Message("Expected value of type %q, found %s; %s", value.ExpectedType.String(), value.String(), err.Error()),
 			core.At(value.Position))
 	}
 }
 
-// customLiteral returns the custom scalar that literalValuesRule parses v
-// as, where the walker gives v the type expected (def, its named type), or
-// nil when the rule parses nothing there.
-func (s *Schema) customLiteral(v *ast.Value, expected *ast.Type, def *ast.Definition) *Scalar {
+// customLiteral reports whether literalValuesRule parses v as the custom
+// scalar def, where the walker gives v the type expected (def, its named
+// type).
+func (s *Validator) customLiteral(v *ast.Value, expected *ast.Type, def *ast.Definition) bool {
 	if def == nil || def.Kind != ast.Scalar || expected == nil {
-		return nil
+		return false
 	}
-	if isBuiltinScalar(def.Name) {
-		return nil
-	}
-	sc, ok := s.named[def.Name].(*Scalar)
-	if !ok || v.Kind == ast.NullValue || hasVariables(v) {
-		return nil
+	if isBuiltinScalar(def.Name) || !s.custom[def.Name] || v.Kind == ast.NullValue || syntax.HasVariables(v) {
+		return false
 	}
 	if expected.Elem != nil && v.Kind == ast.ListValue {
 		// The walker visits each item at the item type. (A single value
 		// at a list position stands for a list of one, so it is parsed
 		// as the item.)
-		return nil
+		return false
 	}
-	return sc
+	return true
 }
 
 // literalPanics reports whether some custom scalar's parser panics on a
@@ -98,7 +94,7 @@ func (s *Schema) customLiteral(v *ast.Value, expected *ast.Type, def *ast.Defini
 // (the document is nested too deeply to be searched). It parses each such
 // literal once, and follows only values whose type can hold a custom
 // scalar.
-func (s *Schema) literalPanics(doc *ast.QueryDocument) bool {
+func (s *Validator) literalPanics(doc *ast.QueryDocument) bool {
 	if len(s.customInputs) == 0 {
 		return false
 	}
@@ -111,16 +107,16 @@ func (s *Schema) literalPanics(doc *ast.QueryDocument) bool {
 
 // panicsIn is literalPanics for v, given the type expected by the walker
 // (def, its named type), and what the walker gives a type inside v.
-func (s *Schema) panicsIn(v *ast.Value, expected *ast.Type, def *ast.Definition, depth int) bool {
+func (s *Validator) panicsIn(v *ast.Value, expected *ast.Type, def *ast.Definition, depth int) bool {
 	switch {
 	case v == nil || def == nil || !s.customInputs[def]:
 		return false
 	case depth > maxWalkDepth:
 		return true // cannot tell
 	}
-	if sc := s.customLiteral(v, expected, def); sc != nil {
+	if s.customLiteral(v, expected, def) {
 		var pe *errcode.PanicError
-		if _, err := s.parseScalarLiteral(sc, v, nil); err != nil && errors.As(err, &pe) {
+		if err := s.parseLiteral(def.Name, v); err != nil && errors.As(err, &pe) {
 			return true
 		}
 	}
@@ -146,10 +142,10 @@ func (s *Schema) panicsIn(v *ast.Value, expected *ast.Type, def *ast.Definition,
 // customInputTypes returns the input types whose literals can hold a
 // custom scalar's: the custom scalars, and the input objects with a field
 // of such a type, directly or through lists and other input objects.
-func (s *Schema) customInputTypes() map[*ast.Definition]bool {
+func (s *Validator) customInputTypes() map[*ast.Definition]bool {
 	out := map[*ast.Definition]bool{}
 	for _, d := range s.ast.Types {
-		if _, ok := s.named[d.Name].(*Scalar); ok && d.Kind == ast.Scalar {
+		if s.custom[d.Name] && d.Kind == ast.Scalar {
 			out[d] = true
 		}
 	}

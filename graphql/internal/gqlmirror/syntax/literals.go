@@ -1,4 +1,4 @@
-package graphql
+package syntax
 
 import (
 	"unsafe"
@@ -10,13 +10,13 @@ import (
 // items, their fields and the slices of their children. It is most of a
 // document's memory when the document is mostly values (the largest
 // document the default limits accept has 9,994 list items, 1.8 MB of
-// nodes), and a [Parser] reuses it from one document to the next once the
-// document is released, so that documents seen once leave no garbage.
+// nodes), and graphql's Parser reuses it from one document to the next once
+// the document is released, so that documents seen once leave no garbage.
 //
 // Reuse is safe because nothing reads inside a released document's
 // literals: the caller of Release reads the document no more, and the
-// Operations prepared from it read only the top node of each argument
-// value (owned.go). The top nodes themselves, and everything else of the
+// graphql Operations prepared from it read only the top node of each
+// argument value. The top nodes themselves, and everything else of the
 // document (fields, selection sets, positions of top nodes, comments,
 // decoded strings), are never reused: an Operation keeps them.
 
@@ -35,27 +35,27 @@ type objectField struct {
 	vPos  ast.Position
 }
 
-// literalMemory hands out the nodes of what literals hold.
-type literalMemory struct {
+// LiteralMemory hands out the nodes of what literals hold.
+type LiteralMemory struct {
 	items    reusable[listItem]
 	fields   reusable[objectField]
 	children reusable[*ast.ChildValue]
 }
 
-// maxKept bounds the bytes of chunks a literalMemory keeps for reuse; a
+// maxKept bounds the bytes of chunks a LiteralMemory keeps for reuse; a
 // released document's chunks past it are left to the garbage collector.
 // The largest document the default limits accept needs about 2 MB.
 const maxKept = 4 << 20
 
-// release makes the chunks of the document parsed last reusable.
-func (m *literalMemory) release() {
+// Release makes the chunks of the document parsed last reusable.
+func (m *LiteralMemory) Release() {
 	kept := m.items.release(maxKept)
 	kept += m.fields.release(maxKept - kept)
 	m.children.release(maxKept - kept)
 }
 
-// forget leaves the chunks of the document parsed last to that document.
-func (m *literalMemory) forget() {
+// Forget leaves the chunks of the document parsed last to that document.
+func (m *LiteralMemory) Forget() {
 	m.items.forget()
 	m.fields.forget()
 	m.children.forget()
@@ -125,7 +125,7 @@ func (r *reusable[T]) grow(n int) {
 	r.cur, r.dirty = make([]T, 0, chunkLen(cap(r.cur), n, int(unsafe.Sizeof(zero)), 8)), false
 }
 
-// release makes the chunks of the current document free, up to budget
+// Release makes the chunks of the current document free, up to budget
 // bytes of them, and returns the bytes kept.
 func (r *reusable[T]) release(budget int) int {
 	if cap(r.cur) > 0 {

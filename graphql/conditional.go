@@ -1,0 +1,187 @@
+package graphql
+
+import (
+	"sort"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+)
+
+// This file is what a plan selects under @skip and @include directives
+// whose condition is a variable: the occurrences of a field that count in
+// one execution, and the sub-plans such fields get.
+
+// conditions evaluates the variable @skip/@include conditions of one
+// execution. A null variable is an error, as in graphql-js: the selection it
+// sits in fails; err keeps the first such error.
+type conditions struct {
+	vars map[string]any
+	err  *conditionError
+}
+
+type conditionError struct {
+	msg  string
+	locs []gqlerror.Location
+}
+
+// holds reports whether every directive of conds lets its selection in.
+func (c *conditions) holds(conds []*ast.Directive) bool {
+	for _, d := range conds {
+		arg := d.Arguments.ForName("if")
+		v, present := c.vars[arg.Value.Raw]
+		b, isBool := v.(bool)
+		if present && !isBool {
+			if c.err == nil {
+				c.err = &conditionError{msg: `Argument "if" of non-null type "Boolean!" must not be null.`,
+					locs: []gqlerror.Location{{Line: arg.Value.Position.Line, Column: arg.Value.Position.Column}}}
+			}
+			return false
+		}
+		if d.Name == "skip" && b || d.Name == "include" && !b {
+			return false
+		}
+	}
+	return true
+}
+
+// counts reports whether the occurrence counts under the conditions, and
+// its first place in the collection order when it does.
+func (o *occurrence) counts(c *conditions) (ok bool, seq int) {
+	seq = -1
+	for _, a := range o.alts {
+		if c.holds(a.conds) && (seq < 0 || a.seq < seq) {
+			seq = a.seq
+		}
+	}
+	return seq >= 0, seq
+}
+
+// counted returns the occurrences of fp that count under the executor's
+// variables, as a bitmask (bit i for occurrence i). It is only used for
+// fields with at most 64 occurrences.
+func (fp *fieldPlan) counted(c *conditions) (mask uint64) {
+	for i, o := range fp.occ {
+		if ok, _ := o.counts(c); ok {
+			mask |= 1 << i
+		}
+	}
+	return mask
+}
+
+// childPlan returns the plan of fp's sub-selection (nil for a leaf).
+//
+// A conditional field's is planned from the occurrences that count. Which
+// ones count depends only on the variables, so one plan serves a whole
+// execution (kept in *perExec when perExec is not nil). Across executions,
+// plans are kept by the set of occurrences that count (a bitmask, for
+// fields with at most 64 occurrences), up to maxDynPlans per field.
+func (fp *fieldPlan) childPlan(c *conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
+	if fp.child != nil || !fp.dynamic {
+		return fp.child
+	}
+	if perExec != nil {
+		if sp, ok := (*perExec)[fp]; ok {
+			return sp
+		}
+	}
+	obj := fp.planner.objectOf(fp.typ)
+	if obj == nil {
+		return nil
+	}
+	cacheable := len(fp.occ) <= 64
+	var mask uint64
+	if cacheable {
+		mask = fp.counted(c)
+		if v, ok := fp.dynCache.Load(mask); ok {
+			return v.(*selectionPlan)
+		}
+	}
+	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
+	if cacheable && fp.dynCount.Load() < maxDynPlans {
+		if _, loaded := fp.dynCache.LoadOrStore(mask, sp); !loaded {
+			fp.dynCount.Add(1)
+		}
+		return sp
+	}
+	if perExec != nil {
+		if *perExec == nil {
+			*perExec = make(map[*fieldPlan]*selectionPlan)
+		}
+		(*perExec)[fp] = sp
+	}
+	return sp
+}
+
+// countingFields returns the nodes of the occurrences of fp that count
+// under the conditions.
+func (fp *fieldPlan) countingFields(c *conditions) []*ast.Field {
+	fields := make([]*ast.Field, 0, len(fp.occ))
+	for _, o := range fp.occ {
+		if ok, _ := o.counts(c); ok {
+			fields = append(fields, o.field)
+		}
+	}
+	return fields
+}
+
+// activeFields returns the fields of a conditional plan that count under
+// the executor's variables, in the order graphql-js would collect them.
+func (sp *selectionPlan) activeFields(c *conditions) []*fieldPlan {
+	type keyed struct {
+		fp  *fieldPlan
+		seq int
+	}
+	out := make([]keyed, 0, len(sp.fields))
+	for _, fp := range sp.fields {
+		first := -1
+		for _, o := range fp.occ {
+			if ok, seq := o.counts(c); ok && (first < 0 || seq < first) {
+				first = seq
+			}
+		}
+		if first >= 0 {
+			out = append(out, keyed{fp, first})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	fps := make([]*fieldPlan, len(out))
+	for i, k := range out {
+		fps[i] = k.fp
+	}
+	return fps
+}
+
+func (sp *selectionPlan) selectedNames(c *conditions) []string {
+	build := func(fields []*fieldPlan) []string {
+		seen := map[string]bool{}
+		names := []string{}
+		for _, fp := range fields {
+			if fp.kind == kindTypename || fp.info == nil {
+				continue
+			}
+			if !seen[fp.info.name] {
+				seen[fp.info.name] = true
+				names = append(names, fp.info.name)
+			}
+		}
+		return names
+	}
+	if sp.conditional {
+		return build(sp.activeFields(c))
+	}
+	sp.namesOnce.Do(func() { sp.names = build(sp.fields) })
+	return append([]string(nil), sp.names...)
+}
+
+func (sp *selectionPlan) findField(c *conditions, name string) *fieldPlan {
+	fields := sp.fields
+	if sp.conditional {
+		fields = sp.activeFields(c)
+	}
+	for _, fp := range fields {
+		if fp.info != nil && fp.kind == kindField && fp.info.name == name {
+			return fp
+		}
+	}
+	return nil
+}

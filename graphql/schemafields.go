@@ -1,0 +1,125 @@
+package graphql
+
+import "fmt"
+
+// This file builds the output side of a schema: each object's fields, with
+// their resolvers and the middleware that wraps them.
+
+func (b *builder) compileObject(o *Object) {
+	info := b.s.objects[o]
+	fs := b.fieldsOf(o)
+	if len(fs) == 0 && !b.broken[o] {
+		b.errorf("graphql: object %s has no fields", o.Name)
+	}
+	for _, f := range fs {
+		coord := o.Name + "." + f.Name
+		if !validName(f.Name) || isIntrospectionName(f.Name) && !info.intro {
+			b.errorf("graphql: object %s: %q is not a valid field name", o.Name, f.Name)
+			continue
+		}
+		if _, dup := info.byName[f.Name]; dup {
+			b.errorf("graphql: object %s: field %s is defined twice", o.Name, f.Name)
+			continue
+		}
+		if namedOf(f.Type) == nil {
+			continue // reported when the types were collected
+		}
+		if !isOutputType(f.Type) {
+			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))
+			continue
+		}
+		var typed *typedField
+		if f.Typed != nil {
+			sig := f.Typed.signature()
+			dec := b.decs.of(sig.args)
+			resolve := f.Typed.bind(coord, dec)
+			switch {
+			case f.Resolve != nil:
+				b.errorf("graphql: field %s has both Typed and Resolve; give it one resolver", coord)
+			case resolve == nil:
+				b.errorf("graphql: field %s: the typed resolver's function is nil", coord)
+			default:
+				f.Resolve = resolve
+				typed = &typedField{obj: o, sig: sig, dec: dec}
+			}
+		}
+		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
+			desc: f.Description, depr: f.DeprecationReason, coord: coord}
+		fi.leaf, fi.leafNonNull = leafOf(f.Type)
+		seenArgs := map[string]bool{}
+		for _, a := range f.Args {
+			if seenArgs[a.Name] {
+				b.errorf("graphql: field %s: argument %s is defined twice", coord, a.Name)
+				continue
+			}
+			seenArgs[a.Name] = true
+			ai := b.compileInputValue("field "+coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason, a.Rules)
+			if ai != nil {
+				b.coerceDefault(ai)
+				fi.args = append(fi.args, ai)
+				fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
+				ai.checked = len(ai.rules) > 0 || b.s.inputChecked(ai.typ)
+				fi.checked = fi.checked || ai.checked
+			}
+		}
+		if !info.intro {
+			fi.resolve = b.withMiddleware(coord, fi, f)
+		}
+		b.compileCost(fi, f)
+		if typed != nil {
+			typed.field = fi
+			b.typed = append(b.typed, *typed)
+		}
+		info.fields = append(info.fields, fi)
+		info.byName[f.Name] = fi
+	}
+}
+
+// withMiddleware composes the resolver of field f (coordinates coord) with
+// the checks of its arguments' rules, innermost, and the schema-wide
+// middleware and its own around them, in the order [FieldMiddleware]
+// describes (so an authorization check answers before the rules). A field
+// without Resolve keeps none unless rules or some middleware apply to it,
+// and is then wrapped around its default resolution.
+func (b *builder) withMiddleware(coord string, fi *fieldInfo, f Field) (resolve ResolveFunc) {
+	var chain []FieldMiddleware
+	if f.Resolve != nil || b.cfg.MiddlewareOnDefaultFields {
+		chain = append(chain, b.cfg.FieldMiddleware...)
+	}
+	chain = append(chain, f.Middleware...)
+	resolve = f.Resolve
+	if resolve == nil && (fi.checked || len(chain) > 0) {
+		resolve = defaultResolver(fi)
+	}
+	if fi.checked {
+		resolve = b.s.validating(fi, resolve)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		mw := chain[i]
+		if mw == nil {
+			b.errorf("graphql: field %s: middleware %d is nil", coord, i)
+			return f.Resolve
+		}
+		next, err := applyMiddleware(mw, resolve)
+		switch {
+		case err != nil:
+			b.errorf("graphql: field %s: middleware %d: %v", coord, i, err)
+			return f.Resolve
+		case next == nil:
+			b.errorf("graphql: field %s: middleware %d returned a nil resolver", coord, i)
+			return f.Resolve
+		}
+		resolve = next
+	}
+	return resolve
+}
+
+// applyMiddleware calls mw, turning its panic into an error.
+func applyMiddleware(mw FieldMiddleware, next ResolveFunc) (out ResolveFunc, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("panicked: %v", r)
+		}
+	}()
+	return mw(next), nil
+}
