@@ -262,7 +262,8 @@ func credentialsUnavailable() *failure {
 }
 
 // operation returns the prepared operation a request names, from its
-// checked document: steps 2 and 3 of the data flow, and the GET rule.
+// checked document: the checks of [Handler.check], the choice of the
+// operation, and the GET rule (no mutation over GET).
 // intro says whether the request may use introspection.
 func (h *Handler) operation(p params, method string, intro bool, tr *trace) (*graphql.Operation, *document, *failure) {
 	defer tr.endValidate()
@@ -366,7 +367,7 @@ func (h *Handler) done(d *document) {
 	d.parser = nil
 }
 
-// check runs step 2 of the data flow: the pre-parse scan, parsing, the
+// check runs the checks before execution: the pre-parse scan, parsing, the
 // depth and node limits, and validation. weight estimates the memory a
 // validated document takes in the cache; it is 0 for a refused one.
 func (h *Handler) check(query string, intro bool, tr *trace, parser *graphql.Parser) (doc *ast.QueryDocument, errs gqlerror.List, weight int, fault error) {
