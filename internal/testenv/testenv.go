@@ -5,8 +5,8 @@
 // for use while editing: it runs every unit test and leaves out the runs
 // that take seconds each by nature (end-to-end runs over real connections
 // and real timeouts, generated or corpus-wide comparisons, and the
-// graphql-js conformance suite). The full command, without -short, is the
-// gate that CI runs. A slow test says so on its first line:
+// conformance suites: graphql-js's, and the store suite on PostgreSQL).
+// The full command, without -short, is the gate that CI runs. A slow test says so on its first line:
 //
 //	func TestLargeBodies(t *testing.T) {
 //		testenv.SkipIfShort(t, "end-to-end: 3 MB bodies over a real connection")
