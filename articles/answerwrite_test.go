@@ -13,6 +13,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // TestShowStalledClientCut: the answer to a show of a large article (some
@@ -21,6 +22,7 @@ import (
 // and a client that reads gets it whole. Before, it waited for the client
 // until the server's WriteTimeout.
 func TestShowStalledClientCut(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
 	s, _ := testdb.SQLite(t)
 	ctx := context.Background()
 	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
@@ -53,6 +55,7 @@ func TestShowStalledClientCut(t *testing.T) {
 // watch as a show's is: a client that sends a large article and takes none
 // of the answer is cut off, and the article is stored all the same.
 func TestCreateStalledClientCut(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
 	s, _ := testdb.SQLite(t)
 	ctx := context.Background()
 	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))

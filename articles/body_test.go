@@ -13,6 +13,7 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/httpjson/oversize"
 	"github.com/gqlkit/gqlkit/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
@@ -56,6 +57,7 @@ func TestCreateNotUTF8LeavesListUnchanged(t *testing.T) {
 // body unread. The handler is mounted as doc.go says, behind reqlog, whose
 // ResponseWriter wrapper must not hide the refusal from net/http.
 func TestCreateOversizedBodyAnswered(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: bodies of megabytes over a real connection")
 	s, _ := testdb.SQLite(t)
 	nop := zerolog.Nop()
 	h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: &nop}})

@@ -154,9 +154,8 @@
 // # Deleting
 //
 // The author may delete their article, published or not. Another user gets
-// 403 "You can only delete your own articles.", published or not (the
-// specification's rule: an article of another user is a 403; reads alone
-// hide unpublished articles). A missing article is a 404.
+// 403 "You can only delete your own articles.", published or not (reads
+// alone hide unpublished articles). A missing article is a 404.
 //
 // # Errors
 //

@@ -23,6 +23,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // Canned bodies of refused lists.
@@ -154,9 +155,7 @@ func firstPage(addr string, rows []string, n int) string {
 // for the stall timeout they are cut off, and their client is served
 // again.
 func TestListBudget(t *testing.T) {
-	if testing.Short() {
-		t.Skip("some 7 s a database")
-	}
+	testenv.SkipIfShort(t, "end-to-end: non-reading clients over real connections, some 7 s a database")
 	const stallTimeout = 3 * time.Second
 	for _, o := range storeOpeners {
 		t.Run(o.name, func(t *testing.T) {

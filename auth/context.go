@@ -21,7 +21,7 @@ func (v *Verifier) withVerified(ctx context.Context, t Token) context.Context {
 }
 
 // WithUserID returns a copy of ctx that carries id as the authenticated user
-// (the specification's request attribute auth.id). Tests and other
+// (read back with [UserID]). Tests and other
 // authentication schemes may call it; the middlewares of [Verifier] call
 // [WithToken].
 func WithUserID(ctx context.Context, id int64) context.Context {

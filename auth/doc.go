@@ -5,8 +5,7 @@
 // offers two middlewares, both of type func(http.Handler) http.Handler so
 // that they fit http.ServeMux, chi's r.Use and alice alike:
 //
-//   - [Verifier.Required] (the specification's jwt middleware) lets a request
-//     through only with a valid token;
+//   - [Verifier.Required] lets a request through only with a valid token;
 //   - [Verifier.Optional] lets every request through except one whose token
 //     is present but bad.
 //

@@ -15,8 +15,7 @@ import (
 // unauthenticatedBody is the one body every refused request gets.
 const unauthenticatedBody = `{"message":"Unauthenticated."}`
 
-// Required is the middleware for routes that need a user (the
-// specification's jwt middleware). A request with a valid bearer token
+// Required is the middleware for routes that need a user. A request with a valid bearer token
 // reaches next with the user id in its context ([UserID]; a handler that
 // writes calls [Recheck] once it has read the body); any other request
 // gets 401 {"message":"Unauthenticated."} with Content-Type: application/json

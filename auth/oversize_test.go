@@ -9,6 +9,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/internal/httpjson/oversize"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
@@ -19,6 +20,7 @@ import (
 // unread. The login is mounted behind reqlog, whose ResponseWriter wrapper
 // must not hide the refusal from net/http.
 func TestLoginOversizedBodyAnswered(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: bodies of megabytes over a real connection")
 	login, err := auth.NewLogin(newUsers(t), newIssuer(t), auth.LoginConfig{Cost: bcrypt.MinCost})
 	if err != nil {
 		t.Fatalf("NewLogin: %v", err)

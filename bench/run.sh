@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # run.sh: measure gqlkit beside the peer servers with the shared HTTP harness
-# (bench-anchors/run.sh, next to DESIGN.md). It builds cmd/gqlkit-bench and
+# (bench-anchors/run.sh, kept outside this repository). It builds cmd/gqlkit-bench and
 # runs the harness with it as the server "gqlkit"; every other setting is the
 # harness's own (see its README): ROUNDS, QUERIES, DURATION, WARMUP, THREADS,
 # CONNS, PORT, PIN, BUILD.

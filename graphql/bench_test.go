@@ -13,8 +13,8 @@ import (
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
-// The benchmark workload of DESIGN.md: 50 posts with 3 tags each and one of
-// 5 authors, resolved from memory.
+// The benchmark workload (bench/README.md): 50 posts with 3 tags each and
+// one of 5 authors, resolved from memory.
 
 type benchUser struct {
 	ID   string `json:"id"`

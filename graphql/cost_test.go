@@ -175,9 +175,9 @@ func TestCost(t *testing.T) {
 			query: `query($n: Int) { a: posts(first: 2) { id } b: posts(first: $n) { id author { name } } }`, variables: `{"n": 3}`,
 			want: (1 + 2) + (1 + 3*3)},
 		{name: "a size whose sub-selection costs nothing", query: `query($n: Int) { posts(first: $n) { __typename } }`, variables: `{"n": 1000}`, want: 1},
-		{name: "README query A", query: `query Feed($n: Int) { posts(first: $n) { id title tags createdAt author { id name } } }`,
+		{name: "benchmark query A", query: `query Feed($n: Int) { posts(first: $n) { id title tags createdAt author { id name } } }`,
 			variables: `{"n": 20}`, want: 1 + 20*(4+3)},
-		{name: "README query B", query: `{ post(id: "7") { id title author { name } } }`, want: 1 + 2 + 2},
+		{name: "benchmark query B", query: `{ post(id: "7") { id title author { name } } }`, want: 1 + 2 + 2},
 
 		// Nesting and aliases.
 		{name: "nested lists multiply", query: `{ posts(first: 5) { comments(limit: 3) { text } } }`, want: 1 + 5*(1+3)},
@@ -237,7 +237,7 @@ func TestCost(t *testing.T) {
 		{name: "weights saturate", query: `{ a: huge b: huge }`, want: math.MaxInt},
 		{name: "a saturated list of size 0", query: "{ posts(first: 0) { author { " + nestedMax + " } } }", want: 1},
 		{name: "2 × 500 aliases", query: aliased(500, "posts(first: 2) { id }"), want: 500 * 3},
-		{name: "the README's 500 aliases", query: aliased(500, "posts(first: 50) { author { name } }"), want: 50500},
+		{name: "500 aliases of posts(first: 50)", query: aliased(500, "posts(first: 50) { author { name } }"), want: 50500},
 	}
 	s := costSchema(t)
 	for _, tt := range tests {

@@ -158,5 +158,5 @@
 // # Not supported
 //
 // Interfaces, unions, subscriptions, custom directives and SDL-first
-// schemas, as the service specification says.
+// schemas.
 package graphql

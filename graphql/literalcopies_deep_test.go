@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // poisonAll is poisonLiterals without its depth bound, fragments' inline
@@ -96,9 +97,7 @@ func TestOperationKeepsNoLiteralDeep(t *testing.T) {
 // operation's copy of an argument with a variable silently loses the
 // items past the budget.
 func TestOperationCopiesLongLiterals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a 2 MB document")
-	}
+	testenv.SkipIfShort(t, "a 2 MB document")
 	var kept []*ast.Value
 	var mu sync.Mutex
 	s := ownedSchema(t, &kept, &mu)

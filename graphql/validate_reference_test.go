@@ -15,6 +15,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // boomSchema has a custom scalar whose parser panics on "boom" (a server
@@ -415,6 +416,7 @@ var valueCases = []string{
 // with many faults, long lists, variables, fragments and overlapping
 // fields, against three schemas.
 func TestValidateLikeReference(t *testing.T) {
+	testenv.SkipIfShort(t, "corpus-wide: the quick and conformance corpora and generated documents, each validated twice")
 	schemas := map[string]*graphql.Schema{"quick": quickSchema(t), "boom": boomSchema(t), "hero": heroSchema(t)}
 	for name, s := range schemas {
 		t.Run(name, func(t *testing.T) {

@@ -17,13 +17,13 @@ import (
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
-// The README's benchmark queries.
+// The benchmark queries A and B (bench/README.md).
 const (
 	costQueryA = `query Feed($n: Int) { posts(first: $n) { id title tags createdAt author { id name } } }`
 	costQueryB = `{ post(id: "7") { id title author { name } } }`
 )
 
-// newCostServer serves DESIGN's sample schema, with Query.posts declared
+// newCostServer serves the sample schema of sampleSchema, with Query.posts declared
 // Cost{SizeArg: "first"} as in examples/server, under cfg (its Logger and
 // Auth are set here): the cost of a selection under posts(first: n) is
 // counted n times, every other field costs 1.
@@ -173,7 +173,7 @@ func TestCostLimit(t *testing.T) {
 		{name: "cost 10 of 10 by a variable", limits: limits.Config{MaxCost: 10}, req: request{contentType: appJSON, body: jsonBody(byVariable, `{"n": 9}`, "")},
 			want: wantBody(200, postsData("posts", 9, postID))},
 
-		// the README's queries under the default
+		// the benchmark queries under the default
 		{name: "query A", req: request{contentType: appJSON, body: jsonBody(costQueryA, `{"n": 20}`, "Feed")},
 			want: wantBody(200, postsData("posts", 20, postQueryA))}, // cost 1 + 20 × 7 = 141
 		{name: "query B", req: request{contentType: appJSON, body: jsonBody(costQueryB, "", "")},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/internal/httpjson/oversize"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 const msgExtensions = "The extensions parameter must be a JSON object."
@@ -118,6 +119,7 @@ func TestMalformedAuthorization(t *testing.T) {
 // unread. The endpoint is mounted behind reqlog, whose ResponseWriter
 // wrapper must not hide the refusal from net/http.
 func TestOversizedBodyAnswered(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: bodies of megabytes over a real connection")
 	ts := newTestServer(t, graphqlhttp.Config{})
 	addr := ts.Listener.Addr().String()
 	for _, size := range []int{1<<20 + 50<<10, 3 << 20} {

@@ -54,7 +54,7 @@ type conflictError struct{}
 func (conflictError) Error() string   { return conflictMsg }
 func (conflictError) StatusCode() int { return http.StatusConflict }
 
-// sampleUser and samplePost are the in-memory rows of DESIGN's sample schema.
+// sampleUser and samplePost are the in-memory rows of the sample schema.
 type sampleUser struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
@@ -76,8 +76,8 @@ type samplePostInput struct {
 	Tags  []string
 }
 
-// sampleData is the benchmark workload of DESIGN.md: 50 posts with 3 tags
-// each and one of 5 authors.
+// sampleData is the benchmark workload (bench/README.md): 50 posts with 3
+// tags each and one of 5 authors.
 type sampleData struct {
 	users map[string]*sampleUser
 	posts []*samplePost
@@ -105,7 +105,7 @@ func newSampleData() *sampleData {
 	return d
 }
 
-// sampleTypes builds DESIGN's sample schema types over d: User, Post,
+// sampleTypes builds the sample schema's types over d: User, Post,
 // CreatePostInput and the posts/post query fields and createPost mutation
 // field. mutations counts the mutation resolver calls.
 func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationFields graphql.Fields) {
@@ -157,7 +157,8 @@ func sampleTypes(d *sampleData, mutations *atomic.Int64) (queryFields, mutationF
 	return queryFields, mutationFields
 }
 
-// sampleSchema is exactly DESIGN's sample schema (without deletePost).
+// sampleSchema is the sample schema the benchmarks serve (bench/README.md;
+// the example server adds deletePost).
 func sampleSchema(tb testing.TB) *graphql.Schema {
 	tb.Helper()
 	q, m := sampleTypes(newSampleData(), new(atomic.Int64))

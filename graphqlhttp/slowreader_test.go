@@ -11,6 +11,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/internal/loopback"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // sendSlow sends query to the server at addr from the address from, and
@@ -51,6 +52,7 @@ const (
 // finds room at once. The first client's next large query waits for its
 // own answer (one large share per client) and is refused.
 func TestBudgetSharesShrinkWhileWritten(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
 	s := newBudgetSchema()
 	// 10 MiB of first shares; 30 MiB for large answers: three shares of
 	// 8 MiB leave no room for a fourth, three answers of 6 MB do.
@@ -86,6 +88,7 @@ func TestBudgetSharesShrinkWhileWritten(t *testing.T) {
 // after StallTimeout, and its share of the budget is back: its next large
 // query is served. With the watch off, the answer waits for it whole.
 func TestStallTimeout(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
 	for _, c := range []struct {
 		stall time.Duration
 		cut   bool

@@ -18,6 +18,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // An answer that will not be recorded (no write joined the claim) goes
@@ -80,6 +81,7 @@ func TestUnrecordedAnswerPassesThrough(t *testing.T) {
 // holds the answer no longer. It held it until the server's write timeout
 // (none here).
 func TestRecordedAnswerCutsOffAStalledClient(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
 	b := openSQLite(t, 1)
 	big := bytes.Repeat([]byte("0123456789abcdef"), 12<<20/16)
 	nop := zerolog.Nop()

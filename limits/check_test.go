@@ -152,7 +152,7 @@ func TestCheckCost(t *testing.T) {
 	}{
 		{name: "default, at the maximum", cost: 5000},
 		{name: "default, one over", cost: 5001, want: &Error{Limit: Cost, Max: 5000, Found: 5001}},
-		{name: "default, the README's 500 aliases", cost: 50500, want: &Error{Limit: Cost, Max: 5000, Found: 50500}},
+		{name: "default, 500 aliases of posts(first: 50)", cost: 50500, want: &Error{Limit: Cost, Max: 5000, Found: 50500}},
 		{name: "zero cost", cost: 0},
 		{name: "set, at the maximum", config: Config{MaxCost: 10}, cost: 10},
 		{name: "set, one over", config: Config{MaxCost: 10}, cost: 11, want: &Error{Limit: Cost, Max: 10, Found: 11}},

@@ -5,22 +5,21 @@ import "math"
 // The maxima a zero [Config] uses.
 const (
 	// DefaultMaxLength is the default maximum size of a query, in bytes
-	// (the specification's max_query_length).
+	// (GRAPHQL_MAX_QUERY_LENGTH for graphqlhttp.ConfigFromEnv).
 	DefaultMaxLength = 20000
 	// DefaultMaxTokens is the default maximum number of lexical tokens in a
-	// query (the specification's fixed parser token limit).
+	// query (a fixed bound of the parser: no environment variable).
 	DefaultMaxTokens = 20000
 	// DefaultMaxNesting is the default maximum number of brackets
-	// ({, [ and ( together) open at any point of a query (the
-	// specification's fixed parser nesting limit).
+	// ({, [ and ( together) open at any point of a query (a fixed bound
+	// of the parser: no environment variable).
 	DefaultMaxNesting = 64
 	// DefaultMaxDepth is the default maximum depth of field selections in
-	// an operation (the specification's max_depth).
+	// an operation (GRAPHQL_MAX_DEPTH).
 	DefaultMaxDepth = 10
 	// DefaultMaxNodes is the default maximum number of field nodes in a
-	// document, counted after fragment expansion (the specification's
-	// max_nodes): each operation's with the fragments it spreads, added
-	// up.
+	// document, counted after fragment expansion (GRAPHQL_MAX_NODES):
+	// each operation's with the fragments it spreads, added up.
 	DefaultMaxNodes = 500
 	// DefaultMaxCost is the default maximum cost of an operation: the
 	// sum, over its fields, of each field's weight plus its size times the

@@ -249,7 +249,7 @@
 // by Scan are those written in the definition at fault, a lower bound.
 // Scan stops at the first token or bracket over the maximum, so for tokens
 // and nesting Found is Max+1: a lower bound too. Line and Column count as
-// the specification does; after a CRLF line break between tokens,
+// the GraphQL specification does; after a CRLF line break between tokens,
 // gqlparser (and so CheckDocument) counts one column more.
 // [Config.Check] returns gqlparser's *gqlerror.Error for a syntax error.
 //

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlkit/gqlkit/internal/testenv"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 )
@@ -546,6 +547,7 @@ func sameError(q string, scanErr, checkErr error) bool {
 // and strings holding braces, fragments spread inside and outside
 // introspection, cycles and unknown fragments.
 func TestScanBoundsGenerated(t *testing.T) {
+	testenv.SkipIfShort(t, "generated: 2,000 documents from the grammar, each scanned, parsed and checked")
 	r := rand.New(rand.NewPCG(1, 2))
 	for i := range 2000 {
 		g := docGen{r: r}

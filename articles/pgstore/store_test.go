@@ -12,6 +12,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles/pgstore"
 	"github.com/gqlkit/gqlkit/articles/storetest"
 	"github.com/gqlkit/gqlkit/internal/testdb"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // counted is a store whose pool counts its statements.
@@ -23,6 +24,7 @@ type counted struct {
 func (c counted) Queries() int64 { return c.counter.Queries() }
 
 func TestConformance(t *testing.T) {
+	testenv.SkipIfShort(t, "conformance: the whole store suite on PostgreSQL (the SQLite store runs it with -short)")
 	if os.Getenv(testdb.EnvDatabaseURL) == "" {
 		t.Skip(testdb.EnvDatabaseURL + " is not set")
 	}

@@ -1,7 +1,6 @@
 package main
 
-// The GraphQL response budget through the real binary (issue 28, items 3
-// and 6): clients that never read their large answers hold nothing other
+// The GraphQL response budget through the real binary: clients that never read their large answers hold nothing other
 // clients need, and one client cannot take more than its own part.
 
 import (

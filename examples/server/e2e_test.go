@@ -27,8 +27,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gqlkit/gqlkit/examples/internal/testbin"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
+	"github.com/gqlkit/gqlkit/internal/testbin"
 )
 
 // server is the example server's binary, built on first use.

@@ -1,6 +1,6 @@
 package main
 
-// The review of issue 28, item 4, on the real binary: a logged-in client
+// On the real binary: a logged-in client
 // with an Idempotency-Key gets no more of the response budget, and no more
 // time to take its answer, than without one.
 

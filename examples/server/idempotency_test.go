@@ -20,7 +20,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 )
 
-// The tests of issue 28, item 4, on the real binary: idempotency keys
+// On the real binary: idempotency keys
 // never deadlock a small pool, never hold SQLite's writer while a request
 // waits, and record only what a retry must replay.
 

@@ -1,7 +1,7 @@
 package main
 
 // Clients that never read their articles list hold nothing other clients
-// need (issue 28, item 3, REST half), through the real binary.
+// need, through the real binary.
 
 import (
 	"fmt"

@@ -24,7 +24,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 )
 
-// The scale of the race, as issue 28 saw it: a user with ~16k refresh
+// The scale of the race as it was first seen: a user with ~16k refresh
 // token rows and one hot chain; each race runs raceRounds times.
 const (
 	fillerRows = 16000
@@ -280,8 +280,8 @@ func (s *sessions) raceUser(t *testing.T, base, name string) (user, session) {
 // try, and afterwards every access token the thief got (the newest
 // included, issued after the revocation began) and its newest refresh
 // token are refused, as is the login's access token. Each race runs
-// raceRounds times per database (issue 28 saw 50 of 50 logouts fail;
-// once on SQLite under the race detector).
+// raceRounds times per database (before revocation was one write, 50 of
+// 50 logouts failed; once on SQLite under the race detector).
 func TestRevocationBeatsRotation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("races a refresh loop at scale: seconds per database")

@@ -1,6 +1,6 @@
 package main
 
-// Login throttling through the real binary (issue 28, item 5): the counts
+// Login throttling through the real binary: the counts
 // are shared by the processes on one database, an account has a limit of
 // its own across client addresses, correct logins are never refused
 // because others are in flight, and a flood of unique e-mail addresses

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
@@ -67,6 +68,7 @@ type nodeReport struct {
 }
 
 func TestConformance(t *testing.T) {
+	testenv.SkipIfShort(t, "conformance: the corpus through graphql-js under node")
 	js := nodeReady(t)
 	cases := loadCorpus(t, filepath.Join("testdata", "corpus"))
 	deviations := readDeviationIDs(t)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/internal/loopback"
 	"github.com/gqlkit/gqlkit/internal/stall"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // answer is what the test servers send: larger than what the loopback
@@ -93,9 +94,7 @@ func TestWriteCutsStalledClient(t *testing.T) {
 // although it takes several timeouts in all: the timeout bounds each
 // chunk, not the answer.
 func TestWriteKeepsSlowReader(t *testing.T) {
-	if testing.Short() {
-		t.Skip("some 6 s")
-	}
+	testenv.SkipIfShort(t, "end-to-end: a slow reader over a real connection, some 6 s")
 	const timeout, pause = 2 * time.Second, 500 * time.Millisecond
 	addr, done := serve(t, timeout, nil)
 	c, resp := get(t, addr)
@@ -120,6 +119,7 @@ func TestWriteKeepsSlowReader(t *testing.T) {
 // deadlines, a client that reads nothing for a while is not cut off and
 // then gets the whole answer.
 func TestWriteUnwatched(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
 	for name, c := range map[string]struct {
 		timeout time.Duration
 		wrap    func(http.ResponseWriter) http.ResponseWriter

@@ -154,8 +154,8 @@ func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
 	case !userExists:
 		return fmt.Errorf("articles: user %d deleting article %d: %w", userID, id, articles.ErrUnknownUser)
 	case owner != nil && *owner != userID:
-		// Published or not, as the specification's rule says: another
-		// user's article is a 403.
+		// Published or not, another user's article is a 403: only
+		// reads hide unpublished articles.
 		return fmt.Errorf("articles: user %d deleting article %d of user %d: %w", userID, id, *owner, articles.ErrNotAuthor)
 	default:
 		// No such article, or the caller's own deleted meanwhile.

@@ -8,8 +8,8 @@
 # and again under creates: with an Idempotency-Key on each, then without,
 # for contrast), and prints the summaries in Markdown.
 #
-#   examples/soak/run.sh
-#   TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' examples/soak/run.sh
+#   tools/soak/run.sh
+#   TEST_DATABASE_URL='postgres://postgres@127.0.0.1:5432/test?sslmode=disable' tools/soak/run.sh
 #
 # SOAK_DURATION (60s, each phase), SOAK_WARMUP (5s), SOAK_SETTLE (5s) and
 # SOAK_CONCURRENCY (8) tune the load; SOAK_NONREADERS (8), SOAK_SLOWREADERS
@@ -50,7 +50,8 @@ cleanup() {
 trap cleanup EXIT
 
 echo "building the server and the soak program" >&2
-(cd "$root/examples" && go build -o "$work/server" ./server && go build -o "$work/soak" ./soak)
+(cd "$root/examples" && go build -o "$work/server" ./server)
+(cd "$root/tools" && go build -o "$work/soak" ./soak)
 
 # random prints n random bytes in hex.
 random() { od -An -N"$1" -tx1 /dev/urandom | tr -d ' \n'; }

@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gqlkit/gqlkit/examples/internal/testbin"
+	"github.com/gqlkit/gqlkit/internal/testbin"
 	"github.com/jackc/pgx/v5"
 )
 
 // server is the example server's binary, built on first use.
-var server = testbin.New("../server", "server")
+var server = testbin.InModule("../../examples", "./server", "server")
 
 func TestMain(m *testing.M) {
 	code := m.Run()

@@ -6,9 +6,9 @@
 # started server, printing memload's lines. A third load asks for answers
 # just under MaxResponseBytes (15 aliases: 14 MB each), which are whole.
 #
-#   examples/memload/run.sh
-#   MEMLOAD_PG=postgres://postgres@127.0.0.1:5432 examples/memload/run.sh
-#   SERVER=/tmp/srv-before GOMEMLIMIT=300MiB examples/memload/run.sh
+#   tools/memload/run.sh
+#   MEMLOAD_PG=postgres://postgres@127.0.0.1:5432 tools/memload/run.sh
+#   SERVER=/tmp/srv-before GOMEMLIMIT=300MiB tools/memload/run.sh
 #
 # The PostgreSQL database memtest is dropped and created again (psql).
 # REST_CONCURRENCY (10), PER_PAGE (100), GRAPHQL_CONCURRENCY (40), ROUNDS (3) and
@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-(cd "$root/examples" && go build -o "$work/memload" ./memload)
+(cd "$root/tools" && go build -o "$work/memload" ./memload)
 server=${SERVER:-}
 if [[ -z $server ]]; then
 	(cd "$root/examples" && go build -o "$work/server" ./server)

@@ -1,6 +1,6 @@
 // Package testbin builds a Go command once per test run, for tests that
-// run it as a child process (the example server's end-to-end and soak
-// tests).
+// run it as a child process (the example server's end-to-end tests and
+// the load tools' tests).
 //
 // The command is built without the race detector even under go test -race:
 // its packages run their own tests with -race, and a race-enabled server
@@ -19,8 +19,9 @@ import (
 // Command is a Go command built on first use. Its zero value is not
 // usable; make one with [New].
 type Command struct {
-	pkg  string // the package path go build is given
-	name string // the binary's file name
+	module string // the folder go build runs in; "" for the test's own
+	pkg    string // the package path go build is given
+	name   string // the binary's file name
 
 	once sync.Once
 	dir  string
@@ -34,6 +35,14 @@ func New(pkg, name string) *Command {
 	return &Command{pkg: pkg, name: name}
 }
 
+// InModule returns a Command that builds pkg of the module in the folder
+// module (relative to the test's package folder), for a command that
+// lives in another module than its test: InModule("../../examples",
+// "./server", "server").
+func InModule(module, pkg, name string) *Command {
+	return &Command{module: module, pkg: pkg, name: name}
+}
+
 // Path builds the command the first time it is called and returns the
 // binary's path; a failed build fails t, on this and every later call.
 func (c *Command) Path(t testing.TB) string {
@@ -44,7 +53,9 @@ func (c *Command) Path(t testing.TB) string {
 			return
 		}
 		c.path = filepath.Join(c.dir, c.name)
-		if out, err := exec.Command("go", "build", "-o", c.path, c.pkg).CombinedOutput(); err != nil {
+		build := exec.Command("go", "build", "-o", c.path, c.pkg)
+		build.Dir = c.module
+		if out, err := build.CombinedOutput(); err != nil {
 			c.err = fmt.Errorf("go build %s: %v\n%s", c.pkg, err, out)
 		}
 	})

@@ -1,0 +1,103 @@
+// Package gqlkit_test holds the code that README.md shows, so that it
+// compiles and runs with the rest of the tests: Example serves a request
+// through it, and TestREADMEShowsTheExample checks that README.md shows
+// it as it is written here.
+package gqlkit_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/graphqlhttp"
+	"github.com/gqlkit/gqlkit/reqlog"
+	"github.com/gqlkit/gqlkit/validate"
+)
+
+// README:begin
+type greeting struct{ Text string }
+
+type helloArgs struct{ Name string } // the argument "name"
+
+// newServer mounts a GraphQL endpoint on a standard library ServeMux.
+func newServer(secret []byte, logger zerolog.Logger) (http.Handler, error) {
+	greetingType := &graphql.Object{Name: "Greeting", Fields: graphql.Fields{
+		{Name: "text", Type: graphql.NewNonNull(graphql.String)}, // read from greeting.Text
+	}}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "hello", Type: graphql.NewNonNull(greetingType),
+			Args: []graphql.Argument{{Name: "name", Type: graphql.String, Default: "world",
+				Rules: []validate.Rule{validate.Max(50)}}}, // checked before the resolver runs
+			Typed: graphql.Resolver(func(ctx context.Context, _ any, args helloArgs) (greeting, error) {
+				return greeting{Text: "Hello, " + args.Name + "!"}, nil
+			})},
+	}}
+	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
+	if err != nil {
+		return nil, err
+	}
+	verifier, err := auth.NewVerifier(auth.Config{Secret: secret}) // HS256 JWTs, 32 bytes or more
+	if err != nil {
+		return nil, err
+	}
+	// A zero Config holds the documented defaults: limits, cache, masking.
+	gql, err := graphqlhttp.New(schema, graphqlhttp.Config{Auth: verifier})
+	if err != nil {
+		return nil, err
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/api/graphql", gql)
+	return reqlog.Handler(logger)(mux), nil // request ids and one access line per request
+}
+
+// README:end
+
+func Example() {
+	h, err := newServer([]byte("a secret of thirty-two bytes or more"), zerolog.Nop())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, q := range []string{`{ hello(name: \"Ann\") { text } }`, `{ hello { txt } }`} {
+		resp, err := http.Post(srv.URL+"/api/graphql", "application/json", strings.NewReader(`{"query":"`+q+`"}`))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		fmt.Println(resp.StatusCode, string(body))
+	}
+	// Output:
+	// 200 {"data":{"hello":{"text":"Hello, Ann!"}}}
+	// 400 {"errors":[{"message":"Cannot query field \"txt\" on type \"Greeting\".","locations":[{"line":1,"column":11}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}
+}
+
+// TestREADMEShowsTheExample checks that README.md shows the code between
+// the README markers of this file, line for line.
+func TestREADMEShowsTheExample(t *testing.T) {
+	src, err := os.ReadFile("readme_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, code, _ := strings.Cut(string(src), "// README:begin\n")
+	code, _, _ = strings.Cut(code, "\n// README:end")
+	if !strings.Contains(string(readme), "```go\n"+code+"```\n") {
+		t.Errorf("README.md does not show the code of readme_test.go between its README markers:\n%s", code)
+	}
+}
