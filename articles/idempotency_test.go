@@ -25,7 +25,7 @@ func keyed(t *testing.T, e *env, failAfter *atomic.Bool) *httptest.Server {
 	t.Helper()
 	keys := e.store.(interface{ Idempotency() *idempotency.SQLStore }).Idempotency()
 	nop := zerolog.Nop()
-	mw, err := idempotency.Middleware(idempotency.Config{Store: keys, Logger: &nop})
+	mw, err := idempotency.Middleware(idempotency.Config{Store: keys, Presenter: apierror.Presenter{Logger: &nop}})
 	if err != nil {
 		t.Fatal(err)
 	}

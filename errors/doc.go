@@ -103,8 +103,8 @@
 // # Hooks
 //
 // [Presenter.Hooks] is where an application joins in, once for both APIs
-// (graphqlhttp.Config.Presenter and articles.Config.Presenter take the
-// same [Presenter] value, idempotency.Config.ErrorHooks its Hooks):
+// (graphqlhttp.Config.Presenter, articles.Config.Presenter and
+// idempotency.Config.Presenter take the same [Presenter] value):
 //
 //   - Map runs first, on the resolver's or handler's own error, and may
 //     replace it, typically with an [Error] that keeps the original as

@@ -14,9 +14,9 @@ import (
 
 // Hooks lets an application see and shape the errors a [Presenter]
 // answers with, in one place for GraphQL and REST alike: pass one
-// Presenter holding them to graphqlhttp.Config.Presenter and
-// articles.Config.Presenter, and the Hooks to
-// idempotency.Config.ErrorHooks. The zero value does nothing.
+// Presenter holding them to graphqlhttp.Config.Presenter,
+// articles.Config.Presenter and idempotency.Config.Presenter. The zero
+// value does nothing.
 //
 // A hook cannot drop an error or break an answer: a Map that returns nil
 // leaves the error as it was, and a hook that panics is recovered, logged

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
 )
 
@@ -22,9 +23,9 @@ func BenchmarkKeyedCreate(b *testing.B) {
 			be := kind.open(b, 4)
 			nop := zerolog.Nop()
 			mw, err := idempotency.Middleware(idempotency.Config{
-				Store:   be.keys,
-				Subject: func(*http.Request) (string, bool) { return "1", true },
-				Logger:  &nop,
+				Store:     be.keys,
+				Subject:   func(*http.Request) (string, bool) { return "1", true },
+				Presenter: apierror.Presenter{Logger: &nop},
 			})
 			if err != nil {
 				b.Fatal(err)

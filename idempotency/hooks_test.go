@@ -26,7 +26,7 @@ func (s brokenStore) Claim(context.Context, idempotency.Key) (*idempotency.Respo
 // errLocked is a store's domain error that an application maps to a 409.
 var errLocked = errors.New("database is locked")
 
-// The default WriteError answers through a presenter with Config.ErrorHooks:
+// The default WriteError answers through Config.Presenter, its hooks included:
 // a store failure is reported once, and Map may give it a code.
 func TestErrorHooks(t *testing.T) {
 	errDown := errors.New("connection refused")
@@ -50,10 +50,9 @@ func TestErrorHooks(t *testing.T) {
 	nop := zerolog.Nop()
 	serve := func(storeErr error) (int, string) {
 		mw, err := idempotency.Middleware(idempotency.Config{
-			Store:      brokenStore{storeErr},
-			Subject:    func(*http.Request) (string, bool) { return "7", true },
-			Logger:     &nop,
-			ErrorHooks: hooks,
+			Store:     brokenStore{storeErr},
+			Subject:   func(*http.Request) (string, bool) { return "7", true },
+			Presenter: apierror.Presenter{Logger: &nop, Hooks: hooks},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
@@ -135,17 +133,15 @@ type Config struct {
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 
-	// Logger receives store failures, with the request id. nil means the
-	// request's zerolog logger, else standard error.
-	Logger *zerolog.Logger
-
-	// ErrorHooks map the errors the default WriteError answers and
-	// report the ones it masks, such as a failing store (see
-	// apierror.Hooks); pass the value given to the handlers behind the
-	// middleware. The zero value maps and reports nothing. A WriteError
-	// of your own brings its own hooks: graphqlhttp.Handler.WriteError
-	// uses those of graphqlhttp.Config.Presenter.
-	ErrorHooks apierror.Hooks
+	// Presenter answers the middleware's refusals when WriteError is nil
+	// (its WriteREST), and its Logger receives store failures, with the
+	// request id (nil: the request's zerolog logger, else standard
+	// error); its Hooks map the errors it answers and report the ones it
+	// masks, such as a failing store. Pass the value given to the
+	// handlers behind the middleware. A WriteError of your own brings its
+	// own presenter: graphqlhttp.Handler.WriteError uses
+	// graphqlhttp.Config.Presenter.
+	Presenter apierror.Presenter
 }
 
 // Middleware returns the middleware that applies the package's rules with
@@ -183,8 +179,7 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.WriteError == nil {
-		p := apierror.Presenter{Logger: cfg.Logger, Hooks: cfg.ErrorHooks}
-		cfg.WriteError = p.WriteREST
+		cfg.WriteError = cfg.Presenter.WriteREST
 	}
 	return func(next http.Handler) http.Handler {
 		return &middleware{cfg: cfg, next: next, stall: stallTimeout}
@@ -288,7 +283,7 @@ func (m *middleware) release(r *http.Request, claim Claim) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), m.cfg.Lease)
 	defer cancel()
 	if err := claim.Release(ctx); err != nil {
-		ctxlog.For(r.Context(), m.cfg.Logger).Error().Err(err).Msg("idempotency: releasing a key")
+		ctxlog.For(r.Context(), m.cfg.Presenter.Logger).Error().Err(err).Msg("idempotency: releasing a key")
 	}
 }
 
@@ -305,7 +300,7 @@ func (m *middleware) renew(r *http.Request, claim Claim) (stop func()) {
 	tick := func() {
 		err := claim.Renew(r.Context(), m.cfg.Now().Add(m.cfg.Lease))
 		if err != nil && r.Context().Err() == nil {
-			ctxlog.For(r.Context(), m.cfg.Logger).Warn().Err(err).Msg("idempotency: renewing a key's lease")
+			ctxlog.For(r.Context(), m.cfg.Presenter.Logger).Warn().Err(err).Msg("idempotency: renewing a key's lease")
 		}
 		mu.Lock()
 		defer mu.Unlock()

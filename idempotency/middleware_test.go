@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
 )
 
@@ -46,7 +47,7 @@ func newFixture(t *testing.T, b backend, handler http.HandlerFunc, configure fun
 		},
 		MaxBodyBytes: 1024,
 		Now:          func() time.Time { return time.Unix(epoch+f.clock.Load(), 0) },
-		Logger:       &nop,
+		Presenter:    apierror.Presenter{Logger: &nop},
 	}
 	if configure != nil {
 		configure(&cfg)

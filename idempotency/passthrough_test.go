@@ -17,6 +17,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
 	"github.com/gqlkit/gqlkit/internal/testenv"
 )
@@ -90,7 +91,7 @@ func TestRecordedAnswerCutsOffAStalledClient(t *testing.T) {
 		Subject:        func(*http.Request) (string, bool) { return "1", true },
 		MaxRecordBytes: 16 << 20,
 		StallTimeout:   200 * time.Millisecond,
-		Logger:         &nop,
+		Presenter:      apierror.Presenter{Logger: &nop},
 	})
 	if err != nil {
 		t.Fatal(err)

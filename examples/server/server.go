@@ -87,7 +87,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	// commit together with its recorded answer. A recorded answer's
 	// client is cut off after the same stall timeout as GraphQL's; other
 	// answers pass through to the handlers, under their own.
-	restKeys, err := idempotency.Middleware(idempotency.Config{Store: db.store.Idempotency(), Logger: logger,
+	restKeys, err := idempotency.Middleware(idempotency.Config{Store: db.store.Idempotency(), Presenter: presenter,
 		StallTimeout: s.graphql.StallTimeout})
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 		Subject:      graphQLSubject(verifier),
 		WriteError:   gql.WriteError,
 		StallTimeout: s.graphql.StallTimeout,
-		Logger:       logger,
+		Presenter:    presenter, // its Logger; gql.WriteError answers
 	})
 	if err != nil {
 		return nil, err
