@@ -214,7 +214,7 @@ var ErrResponseTooLarge = errors.New("graphql: the response is larger than the l
 
 // MessageTimeout is the message of the one error of an execution past its
 // deadline (see ExecParams.Deadline), whose extensions.code is
-// apierror.CodeTimeout.
+// errcode.CodeTimeout.
 const MessageTimeout = "The operation did not complete in time: the fields it had not resolved are null."
 
 // Execute coerces the variables and runs the operation.

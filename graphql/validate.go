@@ -64,9 +64,10 @@ func (s *Schema) newValidator() *validation.Validator {
 }
 
 // checkScalarLiteral parses v as the custom scalar named name, for
-// validation: its error is a *gqlerror.Error as the parser gave it, an
-// *errcode.PanicError, validation.ErrNoValue, or one with the text of the
-// parser's error.
+// validation: its error is a *gqlerror.Error as the parser gave it, a
+// validation.Fault holding the *errcode.PanicError of a parser that
+// panicked, validation.ErrNoValue, or one with the text of the parser's
+// error.
 func (s *Schema) checkScalarLiteral(name string, v *ast.Value) error {
 	sc, _ := s.named[name].(*Scalar)
 	if sc == nil {
@@ -80,7 +81,7 @@ func (s *Schema) checkScalarLiteral(name string, v *ast.Value) error {
 	var nv noValueError
 	switch {
 	case errors.As(err, &pe):
-		return pe
+		return &validation.Fault{Err: pe}
 	case errors.As(err, &nv):
 		return validation.ErrNoValue
 	case graphQLError(err) != nil:

@@ -9,7 +9,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 
-	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
 )
 
@@ -44,12 +43,12 @@ func (s *Validator) checkLiteral(value *ast.Value, addError core.AddErrFunc) {
 		return
 	}
 	if err := s.parseLiteral(value.Definition.Name, value); err != nil {
-		var pe *errcode.PanicError
-		if errors.As(err, &pe) {
-			// A server bug, not a bad document: kept as the cause
-			// so that the HTTP layer masks and logs it.
+		var f *Fault
+		if errors.As(err, &f) {
+			// A server bug, not a bad document: kept as the cause,
+			// for Validate to return as its fault.
 			addError(core.Message("Expected value of type %q, found %s.", value.ExpectedType.String(), value.String()),
-				core.At(value.Position), func(e *gqlerror.Error) { e.Err = pe })
+				core.At(value.Position), func(e *gqlerror.Error) { e.Err = f })
 			return
 		}
 		if errors.Is(err, ErrNoValue) {
@@ -115,8 +114,8 @@ func (s *Validator) panicsIn(v *ast.Value, expected *ast.Type, def *ast.Definiti
 		return true // cannot tell
 	}
 	if s.customLiteral(v, expected, def) {
-		var pe *errcode.PanicError
-		if err := s.parseLiteral(def.Name, v); err != nil && errors.As(err, &pe) {
+		var f *Fault
+		if err := s.parseLiteral(def.Name, v); err != nil && errors.As(err, &f) {
 			return true
 		}
 	}

@@ -10,8 +10,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
-
-	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // Options adjusts [Validator.Validate].
@@ -33,9 +31,9 @@ type Options struct {
 // parse). Validation writes into the document.
 //
 // errs are what the client is told about the document. fault is set, and
-// errs empty, when a custom scalar's parser panicked (an
-// *errcode.PanicError). A rule that panics is not recovered here: the
-// caller recovers it.
+// errs empty, when a custom scalar's parser failed because of a server bug:
+// it is the Err of the first [Fault] Config.ParseLiteral returned. A rule
+// that panics is not recovered here: the caller recovers it.
 func (s *Validator) Validate(doc *ast.QueryDocument, opts Options) (errs gqlerror.List, fault error) {
 	errs, fault = s.validateWith(doc, func() gqlerror.List { return s.runRules(doc, opts) })
 	if opts.MaxErrors > 0 && len(errs) > opts.MaxErrors {
@@ -54,18 +52,18 @@ func (s *Validator) validateWith(doc *ast.QueryDocument, walk func() gqlerror.Li
 		return nil, nil
 	}
 	errs = walk()
-	if pe := firstPanic(errs); pe != nil {
-		return nil, pe
+	if fault := firstFault(errs); fault != nil {
+		return nil, fault
 	}
 	return errs, nil
 }
 
-// firstPanic returns the first error of errs that is a rule's or a custom
-// scalar parser's panic, nil if none is.
-func firstPanic(errs gqlerror.List) *errcode.PanicError {
+// firstFault returns the cause of the first error of errs that reports a
+// custom scalar parser's fault, nil if none does.
+func firstFault(errs gqlerror.List) error {
 	for _, e := range errs {
-		if pe, ok := e.Err.(*errcode.PanicError); ok {
-			return pe
+		if f, ok := e.Err.(*Fault); ok {
+			return f.Err
 		}
 	}
 	return nil
@@ -194,7 +192,7 @@ func (s *Validator) runRules(doc *ast.QueryDocument, opts Options) gqlerror.List
 	tr := s.trimValues(doc)
 	defer tr.restore()
 	errs, stopped := s.walkRules(doc, opts, tr)
-	if stopped && firstPanic(errs) == nil && s.literalPanics(doc) {
+	if stopped && firstFault(errs) == nil && s.literalPanics(doc) {
 		errs, _ = s.walkRules(doc, Options{DisableIntrospection: opts.DisableIntrospection}, tr)
 	}
 	return errs

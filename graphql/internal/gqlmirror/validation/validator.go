@@ -45,9 +45,9 @@ type Config struct {
 	// ParseLiteral parses v, a literal without variables, as the custom
 	// scalar named scalar. Its error is reported to the client: a
 	// *gqlerror.Error with its message and extensions, [ErrNoValue] as a
-	// value of the wrong type, anything else after it. An error that wraps
-	// an *errcode.PanicError is a fault: Validate returns it instead of
-	// errors. ParseLiteral must not panic.
+	// value of the wrong type, anything else after it; but a [*Fault] is a
+	// server bug, which Validate returns instead of errors. ParseLiteral
+	// must not panic.
 	ParseLiteral func(scalar string, v *ast.Value) error
 	// MaxFragmentNesting bounds how deeply fragment spreads may nest (a
 	// spread of a fragment that spreads another, and so on): Validate
@@ -55,6 +55,15 @@ type Config struct {
 	// it again and again.
 	MaxFragmentNesting int
 }
+
+// A Fault is what Config.ParseLiteral returns when the scalar's parser
+// failed because of a server bug (it panicked): Validate returns Err as its
+// fault, and no errors.
+type Fault struct{ Err error }
+
+func (f *Fault) Error() string { return f.Err.Error() }
+
+func (f *Fault) Unwrap() error { return f.Err }
 
 // ErrNoValue is what Config.ParseLiteral returns for a literal that its
 // scalar's parser read as no value at all.
