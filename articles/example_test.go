@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // Example_mount serves the articles API on a stock http.ServeMux, backed by
@@ -27,7 +27,7 @@ func Example_mount() {
 	}
 	defer os.RemoveAll(dir)
 
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func ExampleHandler_routes() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func ExamplePage() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}

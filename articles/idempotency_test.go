@@ -14,6 +14,8 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // keyed serves e's store as the example server mounts it with
@@ -22,7 +24,15 @@ import (
 // ran, as when the process fails between the write and the answer.
 func keyed(t *testing.T, e *env, failAfter *atomic.Bool) *httptest.Server {
 	t.Helper()
-	keys := e.store.(interface{ Idempotency() *idempotency.SQLStore }).Idempotency()
+	var keys idempotency.Store
+	switch s := e.store.(type) {
+	case *sqlite.Store:
+		keys = s.Idempotency()
+	case *postgres.Store:
+		keys = s.Idempotency()
+	default:
+		t.Fatalf("no idempotency keys in a %T", e.store)
+	}
 	nop := zerolog.Nop()
 	mw, err := idempotency.Middleware(idempotency.Config{Store: keys, Logger: &nop})
 	if err != nil {

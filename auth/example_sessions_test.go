@@ -16,8 +16,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // Sessions on a SQLite store: login begins a session and sets its refresh
@@ -30,7 +30,7 @@ func ExampleNewRefresher() {
 	}
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}

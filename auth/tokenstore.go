@@ -9,8 +9,9 @@ import (
 // tokens that were logged out, the per-user cutoffs of "log out
 // everywhere", the sessions (one per login: a refresh token family, the
 // sid claim of the access tokens issued with it) and their refresh tokens
-// ([Refresher]). [SQLTokenStore] implements it on PostgreSQL and SQLite
-// (the tables come with the migrations of pgstore and sqlitestore); a
+// ([Refresher]). The TokenStore of [github.com/gqlkit/gqlkit/postgres]
+// and of [github.com/gqlkit/gqlkit/sqlite] implement it (the tables come
+// with their Auth schema); a
 // shared cache such as Redis can implement it too: every method reads or
 // writes a few keys. Implementations are safe for concurrent use.
 //

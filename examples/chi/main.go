@@ -45,11 +45,11 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/reqlog"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 func main() {
@@ -78,7 +78,7 @@ func run(ctx context.Context, addr, dbPath string, logger *zerolog.Logger) error
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
 		return err
 	}
-	store, err := sqlitestore.Open(dbPath)
+	store, err := sqlite.Open(dbPath)
 	if err != nil {
 		return err
 	}

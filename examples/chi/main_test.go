@@ -15,8 +15,8 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // testServer serves newRouter over a fresh SQLite file with two users,
@@ -24,7 +24,7 @@ import (
 func testServer(t *testing.T) (srv *httptest.Server, adaToken, bobToken string) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := sqlitestore.Open(filepath.Join(t.TempDir(), "app.db"))
+	store, err := sqlite.Open(filepath.Join(t.TempDir(), "app.db"))
 	if err != nil {
 		t.Fatal(err)
 	}

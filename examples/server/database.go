@@ -21,10 +21,10 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/pgstore"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 var (
@@ -43,10 +43,32 @@ type store interface {
 	articles.Store
 	auth.UserStore
 	Migrate(ctx context.Context, more ...string) error
-	Idempotency() *idempotency.SQLStore
-	Tokens() *auth.SQLTokenStore
-	Throttle() *auth.SQLThrottle
+	Idempotency() claimStore
+	Tokens() auth.TokenStore
+	Throttle() auth.LoginThrottle
 }
+
+// claimStore is the idempotency store of a SQL store, whose claims the
+// server's own writes join.
+type claimStore interface {
+	idempotency.Store
+	Tx(ctx context.Context) (*sql.Tx, error)
+	ActiveTx(ctx context.Context) (*sql.Tx, bool)
+}
+
+// sqliteStore and postgresStore are the kit's stores as a store.
+type (
+	sqliteStore   struct{ *sqlite.Store }
+	postgresStore struct{ *postgres.Store }
+)
+
+func (s sqliteStore) Idempotency() claimStore      { return s.Store.Idempotency() }
+func (s sqliteStore) Tokens() auth.TokenStore      { return s.Store.Tokens() }
+func (s sqliteStore) Throttle() auth.LoginThrottle { return s.Store.Throttle() }
+
+func (s postgresStore) Idempotency() claimStore      { return s.Store.Idempotency() }
+func (s postgresStore) Tokens() auth.TokenStore      { return s.Store.Tokens() }
+func (s postgresStore) Throttle() auth.LoginThrottle { return s.Store.Throttle() }
 
 // database is an open database of either kind.
 type database struct {
@@ -85,11 +107,11 @@ func openSQLite(path string) (*database, error) {
 	// too: SQLite has one write lock, and a second writer connection would
 	// contend with the first for it, each waiting up to the busy timeout,
 	// while writes that queue on a single connection wait in Go.
-	st, err := sqlitestore.Open(path)
+	st, err := sqlite.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	readers, err := sql.Open("sqlite", sqlitestore.DSN(path))
+	readers, err := sql.Open("sqlite", sqlite.DSN(path))
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("opening %s: %w", path, err)
@@ -105,7 +127,7 @@ func openSQLite(path string) (*database, error) {
 	posts.keys = st.Idempotency()
 	return &database{
 		kind: "sqlite", where: path, path: path,
-		store: st,
+		store: sqliteStore{st},
 		posts: posts,
 		closeFn: func() {
 			readers.Close()
@@ -126,12 +148,12 @@ func openPostgres(ctx context.Context, rawURL string) (*database, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", redact(rawURL), err)
 	}
 	db := stdlib.OpenDBFromPool(pool)
-	st := pgstore.New(pool)
+	st := postgres.New(pool)
 	posts := newPostStore(db, dialectPostgres)
 	posts.keys = st.Idempotency()
 	return &database{
 		kind: "postgres", where: redact(rawURL),
-		store:   st,
+		store:   postgresStore{st},
 		posts:   posts,
 		closeFn: func() { db.Close(); st.Close(); pool.Close() },
 	}, nil

@@ -1,0 +1,75 @@
+// Package schematest checks that the schemas of the SQL stores work on
+// their own: the checks of the postgres and sqlite packages' tests.
+package schematest
+
+import (
+	"context"
+	"database/sql"
+	"testing"
+	"time"
+
+	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/idempotency"
+)
+
+// Keys is the idempotency store of a SQL store.
+type Keys interface {
+	idempotency.Store
+	Tx(ctx context.Context) (*sql.Tx, error)
+}
+
+// StartSession starts a session of user with its first refresh token.
+func StartSession(t *testing.T, tokens auth.TokenStore, user int64) {
+	t.Helper()
+	now := time.Now()
+	first := auth.RefreshToken{Hash: []byte("first"), Family: "fam", UserID: user, CreatedAt: now, SessionStart: now,
+		ExpiresAt: now.Add(time.Hour), FamilyExpiresAt: now.Add(24 * time.Hour)}
+	if err := tokens.StartSession(context.Background(), first); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// UseTokens starts and rotates a session of user 42, who is in no users
+// table of the kit's, and counts a failed login.
+func UseTokens(t *testing.T, tokens auth.TokenStore, throttle auth.LoginThrottle) {
+	t.Helper()
+	ctx := context.Background()
+	StartSession(t, tokens, 42)
+	now := time.Now()
+	next := auth.RefreshToken{Hash: []byte("next"), CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	if _, rotated, found, err := tokens.RotateRefresh(ctx, []byte("first"), next, []byte("sealed"), now); err != nil || !rotated || !found {
+		t.Errorf("RotateRefresh = rotated %t, found %t, %v", rotated, found, err)
+	}
+	if revoked, err := tokens.Revoked(ctx, auth.Token{UserID: 42, ID: "t", Session: "fam"}); err != nil || revoked {
+		t.Errorf("Revoked = %t, %v; want a live session", revoked, err)
+	}
+	if err := throttle.Fail(ctx, []auth.ThrottleKey{{Key: "a:x", Window: time.Minute}}, now); err != nil {
+		t.Fatal(err)
+	}
+	if counts, err := throttle.Failures(ctx, []string{"a:x"}, now); err != nil || counts[0].Failures != 1 {
+		t.Errorf("Failures = %v, %v; want 1", counts, err)
+	}
+}
+
+// UseKeys claims a key, records an answer in a write of the claim, and
+// replays it.
+func UseKeys(t *testing.T, keys Keys) {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now()
+	k := idempotency.Key{Subject: "1", Key: "new", Fingerprint: []byte("A"), Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(time.Minute)}
+	_, claim, err := keys.Claim(ctx, k)
+	if err != nil || claim == nil {
+		t.Fatalf("Claim = %v, %v", claim, err)
+	}
+	if tx, err := keys.Tx(claim.Context(ctx)); err != nil || tx == nil {
+		t.Fatalf("Tx = %v, %v", tx, err)
+	}
+	if err := claim.Commit(ctx, idempotency.Response{Fingerprint: []byte("A"), Status: 201, Body: []byte("done")}); err != nil {
+		t.Fatal(err)
+	}
+	resp, again, err := keys.Claim(ctx, k)
+	if err != nil || again != nil || resp == nil || resp.Status != 201 || string(resp.Body) != "done" {
+		t.Errorf("Claim after the answer = %+v, %v, %v; want the answer", resp, again, err)
+	}
+}

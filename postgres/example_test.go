@@ -1,0 +1,41 @@
+package postgres_test
+
+import (
+	"context"
+	"log"
+	"net/http"
+	"os"
+
+	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/postgres"
+)
+
+// Example opens a pool from DATABASE_URL, creates the tables if they are
+// missing, and serves the articles API from it. (It needs a database, so
+// it is compiled but not run by go test.)
+func Example() {
+	ctx := context.Background()
+	store, err := postgres.Open(ctx, os.Getenv("DATABASE_URL")) // e.g. postgres://app@db:5432/app
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	if err := store.Migrate(ctx); err != nil {
+		log.Fatal(err)
+	}
+	h, err := articles.NewHandler(store, articles.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	verifier, err := auth.NewVerifier(auth.Config{Secret: []byte(os.Getenv("JWT_SECRET"))})
+	if err != nil {
+		log.Fatal(err) // a secret shorter than 32 bytes is refused
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /api/articles", h) // public reads
+	mux.Handle("GET /api/articles/", h)
+	mux.Handle("/api/articles", verifier.Optional(h)) // writes: 401 without a valid token
+	mux.Handle("/api/articles/", verifier.Optional(h))
+	log.Fatal(http.ListenAndServe(":8080", mux))
+}

@@ -1,0 +1,109 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/internal/schematest"
+	"github.com/gqlkit/gqlkit/internal/testdb"
+	"github.com/gqlkit/gqlkit/postgres"
+)
+
+// TestSchemaAlone: a service with a users table of its own migrates the
+// auth tables alone, or the idempotency keys alone, and uses them.
+func TestSchemaAlone(t *testing.T) {
+	ctx := context.Background()
+	for _, schema := range []postgres.Schema{postgres.Auth, postgres.Idempotency} {
+		t.Run(string(schema), func(t *testing.T) {
+			pool, _ := testdb.PostgresPool(t)
+			s := postgres.New(pool)
+			t.Cleanup(s.Close)
+			if err := s.MigrateSchemas(ctx, []postgres.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id BIGINT PRIMARY KEY)`); err != nil {
+				t.Fatal(err)
+			}
+			if exists(t, pool, "users") {
+				t.Errorf("the %s schema alone created a table users", schema)
+			}
+			if schema == postgres.Auth {
+				schematest.UseTokens(t, s.Tokens(), s.Throttle())
+			} else {
+				schematest.UseKeys(t, s.Idempotency())
+			}
+		})
+	}
+}
+
+// TestUsersTakeTheirSessions: with Users and Auth migrated together, a
+// deleted user's sessions and refresh tokens go with the user, and
+// migrating again (the foreign keys exist) changes nothing.
+func TestUsersTakeTheirSessions(t *testing.T) {
+	ctx := context.Background()
+	pool, _ := testdb.PostgresPool(t)
+	s := postgres.New(pool)
+	t.Cleanup(s.Close)
+	for range 2 {
+		if err := s.Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schematest.StartSession(t, s.Tokens(), ada)
+	if err := s.DeleteUser(ctx, ada); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"auth_sessions", "auth_refresh_tokens"} {
+		var n int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM `+table).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s after the user was deleted: %d rows (%v), want 0", table, n, err)
+		}
+	}
+}
+
+// TestMigrateAddsClaimColumns: a table of idempotency keys made before
+// owner and held_until gets them, and a key held in it the old way
+// (holder in header, lease in expires_at) stays held until its lease ends.
+func TestMigrateAddsClaimColumns(t *testing.T) {
+	ctx := context.Background()
+	pool, _ := testdb.PostgresPool(t)
+	s := postgres.New(pool)
+	t.Cleanup(s.Close)
+	if _, err := pool.Exec(ctx, `CREATE TABLE idempotency_keys (subject TEXT NOT NULL, key TEXT NOT NULL, fingerprint BYTEA NOT NULL,
+status INTEGER NOT NULL, header TEXT NOT NULL, body BYTEA NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+PRIMARY KEY (subject, key));
+CREATE INDEX idempotency_keys_expires_at_index ON idempotency_keys (expires_at)`); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, err := pool.Exec(ctx, `INSERT INTO idempotency_keys VALUES ('1', 'old', 'A', 0, 'holder', '', 0, $1)`, now.Add(time.Minute).UnixMicro()); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := s.MigrateSchemas(ctx, []postgres.Schema{postgres.Idempotency}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := s.Idempotency().Claim(ctx, idempotency.Key{Subject: "1", Key: "old", Fingerprint: []byte("B"), Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(time.Second)})
+	var inUse *idempotency.InUseError
+	if !errors.As(err, &inUse) || string(inUse.Fingerprint) != "A" {
+		t.Errorf("Claim of a key held the old way: %v, want it in use by A", err)
+	}
+	schematest.UseKeys(t, s.Idempotency())
+}
+
+// exists reports whether the test's schema has a table name.
+func exists(t *testing.T, pool *pgxpool.Pool, name string) bool {
+	t.Helper()
+	var ok bool
+	if err := pool.QueryRow(context.Background(), `SELECT to_regclass($1) IS NOT NULL`, name).Scan(&ok); err != nil {
+		t.Fatal(err)
+	}
+	return ok
+}

@@ -1,0 +1,90 @@
+package postgres_test
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/internal/testdb"
+	"github.com/gqlkit/gqlkit/postgres"
+)
+
+// counted is a store whose pool counts its statements.
+type counted struct {
+	*postgres.Store
+	counter *testdb.Counter
+}
+
+func (c counted) Queries() int64 { return c.counter.Queries() }
+
+func TestConformance(t *testing.T) {
+	if os.Getenv(testdb.EnvDatabaseURL) == "" {
+		t.Skip(testdb.EnvDatabaseURL + " is not set")
+	}
+	storetest.Run(t, func(t *testing.T) storetest.Store {
+		s, c := testdb.Postgres(t)
+		return counted{Store: s, counter: c}
+	})
+}
+
+func TestConcurrentMigrate(t *testing.T) {
+	pool, _ := testdb.PostgresPool(t)
+	s := postgres.New(pool)
+	errs := make([]error, 4)
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Go(func() { errs[i] = s.Migrate(context.Background()) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("Migrate %d error: %v", i, err)
+		}
+	}
+	if _, err := s.CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h")); err != nil {
+		t.Errorf("CreateUser after migrating error: %v", err)
+	}
+}
+
+func TestOpen(t *testing.T) {
+	url := os.Getenv(testdb.EnvDatabaseURL)
+	if url == "" {
+		t.Skip(testdb.EnvDatabaseURL + " is not set")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := postgres.Open(ctx, url)
+	if err != nil {
+		t.Fatalf("Open error: %v", err)
+	}
+	s.Close()
+}
+
+func TestOpenRefuses(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, url := range []string{
+		"postgres://%zz",
+		"postgres://postgres@127.0.0.1:1/test?sslmode=disable&connect_timeout=5",
+	} {
+		if s, err := postgres.Open(ctx, url); err == nil {
+			s.Close()
+			t.Errorf("Open(%q) error = nil, want an error", url)
+		}
+	}
+}
+
+func TestMigrations(t *testing.T) {
+	names, err := fs.Glob(postgres.Migrations(), "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"articles.down.sql", "articles.up.sql", "auth.down.sql", "auth.up.sql", "auth_users.down.sql", "auth_users.up.sql", "idempotency.down.sql", "idempotency.up.sql", "users.down.sql", "users.up.sql"}; !slices.Equal(names, want) {
+		t.Errorf("Migrations() files = %v, want %v", names, want)
+	}
+}

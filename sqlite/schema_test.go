@@ -1,0 +1,119 @@
+package sqlite_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/internal/schematest"
+	"github.com/gqlkit/gqlkit/sqlite"
+)
+
+// TestSchemaAlone: a service with a users table of its own migrates the
+// auth tables alone, or the idempotency keys alone, and uses them.
+func TestSchemaAlone(t *testing.T) {
+	ctx := context.Background()
+	for _, schema := range []sqlite.Schema{sqlite.Auth, sqlite.Idempotency} {
+		t.Run(string(schema), func(t *testing.T) {
+			s, db := openBare(t)
+			if err := s.MigrateSchemas(ctx, []sqlite.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id INTEGER PRIMARY KEY)`); err != nil {
+				t.Fatal(err)
+			}
+			if n := tableCount(t, db, "users"); n != 0 {
+				t.Errorf("the %s schema alone created a table users", schema)
+			}
+			if schema == sqlite.Auth {
+				schematest.UseTokens(t, s.Tokens(), s.Throttle())
+			} else {
+				schematest.UseKeys(t, s.Idempotency())
+			}
+		})
+	}
+	if err := new(sqlite.Store).MigrateSchemas(ctx, []sqlite.Schema{"nope"}); err == nil {
+		t.Error("MigrateSchemas of an unknown schema: no error")
+	}
+}
+
+// TestUsersTakeTheirSessions: with Users and Auth migrated together, a
+// deleted user's sessions and refresh tokens go with the user.
+func TestUsersTakeTheirSessions(t *testing.T) {
+	ctx := context.Background()
+	s, db := openBare(t)
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schematest.StartSession(t, s.Tokens(), ada)
+	if err := s.DeleteUser(ctx, ada); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"auth_sessions", "auth_refresh_tokens"} {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil || n != 0 {
+			t.Errorf("%s after the user was deleted: %d rows (%v), want 0", table, n, err)
+		}
+	}
+}
+
+// TestMigrateAddsClaimColumns: a table of idempotency keys made before
+// owner and held_until gets them, and a key held in it the old way
+// (holder in header, lease in expires_at) stays held until its lease ends.
+func TestMigrateAddsClaimColumns(t *testing.T) {
+	ctx := context.Background()
+	s, db := openBare(t)
+	if _, err := db.Exec(`CREATE TABLE idempotency_keys (subject TEXT NOT NULL, key TEXT NOT NULL, fingerprint BLOB NOT NULL,
+status INTEGER NOT NULL, header TEXT NOT NULL, body BLOB NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL,
+PRIMARY KEY (subject, key));
+CREATE INDEX idempotency_keys_expires_at_index ON idempotency_keys (expires_at)`); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, err := db.Exec(`INSERT INTO idempotency_keys VALUES ('1', 'old', 'A', 0, 'holder', '', 0, $1)`, now.Add(time.Minute).UnixMicro()); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if err := s.MigrateSchemas(ctx, []sqlite.Schema{sqlite.Idempotency}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := s.Idempotency().Claim(ctx, idempotency.Key{Subject: "1", Key: "old", Fingerprint: []byte("B"), Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(time.Second)})
+	var inUse *idempotency.InUseError
+	if !errors.As(err, &inUse) || string(inUse.Fingerprint) != "A" {
+		t.Errorf("Claim of a key held the old way: %v, want it in use by A", err)
+	}
+	schematest.UseKeys(t, s.Idempotency())
+}
+
+// openBare opens an empty file, unmigrated, with a connection of the
+// test's own beside the store.
+func openBare(t *testing.T) (*sqlite.Store, *sql.DB) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "app.db")
+	s, err := sqlite.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	db, err := sql.Open("sqlite", sqlite.DSN(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	return s, db
+}
+
+func tableCount(t *testing.T, db *sql.DB, name string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = $1`, name).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
