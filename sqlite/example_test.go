@@ -65,3 +65,42 @@ func Example() {
 	// 1 First by Ada 3:04AM
 	// published: 2
 }
+
+// ExampleStore_MigrateSchemas keeps the revocations of a service whose
+// users live in a table of its own (accounts): only the auth tables are
+// created, and a logout everywhere of account 42 refuses its tokens.
+func ExampleStore_MigrateSchemas() {
+	dir, err := os.MkdirTemp("", "sqlite-schemas")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+	accounts := `CREATE TABLE IF NOT EXISTS accounts (id INTEGER PRIMARY KEY, login TEXT NOT NULL)`
+	if err := store.MigrateSchemas(ctx, []sqlite.Schema{sqlite.Auth}, accounts); err != nil {
+		log.Fatal(err)
+	}
+
+	cfg := auth.Config{Secret: []byte("an example secret of 32 bytes or more"), Tokens: store.Tokens()}
+	issuer, _ := auth.NewIssuer(cfg)
+	verifier, _ := auth.NewVerifier(cfg)
+	token, _ := issuer.Issue(42)
+	_, err = verifier.Verify(ctx, token)
+	fmt.Println("before:", err)
+
+	// Tokens are issued in whole seconds: a cutoff one second on refuses
+	// this one.
+	if err := store.Tokens().RevokeUser(ctx, 42, time.Now().Add(time.Second)); err != nil {
+		log.Fatal(err)
+	}
+	_, err = verifier.Verify(ctx, token)
+	fmt.Println("after a logout everywhere:", errors.Is(err, auth.ErrRevoked))
+	// Output:
+	// before: <nil>
+	// after a logout everywhere: true
+}
