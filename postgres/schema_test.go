@@ -2,13 +2,11 @@ package postgres_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/gqlkit/gqlkit/idempotency"
 	"github.com/gqlkit/gqlkit/internal/schematest"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/postgres"
@@ -51,20 +49,13 @@ func TestUsersTakeTheirSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	schematest.StartSession(t, s.Tokens(), ada)
-	if err := s.DeleteUser(ctx, ada); err != nil {
-		t.Fatal(err)
-	}
-	for _, table := range []string{"auth_sessions", "auth_refresh_tokens"} {
+	schematest.DeleteUserTakesSessions(t, s, s.Tokens(), func(table string) int {
 		var n int
-		if err := pool.QueryRow(ctx, `SELECT count(*) FROM `+table).Scan(&n); err != nil || n != 0 {
-			t.Errorf("%s after the user was deleted: %d rows (%v), want 0", table, n, err)
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM `+table).Scan(&n); err != nil {
+			t.Fatal(err)
 		}
-	}
+		return n
+	})
 }
 
 // TestMigrateAddsClaimColumns: a table of idempotency keys made before
@@ -82,7 +73,7 @@ CREATE INDEX idempotency_keys_expires_at_index ON idempotency_keys (expires_at)`
 		t.Fatal(err)
 	}
 	now := time.Now()
-	if _, err := pool.Exec(ctx, `INSERT INTO idempotency_keys VALUES ('1', 'old', 'A', 0, 'holder', '', 0, $1)`, now.Add(time.Minute).UnixMicro()); err != nil {
+	if _, err := pool.Exec(ctx, schematest.OldHeldKey, now.Add(time.Minute).UnixMicro()); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
@@ -90,12 +81,7 @@ CREATE INDEX idempotency_keys_expires_at_index ON idempotency_keys (expires_at)`
 			t.Fatal(err)
 		}
 	}
-	_, _, err := s.Idempotency().Claim(ctx, idempotency.Key{Subject: "1", Key: "old", Fingerprint: []byte("B"), Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(time.Second)})
-	var inUse *idempotency.InUseError
-	if !errors.As(err, &inUse) || string(inUse.Fingerprint) != "A" {
-		t.Errorf("Claim of a key held the old way: %v, want it in use by A", err)
-	}
-	schematest.UseKeys(t, s.Idempotency())
+	schematest.CheckOldHeldKey(t, s.Idempotency(), now)
 }
 
 // exists reports whether the test's schema has a table name.

@@ -5,6 +5,7 @@ package schematest
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"testing"
 	"time"
 
@@ -72,4 +73,43 @@ func UseKeys(t *testing.T, keys Keys) {
 	if err != nil || again != nil || resp == nil || resp.Status != 201 || string(resp.Body) != "done" {
 		t.Errorf("Claim after the answer = %+v, %v, %v; want the answer", resp, again, err)
 	}
+}
+
+// DeleteUserTakesSessions starts a session of a new user and deletes the
+// user: rows, which counts the rows of a table, must then find no
+// sessions and no refresh tokens.
+func DeleteUserTakesSessions(t *testing.T, users auth.UserStore, tokens auth.TokenStore, rows func(table string) int) {
+	t.Helper()
+	ctx := context.Background()
+	ada, err := users.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	StartSession(t, tokens, ada)
+	if err := users.DeleteUser(ctx, ada); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"auth_sessions", "auth_refresh_tokens"} {
+		if n := rows(table); n != 0 {
+			t.Errorf("%s after the user was deleted: %d rows, want 0", table, n)
+		}
+	}
+}
+
+// OldHeldKey is a row of idempotency_keys held the way of the table before
+// owner and held_until: holder in header, lease (now + 1 min) in
+// expires_at. Insert it with $1 = the lease's end in Unix microseconds.
+const OldHeldKey = `INSERT INTO idempotency_keys VALUES ('1', 'old', 'A', 0, 'holder', '', 0, $1)`
+
+// CheckOldHeldKey checks that the key of OldHeldKey, inserted at now, is
+// still held by its claim, and that new claims work beside it.
+func CheckOldHeldKey(t *testing.T, keys Keys, now time.Time) {
+	t.Helper()
+	k := idempotency.Key{Subject: "1", Key: "old", Fingerprint: []byte("B"), Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(time.Second)}
+	_, _, err := keys.Claim(context.Background(), k)
+	var inUse *idempotency.InUseError
+	if !errors.As(err, &inUse) || string(inUse.Fingerprint) != "A" {
+		t.Errorf("Claim of a key held the old way: %v, want it in use by A", err)
+	}
+	UseKeys(t, keys)
 }
