@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // TestShowStalledClientCut: the answer to a show of a large article (some
@@ -21,7 +20,7 @@ import (
 // and a client that reads gets it whole. Before, it waited for the client
 // until the server's WriteTimeout.
 func TestShowStalledClientCut(t *testing.T) {
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	ctx := context.Background()
 	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
 	if err != nil {
@@ -53,7 +52,7 @@ func TestShowStalledClientCut(t *testing.T) {
 // watch as a show's is: a client that sends a large article and takes none
 // of the answer is cut off, and the article is stored all the same.
 func TestCreateStalledClientCut(t *testing.T) {
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	ctx := context.Background()
 	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
 	if err != nil {

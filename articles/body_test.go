@@ -11,7 +11,6 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/internal/httpjson/oversize"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
@@ -55,7 +54,7 @@ func TestCreateNotUTF8LeavesListUnchanged(t *testing.T) {
 // body unread. The handler is mounted as doc.go says, behind reqlog, whose
 // ResponseWriter wrapper must not hide the refusal from net/http.
 func TestCreateOversizedBodyAnswered(t *testing.T) {
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	nop := zerolog.Nop()
 	h, err := articles.NewHandler(s, articles.Config{Logger: &nop})
 	if err != nil {

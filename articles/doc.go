@@ -3,11 +3,12 @@
 // writes by authenticated users. It is an [http.Handler] that mounts on
 // any router, over a [Store] that keeps the data.
 //
-// The stores live in the kit's packages named after their database:
-// [github.com/gqlkit/gqlkit/postgres] (PostgreSQL through pgx) and
-// [github.com/gqlkit/gqlkit/sqlite] (SQLite through modernc.org/sqlite, no
-// cgo). [github.com/gqlkit/gqlkit/articles/storetest] checks any
-// implementation.
+// The kit's store is [github.com/gqlkit/gqlkit/sqlstore.Articles], which
+// the Articles method of the Store of the packages named after their
+// database returns: [github.com/gqlkit/gqlkit/postgres] (PostgreSQL
+// through pgx) and [github.com/gqlkit/gqlkit/sqlite] (SQLite through
+// modernc.org/sqlite, no cgo). [github.com/gqlkit/gqlkit/articles/storetest]
+// checks any implementation.
 //
 // # Mounting
 //

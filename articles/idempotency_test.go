@@ -14,8 +14,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
-	"github.com/gqlkit/gqlkit/postgres"
-	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // keyed serves e's store as the example server mounts it with
@@ -24,15 +23,11 @@ import (
 // ran, as when the process fails between the write and the answer.
 func keyed(t *testing.T, e *env, failAfter *atomic.Bool) *httptest.Server {
 	t.Helper()
-	var keys idempotency.Store
-	switch s := e.store.(type) {
-	case *sqlite.Store:
-		keys = s.Idempotency()
-	case *postgres.Store:
-		keys = s.Idempotency()
-	default:
+	s, ok := e.store.(interface{ Idempotency() *sqlstore.Keys })
+	if !ok {
 		t.Fatalf("no idempotency keys in a %T", e.store)
 	}
+	keys := s.Idempotency()
 	nop := zerolog.Nop()
 	mw, err := idempotency.Middleware(idempotency.Config{Store: keys, Logger: &nop})
 	if err != nil {

@@ -38,11 +38,11 @@ var recheckStores = []struct {
 }{
 	{name: "sqlite", open: func(t *testing.T) (tokenStore, func()) {
 		s, db, _ := testdb.SQLiteDB(t)
-		return tokenStore{s, s.Tokens()}, func() { _ = db.Close() }
+		return tokenStore{testdb.Of(s), s.Tokens()}, func() { _ = db.Close() }
 	}},
 	{name: "postgres", open: func(t *testing.T) (tokenStore, func()) {
 		s, _ := testdb.Postgres(t)
-		return tokenStore{s, s.Tokens()}, s.Close
+		return tokenStore{testdb.Of(s), s.Tokens()}, s.Close
 	}},
 }
 

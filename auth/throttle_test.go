@@ -376,11 +376,11 @@ func TestLoginThrottleStores(t *testing.T) {
 	}{
 		{"sqlite", func(t *testing.T) (auth.UserStore, sqlThrottle) {
 			p := testdb.SQLitePools(t)
-			return p.Store, p.Throttle()
+			return p.Store.Users(), p.Throttle()
 		}},
 		{"postgres", func(t *testing.T) (auth.UserStore, sqlThrottle) {
 			s, _ := testdb.Postgres(t)
-			return s, s.Throttle()
+			return s.Users(), s.Throttle()
 		}},
 	} {
 		t.Run(st.name, func(t *testing.T) {

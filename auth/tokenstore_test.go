@@ -38,11 +38,11 @@ var tokenStores = []struct {
 	{name: "sqlite", open: func(t testing.TB) tokenStore {
 		// As sqlite.Open: one writer connection, a read pool.
 		p := testdb.SQLitePools(t)
-		return tokenStore{users: p.Store, tokens: p.Tokens(), counter: p.Counter, close: p.Close}
+		return tokenStore{users: p.Store.Users(), tokens: p.Tokens(), counter: p.Counter, close: p.Close}
 	}},
 	{name: "postgres", open: func(t testing.TB) tokenStore {
 		s, c := testdb.Postgres(t)
-		return tokenStore{users: s, tokens: s.Tokens(), counter: c, close: s.Close}
+		return tokenStore{users: s.Users(), tokens: s.Tokens(), counter: c, close: s.Close}
 	}},
 }
 

@@ -14,10 +14,10 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
-	"github.com/gqlkit/gqlkit/internal/sqlstore"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/postgres"
 	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // sqlKeys is the idempotency store of a SQL store, whose claims the
@@ -73,7 +73,7 @@ func openSQLite(t testing.TB, _ int32) backend {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	return backend{users: st, articles: st, keys: st.Idempotency(), db: db, dialect: sqlstore.SQLite,
+	return backend{users: st.Users(), articles: st.Articles(), keys: st.Idempotency(), db: db, dialect: sqlstore.SQLite,
 		waits: func() int64 { return st.WriteDB().Stats().WaitCount }}
 }
 
@@ -94,7 +94,7 @@ func openPostgres(t testing.TB, conns int32) backend {
 	}
 	db := stdlib.OpenDBFromPool(base)
 	t.Cleanup(func() { _ = db.Close() })
-	return backend{users: st, articles: st, keys: st.Idempotency(), db: db, dialect: sqlstore.PostgreSQL,
+	return backend{users: st.Users(), articles: st.Articles(), keys: st.Idempotency(), db: db, dialect: sqlstore.PostgreSQL,
 		waits: func() int64 { return pool.Stat().EmptyAcquireCount() }}
 }
 

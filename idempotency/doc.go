@@ -76,11 +76,12 @@
 //
 // # Exactly once, across crashes
 //
-// The SQL stores of this module (the IdempotencyStore of
-// [github.com/gqlkit/gqlkit/postgres] and [github.com/gqlkit/gqlkit/sqlite])
-// open a claim's transaction when its first write asks for it (their Tx
-// method), check there that the request still holds the key, and
-// record the answer in it: the writes and the answer commit together or
+// The SQL store of this module ([github.com/gqlkit/gqlkit/sqlstore.Keys],
+// which the Idempotency method of the Store of
+// [github.com/gqlkit/gqlkit/postgres] and [github.com/gqlkit/gqlkit/sqlite]
+// returns) opens a claim's transaction when its first write asks for it
+// (its Tx method), checks there that the request still holds the key, and
+// records the answer in it: the writes and the answer commit together or
 // not at all. If the process dies at any point, either both are there
 // and a retry is replayed, or neither is and a retry runs afresh. The
 // answer is sent only after the commit, so no transaction is open while
@@ -89,7 +90,7 @@
 // and a retry the recorded answer.
 //
 // The rule for a store of your own in the same database: run a keyed
-// request's writes in the transaction of the IdempotencyStore's Tx, and,
+// request's writes in the transaction of the store's Tx, and,
 // once it is open, its reads too (its ActiveTx). A request that holds the
 // transaction's connection and waits for another one can exhaust a small
 // pool (every connection held by a request waiting for one more); one

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/idempotency"
-	"github.com/gqlkit/gqlkit/internal/sqlstore"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // claimed is what a Claim returned, and how long it took.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/idempotency"
-	"github.com/gqlkit/gqlkit/internal/sqlstore"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // keyAt is the key k of subject 1 claimed at epoch+sec seconds by a request
@@ -241,7 +241,7 @@ func TestSQLStoreKeyChangingHandsIsInUse(t *testing.T) {
 		t.Run(kind.name, func(t *testing.T) {
 			held, free := kind.open(t, 2), kind.open(t, 2)
 			mustClaim(t, held.keys, keyAt("k", 0, "A"))
-			split := sqlstore.NewKeys(free.db, held.db, held.dialect)
+			split := sqlstore.New(sqlstore.Database{Dialect: held.dialect, Read: free.db, Write: held.db}).Keys()
 			resp, claim, err := split.Claim(context.Background(), keyAt("k", 1, "B"))
 			var inUseErr *idempotency.InUseError
 			if !errors.As(err, &inUseErr) || resp != nil || claim != nil {

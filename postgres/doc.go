@@ -1,14 +1,17 @@
-// Package postgres keeps the kit's data in PostgreSQL through pgx v5: users
-// and articles ([Store], an [auth.UserStore] and an [articles.Store]),
-// sessions, refresh tokens and revocations ([TokenStore], an
-// [auth.TokenStore]), counts of failed logins ([LoginThrottle], an
-// [auth.LoginThrottle]) and idempotency keys ([IdempotencyStore], an
-// [idempotency.Store]).
+// Package postgres keeps the kit's data in PostgreSQL through pgx v5. A
+// [Store] opens the database and returns the store of each domain, from
+// the package [sqlstore], all on one pool: users ([Store.Users], an
+// [auth.UserStore]), articles ([Store.Articles], an [articles.Store]),
+// sessions, refresh tokens and revocations ([Store.Tokens], an
+// [auth.TokenStore]), counts of failed logins ([Store.Throttle], an
+// [auth.LoginThrottle]) and idempotency keys ([Store.Idempotency], an
+// [idempotency.Store]). This package holds what is PostgreSQL's own: the
+// pool, how errors and timestamps are read, and the schema.
 //
 //	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
 //	store := postgres.New(pool)
 //	if err := store.Migrate(ctx); err != nil { … }
-//	h, err := articles.NewHandler(store, articles.Config{})
+//	h, err := articles.NewHandler(store.Articles(), articles.Config{})
 //
 // [Open] does the same from a URL and owns the pool it creates.
 //
@@ -18,12 +21,12 @@
 // others: a service with a users table of its own can keep its refresh
 // tokens here with
 //
-//	store.MigrateSchemas(ctx, []postgres.Schema{postgres.Auth})
+//	store.MigrateSchemas(ctx, []sqlstore.Schema{sqlstore.AuthSchema})
 //	refresher, err := auth.NewRefresher(issuer, auth.RefreshConfig{Store: store.Tokens()})
 //
 // The tables, created by [Store.Migrate] (all of them) or
 // [Store.MigrateSchemas], or by the SQL files of [Migrations] fed to a
-// migration tool of your own:
+// migration tool of your own, by schema ([sqlstore.Schema]):
 //
 //	Users        users: id (identity), name, email (unique), password
 //	             (hash), created_at, updated_at
@@ -39,7 +42,7 @@
 // auth_users) adds foreign keys from auth_sessions and auth_refresh_tokens
 // to users, ON DELETE CASCADE: a user's sessions and refresh tokens go
 // with the user. A service with a users table of its own adds such keys to
-// its table in its own migration, or calls [TokenStore.RevokeUser] when
+// its table in its own migration, or calls [sqlstore.Tokens.RevokeUser] when
 // it deletes a user. Articles need a table users with columns id and name:
 // the kit's, or the service's own.
 //
@@ -53,7 +56,8 @@
 //
 // # Statements
 //
-// The statements are shared, word for word, with the SQLite store. A list
+// The statements, in the package [sqlstore], are shared word for word
+// with SQLite. A list
 // runs one SELECT of the page joined with the authors, each row carrying
 // the total, and a count only when the page is empty. Creating an article
 // is a single INSERT … RETURNING; a user that does not exist breaks the
@@ -70,5 +74,6 @@
 //
 // # Concurrency
 //
-// A Store is safe for concurrent use; it holds nothing but the pool.
+// A Store and its domains' stores are safe for concurrent use; they hold
+// nothing but the pool.
 package postgres

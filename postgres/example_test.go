@@ -10,6 +10,7 @@ import (
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
 	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // Example opens a pool from DATABASE_URL, creates the tables if they are
@@ -25,7 +26,7 @@ func Example() {
 	if err := store.Migrate(ctx); err != nil {
 		log.Fatal(err)
 	}
-	h, err := articles.NewHandler(store, articles.Config{})
+	h, err := articles.NewHandler(store.Articles(), articles.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func ExampleStore_MigrateSchemas() {
 		log.Fatal(err)
 	}
 	defer store.Close()
-	if err := store.MigrateSchemas(ctx, []postgres.Schema{postgres.Idempotency}); err != nil {
+	if err := store.MigrateSchemas(ctx, []sqlstore.Schema{sqlstore.IdempotencySchema}); err != nil {
 		log.Fatal(err)
 	}
 	keys, err := idempotency.Middleware(idempotency.Config{Store: store.Idempotency()})

@@ -10,24 +10,25 @@ import (
 	"github.com/gqlkit/gqlkit/internal/schematest"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // TestSchemaAlone: a service with a users table of its own migrates the
 // auth tables alone, or the idempotency keys alone, and uses them.
 func TestSchemaAlone(t *testing.T) {
 	ctx := context.Background()
-	for _, schema := range []postgres.Schema{postgres.Auth, postgres.Idempotency} {
+	for _, schema := range []sqlstore.Schema{sqlstore.AuthSchema, sqlstore.IdempotencySchema} {
 		t.Run(string(schema), func(t *testing.T) {
 			pool, _ := testdb.PostgresPool(t)
 			s := postgres.New(pool)
 			t.Cleanup(s.Close)
-			if err := s.MigrateSchemas(ctx, []postgres.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id BIGINT PRIMARY KEY)`); err != nil {
+			if err := s.MigrateSchemas(ctx, []sqlstore.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id BIGINT PRIMARY KEY)`); err != nil {
 				t.Fatal(err)
 			}
 			if exists(t, pool, "users") {
 				t.Errorf("the %s schema alone created a table users", schema)
 			}
-			if schema == postgres.Auth {
+			if schema == sqlstore.AuthSchema {
 				schematest.UseTokens(t, s.Tokens(), s.Throttle())
 			} else {
 				schematest.UseKeys(t, s.Idempotency())
@@ -49,7 +50,7 @@ func TestUsersTakeTheirSessions(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	schematest.DeleteUserTakesSessions(t, s, s.Tokens(), func(table string) int {
+	schematest.DeleteUserTakesSessions(t, s.Users(), s.Tokens(), func(table string) int {
 		var n int
 		if err := pool.QueryRow(ctx, `SELECT count(*) FROM `+table).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -77,7 +78,7 @@ CREATE INDEX idempotency_keys_expires_at_index ON idempotency_keys (expires_at)`
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := s.MigrateSchemas(ctx, []postgres.Schema{postgres.Idempotency}); err != nil {
+		if err := s.MigrateSchemas(ctx, []sqlstore.Schema{sqlstore.IdempotencySchema}); err != nil {
 			t.Fatal(err)
 		}
 	}

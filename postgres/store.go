@@ -14,54 +14,77 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
-	"github.com/gqlkit/gqlkit/internal/sqlstore"
+	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // Store is a PostgreSQL database of the kit's domains, reached through a
-// pgx pool. Its own methods are those of users ([auth.UserStore]) and
-// articles ([articles.Store]); [Store.Tokens], [Store.Throttle] and
-// [Store.Idempotency] return the stores of the other domains in the same
-// database. Build it with [New] or [Open]; it is safe for concurrent use.
+// pgx pool: its accessors return the store of each domain, all on the
+// same pool. Build it with [New] or [Open]; it is safe for concurrent use.
 type Store struct {
-	pool     *pgxpool.Pool
-	own      bool    // Close closes pool
-	sqlDB    *sql.DB // database/sql over pool, for tokens, the throttle and idempotency keys
-	core     *sqlstore.Core
-	tokens   *TokenStore
-	throttle *LoginThrottle
-	keys     *IdempotencyStore
+	pool   *pgxpool.Pool
+	own    bool    // Close closes pool
+	sqlDB  *sql.DB // database/sql over pool, for tokens, the throttle and idempotency keys
+	stores *sqlstore.Stores
 }
-
-var (
-	_ articles.Store = (*Store)(nil)
-	_ auth.UserStore = (*Store)(nil)
-)
 
 // New returns a Store over pool. The caller keeps ownership of pool:
 // [Store.Close] leaves it open.
 func New(pool *pgxpool.Pool) *Store {
 	db := poolDB{pool}
 	sqlDB := stdlib.OpenDBFromPool(pool)
-	keys := sqlstore.NewKeys(sqlDB, sqlDB, sqlstore.PostgreSQL)
 	return &Store{
-		pool:     pool,
-		sqlDB:    sqlDB,
-		tokens:   &TokenStore{tokens: sqlstore.NewTokens(sqlDB, sqlDB)},
-		throttle: &LoginThrottle{throttle: sqlstore.NewThrottle(sqlDB, sqlDB)},
-		keys:     &IdempotencyStore{keys: keys},
-		core: &sqlstore.Core{
+		pool:  pool,
+		sqlDB: sqlDB,
+		stores: sqlstore.New(sqlstore.Database{
+			Dialect:   sqlstore.PostgreSQL,
+			Read:      sqlDB,
+			Write:     sqlDB,
 			Reader:    db,
 			Writer:    db,
 			Violation: violation,
 			BindTime:  func(t time.Time) any { return t },
-			Now:       time.Now,
-			Keys:      keys,
-
 			// Lists read the page and its total in one snapshot.
 			ReadSnapshot: db.readSnapshot,
-		},
+		}),
 	}
 }
+
+// Users returns the store of users (an [auth.UserStore]), read and
+// written through the pool with pgx's defaults (cached prepared
+// statements). A taken e-mail address (SQLSTATE 23505) is
+// [auth.ErrEmailTaken].
+func (s *Store) Users() *sqlstore.Users { return s.stores.Users() }
+
+// Articles returns the store of articles (an [articles.Store]), read and
+// written through the pool with pgx's defaults; a list's page and total
+// are read in one snapshot, at repeatable read when they take two
+// statements.
+func (s *Store) Articles() *sqlstore.Articles { return s.stores.Articles() }
+
+// Tokens returns the store of revoked access tokens, sessions and refresh
+// tokens (an [auth.TokenStore]), for auth.Config.Tokens and
+// auth.RefreshConfig.Store, through database/sql over the pool. Each
+// revocation is an update of one row; a check of a token is one statement
+// on three primary keys. Expired rows are deleted by the writes, at most
+// once a minute.
+func (s *Store) Tokens() *sqlstore.Tokens { return s.stores.Tokens() }
+
+// Throttle returns the counts of failed logins (an [auth.LoginThrottle]),
+// for auth.LoginConfig.Throttle: every process on the database counts the
+// same failures. Each method is one statement on the primary key.
+func (s *Store) Throttle() *sqlstore.Throttle { return s.stores.Throttle() }
+
+// Idempotency returns the store of idempotency keys (an
+// [idempotency.Store]), for idempotency.Config.Store, through
+// database/sql over the pool. The writes of [Store.Users] and
+// [Store.Articles] in a request that holds one of its claims join the
+// claim's transaction. A take-over of a key whose lease ended locks its
+// row with NOWAIT, and the purge skips locked rows: nothing waits on a
+// held key. When ctx ends while a claim's insert is under way, PostgreSQL
+// may commit it all the same: the key then stays held, by no request,
+// until the lease ends.
+func (s *Store) Idempotency() *sqlstore.Keys { return s.stores.Keys() }
 
 // Open connects to the database at url (a postgres:// URL or a key=value
 // connection string, as pgxpool.ParseConfig reads it, pool_* settings
@@ -93,6 +116,13 @@ func (s *Store) Close() {
 		s.pool.Close()
 	}
 }
+
+// The stores' interfaces, for the links of the documentation.
+var (
+	_ articles.Store    = (*sqlstore.Articles)(nil)
+	_ auth.UserStore    = (*sqlstore.Users)(nil)
+	_ idempotency.Store = (*sqlstore.Keys)(nil)
+)
 
 // violation classifies a PostgreSQL error by its SQLSTATE.
 func violation(err error) sqlstore.Violation {

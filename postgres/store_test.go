@@ -14,21 +14,13 @@ import (
 	"github.com/gqlkit/gqlkit/postgres"
 )
 
-// counted is a store whose pool counts its statements.
-type counted struct {
-	*postgres.Store
-	counter *testdb.Counter
-}
-
-func (c counted) Queries() int64 { return c.counter.Queries() }
-
 func TestConformance(t *testing.T) {
 	if os.Getenv(testdb.EnvDatabaseURL) == "" {
 		t.Skip(testdb.EnvDatabaseURL + " is not set")
 	}
 	storetest.Run(t, func(t *testing.T) storetest.Store {
 		s, c := testdb.Postgres(t)
-		return counted{Store: s, counter: c}
+		return testdb.Conformance(s, c)
 	})
 }
 
@@ -46,7 +38,7 @@ func TestConcurrentMigrate(t *testing.T) {
 			t.Errorf("Migrate %d error: %v", i, err)
 		}
 	}
-	if _, err := s.CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h")); err != nil {
+	if _, err := s.Users().CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h")); err != nil {
 		t.Errorf("CreateUser after migrating error: %v", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gqlkit/gqlkit/internal/sqlstore"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // sqlDB adapts a *sql.DB to sqlstore.DB. It prepares each statement once

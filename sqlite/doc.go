@@ -1,17 +1,21 @@
 // Package sqlite keeps the kit's data in a SQLite file through
-// modernc.org/sqlite (pure Go, no cgo): users and articles ([Store], an
-// [auth.UserStore] and an [articles.Store]), sessions, refresh tokens and
-// revocations ([TokenStore], an [auth.TokenStore]), counts of failed
-// logins ([LoginThrottle], an [auth.LoginThrottle]) and idempotency keys
-// ([IdempotencyStore], an [idempotency.Store]). Import it beside the
-// driver with an alias for one of them:
+// modernc.org/sqlite (pure Go, no cgo). A [Store] opens the file and
+// returns the store of each domain, from the package [sqlstore], all on
+// the same pools: users ([Store.Users], an [auth.UserStore]), articles
+// ([Store.Articles], an [articles.Store]), sessions, refresh tokens and
+// revocations ([Store.Tokens], an [auth.TokenStore]), counts of failed
+// logins ([Store.Throttle], an [auth.LoginThrottle]) and idempotency keys
+// ([Store.Idempotency], an [idempotency.Store]). This package holds what
+// is SQLite's own: the connections, the single writer, the prepared
+// statements, how errors and timestamps are read, and the schema. Import
+// it beside the driver with an alias for one of them:
 //
 //	import msqlite "modernc.org/sqlite"
 //
 //	store, err := sqlite.Open("data/app.db")
 //	defer store.Close()
 //	if err := store.Migrate(ctx); err != nil { … }
-//	h, err := articles.NewHandler(store, articles.Config{})
+//	h, err := articles.NewHandler(store.Articles(), articles.Config{})
 //
 // # Connections
 //
@@ -30,15 +34,14 @@
 // # Schemas
 //
 // Each domain has its own tables and its own migration, usable without the
-// others, as in the PostgreSQL store: [Users], [Auth], [Idempotency] and
-// [Articles], created by [Store.Migrate] (all of them) or
+// others, as in PostgreSQL ([sqlstore.Schema]), created by [Store.Migrate] (all of them) or
 // [Store.MigrateSchemas], or by the SQL files of [Migrations]. The auth
 // tables name users by user_id and reference no users table; when Users
 // and Auth are migrated together, a trigger (the migration auth_users)
 // deletes a user's sessions and refresh tokens with the user (SQLite
 // cannot add a foreign key to an existing table). A service with a users
 // table of its own adds such a trigger in its own migration, or calls
-// [TokenStore.RevokeUser] when it deletes a user. Articles need a table
+// [sqlstore.Tokens.RevokeUser] when it deletes a user. Articles need a table
 // users with columns id and name.
 //
 // Ids use AUTOINCREMENT, so the id of a deleted user is never given to a

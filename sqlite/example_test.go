@@ -12,6 +12,7 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // Example opens a SQLite file, creates the tables, and writes and reads
@@ -33,16 +34,16 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", []byte("a bcrypt hash"))
+	ada, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("a bcrypt hash"))
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, err = store.CreateUser(ctx, "Ada again", "ada@example.com", []byte("a bcrypt hash"))
+	_, err = store.Users().CreateUser(ctx, "Ada again", "ada@example.com", []byte("a bcrypt hash"))
 	fmt.Println("same e-mail again:", errors.Is(err, auth.ErrEmailTaken))
 
 	day := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, title := range []string{"First", "Draft", "Second"} {
-		_, err := store.CreateArticle(ctx, articles.NewArticle{
+		_, err := store.Articles().CreateArticle(ctx, articles.NewArticle{
 			UserID: ada, Title: title, Body: "Text",
 			Published: title != "Draft",
 			CreatedAt: day.Add(time.Duration(i) * time.Hour),
@@ -52,7 +53,7 @@ func Example() {
 		}
 	}
 	var page articles.Page
-	if err := store.ListPublished(ctx, 10, 0, &page); err != nil {
+	if err := store.Articles().ListPublished(ctx, 10, 0, &page); err != nil {
 		log.Fatal(err)
 	}
 	for _, a := range page.Articles {
@@ -82,7 +83,7 @@ func ExampleStore_MigrateSchemas() {
 	defer store.Close()
 	ctx := context.Background()
 	accounts := `CREATE TABLE IF NOT EXISTS accounts (id INTEGER PRIMARY KEY, login TEXT NOT NULL)`
-	if err := store.MigrateSchemas(ctx, []sqlite.Schema{sqlite.Auth}, accounts); err != nil {
+	if err := store.MigrateSchemas(ctx, []sqlstore.Schema{sqlstore.AuthSchema}, accounts); err != nil {
 		log.Fatal(err)
 	}
 

@@ -7,29 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/gqlkit/gqlkit/internal/sqlstore"
-)
-
-// Schema names the tables of one domain, which [Store.MigrateSchemas]
-// creates.
-type Schema string
-
-// The schemas, each usable without the others but Articles, whose table
-// references users.
-const (
-	// Users is the table users, of the Store's auth.UserStore methods.
-	Users Schema = "users"
-	// Auth is the tables of [TokenStore] (auth_revocations,
-	// auth_sessions, auth_refresh_tokens) and [LoginThrottle]
-	// (auth_login_failures). Migrated with Users, the sessions and
-	// refresh tokens of a user go with the user.
-	Auth Schema = "auth"
-	// Idempotency is the table idempotency_keys of [IdempotencyStore].
-	Idempotency Schema = "idempotency"
-	// Articles is the table articles, of the Store's articles.Store
-	// methods. It needs a table users with columns id and name: the
-	// kit's (Users) or one of the application's.
-	Articles Schema = "articles"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // migrations holds the schema files.
@@ -37,16 +15,15 @@ const (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Migrations returns the schema as SQL files, to feed to a migration tool
-// of your own: NAME.up.sql creates a domain's tables, NAME.down.sql drops
-// them, for the names users, auth, auth_users (the link between auth and
-// users: run it after both when you run both), idempotency and articles,
-// in that order. Every up file is idempotent.
+// Migrations returns the schema of SQLite as SQL files, to feed to a
+// migration tool of your own: NAME.up.sql creates a domain's tables,
+// NAME.down.sql drops them, for the names users, auth, auth_users (the
+// link between auth and users, a trigger: run it after both when you run
+// both), idempotency and articles, in that order. Every up file is
+// idempotent, but idempotency.up.sql on a table made before its columns
+// owner and held_until, which [Store.MigrateSchemas] adds first.
 func Migrations() fs.FS {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil { // cannot happen: the directory is embedded
-		return migrations
-	}
+	sub, _ := fs.Sub(migrations, "migrations") // cannot fail: the directory is embedded
 	return sub
 }
 
@@ -59,38 +36,29 @@ func (s *Store) Migrate(ctx context.Context, more ...string) error {
 
 // MigrateSchemas creates the tables and indexes of schemas (all of them
 // when there are none) that are missing, by running their up files of
-// [Migrations] in order, then the application's own scripts in more, all
+// [Migrations] in order ([sqlstore.Migrate]), then the application's own scripts in more, all
 // in one transaction, which holds SQLite's write lock from its start:
 // processes that start at once migrate one after the other. Every script
 // must be idempotent: running it again changes nothing.
-func (s *Store) MigrateSchemas(ctx context.Context, schemas []Schema, more ...string) error {
-	names, err := sqlstore.Migrations(schemas)
-	if err != nil {
-		return fmt.Errorf("sqlite: migrate: %w", err)
-	}
+func (s *Store) MigrateSchemas(ctx context.Context, schemas []sqlstore.Schema, more ...string) error {
 	tx, err := s.write.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	defer func() { _ = tx.Rollback() }()
-	for _, name := range names {
-		script, err := migrations.ReadFile("migrations/" + name + ".up.sql")
-		if err == nil && name == string(Idempotency) {
-			err = addClaimColumns(ctx, tx)
+	err = sqlstore.Migrate(ctx, Migrations(), schemas, more, func(ctx context.Context, name, script string) error {
+		if name == string(sqlstore.IdempotencySchema) {
+			if err := addClaimColumns(ctx, tx); err != nil {
+				return err
+			}
 		}
-		if err == nil {
-			_, err = tx.ExecContext(ctx, string(script))
-		}
-		if err != nil {
-			return fmt.Errorf("sqlite: migrate: %s.up.sql: %w", name, err)
-		}
+		_, err := tx.ExecContext(ctx, script)
+		return err
+	})
+	if err == nil {
+		err = tx.Commit()
 	}
-	for i, script := range more {
-		if _, err := tx.ExecContext(ctx, script); err != nil {
-			return fmt.Errorf("sqlite: migrate: script %d of the application: %w", i+1, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
+	if err != nil {
 		return fmt.Errorf("sqlite: migrate: %w", err)
 	}
 	return nil

@@ -9,29 +9,30 @@ import (
 
 	"github.com/gqlkit/gqlkit/internal/schematest"
 	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // TestSchemaAlone: a service with a users table of its own migrates the
 // auth tables alone, or the idempotency keys alone, and uses them.
 func TestSchemaAlone(t *testing.T) {
 	ctx := context.Background()
-	for _, schema := range []sqlite.Schema{sqlite.Auth, sqlite.Idempotency} {
+	for _, schema := range []sqlstore.Schema{sqlstore.AuthSchema, sqlstore.IdempotencySchema} {
 		t.Run(string(schema), func(t *testing.T) {
 			s, db := openBare(t)
-			if err := s.MigrateSchemas(ctx, []sqlite.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id INTEGER PRIMARY KEY)`); err != nil {
+			if err := s.MigrateSchemas(ctx, []sqlstore.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id INTEGER PRIMARY KEY)`); err != nil {
 				t.Fatal(err)
 			}
 			if n := tableCount(t, db, "users"); n != 0 {
 				t.Errorf("the %s schema alone created a table users", schema)
 			}
-			if schema == sqlite.Auth {
+			if schema == sqlstore.AuthSchema {
 				schematest.UseTokens(t, s.Tokens(), s.Throttle())
 			} else {
 				schematest.UseKeys(t, s.Idempotency())
 			}
 		})
 	}
-	if err := new(sqlite.Store).MigrateSchemas(ctx, []sqlite.Schema{"nope"}); err == nil {
+	if s, _ := openBare(t); s.MigrateSchemas(ctx, []sqlstore.Schema{"nope"}) == nil {
 		t.Error("MigrateSchemas of an unknown schema: no error")
 	}
 }
@@ -44,7 +45,7 @@ func TestUsersTakeTheirSessions(t *testing.T) {
 	if err := s.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	schematest.DeleteUserTakesSessions(t, s, s.Tokens(), func(table string) int {
+	schematest.DeleteUserTakesSessions(t, s.Users(), s.Tokens(), func(table string) int {
 		var n int
 		if err := db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -70,7 +71,7 @@ CREATE INDEX idempotency_keys_expires_at_index ON idempotency_keys (expires_at)`
 		t.Fatal(err)
 	}
 	for range 2 {
-		if err := s.MigrateSchemas(ctx, []sqlite.Schema{sqlite.Idempotency}); err != nil {
+		if err := s.MigrateSchemas(ctx, []sqlstore.Schema{sqlstore.IdempotencySchema}); err != nil {
 			t.Fatal(err)
 		}
 	}

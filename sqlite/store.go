@@ -15,31 +15,30 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
-	"github.com/gqlkit/gqlkit/internal/sqlstore"
+	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // DefaultBusyTimeout is how long a connection waits for a lock held by
 // another connection (or process) before failing with SQLITE_BUSY.
 const DefaultBusyTimeout = 5 * time.Second
 
-// Store is a SQLite database of the kit's domains. Its own methods are
-// those of users ([auth.UserStore]) and articles ([articles.Store]);
-// [Store.Tokens], [Store.Throttle] and [Store.Idempotency] return the
-// stores of the other domains in the same file. Build it with [Open] or
-// [New]; it is safe for concurrent use.
+// Store is a SQLite database of the kit's domains: its accessors return
+// the store of each domain, all in the same file and on the same pools.
+// Build it with [Open], [New] or [NewReadWrite]; it is safe for
+// concurrent use.
 type Store struct {
-	owned    []*sql.DB // closed by Close
-	write    *sql.DB   // runs migrations
-	stmts    []*stmtCache
-	core     *sqlstore.Core
-	tokens   *TokenStore
-	throttle *LoginThrottle
-	keys     *IdempotencyStore
+	owned  []*sql.DB // closed by Close
+	write  *sql.DB   // runs migrations
+	stmts  []*stmtCache
+	stores *sqlstore.Stores
 }
 
+// The stores' interfaces, for the links of the documentation.
 var (
-	_ articles.Store = (*Store)(nil)
-	_ auth.UserStore = (*Store)(nil)
+	_ articles.Store    = (*sqlstore.Articles)(nil)
+	_ auth.UserStore    = (*sqlstore.Users)(nil)
+	_ idempotency.Store = (*sqlstore.Keys)(nil)
 )
 
 // Open opens (creating it if need be) the database file at path, a file
@@ -163,31 +162,64 @@ func newStore(read, write sqlDB) *Store {
 	if write.stmts != read.stmts {
 		stmts = append(stmts, write.stmts)
 	}
-	keys := sqlstore.NewKeys(read.db, write.db, sqlstore.SQLite)
 	return &Store{
-		write:    write.db,
-		stmts:    stmts,
-		tokens:   &TokenStore{tokens: sqlstore.NewTokens(read.db, write.db)},
-		throttle: &LoginThrottle{throttle: sqlstore.NewThrottle(read.db, write.db)},
-		keys:     &IdempotencyStore{keys: keys},
-		core: &sqlstore.Core{
+		write: write.db,
+		stmts: stmts,
+		stores: sqlstore.New(sqlstore.Database{
+			Dialect:   sqlstore.SQLite,
+			Read:      read.db,
+			Write:     write.db,
 			Reader:    read,
 			Writer:    write,
 			Violation: violation,
 			BindTime:  bindTime,
-			Now:       time.Now,
-			Keys:      keys,
-
 			// Lists read the page and its total in one snapshot.
 			ReadSnapshot: read.readSnapshot,
-		},
+		}),
 	}
 }
+
+// Users returns the store of users (an [auth.UserStore]), read through
+// the read-only pool and written through the single writer, with
+// statements prepared once. SQLITE_CONSTRAINT_UNIQUE on the e-mail
+// address is [auth.ErrEmailTaken].
+func (s *Store) Users() *sqlstore.Users { return s.stores.Users() }
+
+// Articles returns the store of articles (an [articles.Store]), read
+// through the read-only pool and written through the single writer, with
+// statements prepared once; a list's page and total are read in one
+// snapshot, a read transaction when they take two statements.
+// SQLITE_CONSTRAINT_FOREIGNKEY is [articles.ErrUnknownUser].
+func (s *Store) Articles() *sqlstore.Articles { return s.stores.Articles() }
+
+// Tokens returns the store of revoked access tokens, sessions and refresh
+// tokens (an [auth.TokenStore]), for auth.Config.Tokens and
+// auth.RefreshConfig.Store. Checks of tokens read through the read-only
+// pool; revocations and refresh tokens are written through the single
+// writer. Processes sharing one file contend for SQLite's write lock all
+// the same: a revocation in one of them waits while another writes back
+// to back, and fails with SQLITE_BUSY after the busy timeout
+// ([DefaultBusyTimeout] with [DSN]), with nothing half-done.
+func (s *Store) Tokens() *sqlstore.Tokens { return s.stores.Tokens() }
+
+// Throttle returns the counts of failed logins (an [auth.LoginThrottle]),
+// for auth.LoginConfig.Throttle: every process on the file counts the
+// same failures. Counts are read through the read-only pool and written
+// through the single writer.
+func (s *Store) Throttle() *sqlstore.Throttle { return s.stores.Throttle() }
+
+// Idempotency returns the store of idempotency keys (an
+// [idempotency.Store]), for idempotency.Config.Store. Claims look keys up
+// through the read-only pool and write, and run their transactions, on
+// the single writer ([Store.WriteDB]). The writes of [Store.Users] and
+// [Store.Articles] in a request that holds one of its claims join the
+// claim's transaction.
+func (s *Store) Idempotency() *sqlstore.Keys { return s.stores.Keys() }
 
 // WriteDB returns the pool the Store writes through: one connection (with
 // [Open]), on which idempotency claims run too. Write the application's
 // own tables in the same file through it (and through the claim's
-// transaction, [IdempotencyStore.Tx], in a request that holds one):
+// transaction, [sqlstore.Keys.Tx], in a request that holds one):
 // a second writer connection in the process would contend with it for
 // SQLite's single write lock, each waiting up to the busy timeout.
 func (s *Store) WriteDB() *sql.DB { return s.write }

@@ -21,24 +21,18 @@ import (
 	"github.com/gqlkit/gqlkit/sqlite"
 )
 
-// counted is a store whose database counts its statements.
-type counted struct {
-	*sqlite.Store
-	counter *testdb.Counter
-}
-
-func (c counted) Queries() int64 { return c.counter.Queries() }
-
 func TestConformance(t *testing.T) {
 	// Open: the store as shipped, with a writer and a reader pool.
 	t.Run("Open", func(t *testing.T) {
-		storetest.Run(t, func(t *testing.T) storetest.Store { return open(t, filepath.Join(t.TempDir(), "app.db")) })
+		storetest.Run(t, func(t *testing.T) storetest.Store {
+			return testdb.Conformance(open(t, filepath.Join(t.TempDir(), "app.db")), nil)
+		})
 	})
 	// New: one *sql.DB of the caller's, whose statements are counted.
 	t.Run("New", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) storetest.Store {
 			s, c := testdb.SQLite(t)
-			return counted{Store: s, counter: c}
+			return testdb.Conformance(s, c)
 		})
 	})
 }
@@ -75,7 +69,7 @@ func TestOpenOddPath(t *testing.T) {
 	dir := t.TempDir()
 	name := "a b?c#d%20e.db"
 	s := open(t, filepath.Join(dir, name))
-	if _, err := s.CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h")); err != nil {
+	if _, err := s.Users().CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h")); err != nil {
 		t.Fatalf("CreateUser error: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
@@ -181,22 +175,22 @@ func TestCloseLeavesCallersDB(t *testing.T) {
 func TestStatementsPreparedOnce(t *testing.T) {
 	s, c := testdb.SQLite(t)
 	ctx := context.Background()
-	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+	ada, err := s.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := s.CreateArticle(ctx, articles.NewArticle{UserID: ada, Title: "t", Body: "b", Published: true})
+	a, err := s.Articles().CreateArticle(ctx, articles.NewArticle{UserID: ada, Title: "t", Body: "b", Published: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for range 10 {
-		if err := s.ListPublished(ctx, 10, 0, new(articles.Page)); err != nil {
+		if err := s.Articles().ListPublished(ctx, 10, 0, new(articles.Page)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.ListPublished(ctx, 10, 5, new(articles.Page)); err != nil { // past the end: page, then count
+		if err := s.Articles().ListPublished(ctx, 10, 5, new(articles.Page)); err != nil { // past the end: page, then count
 			t.Fatal(err)
 		}
-		if _, err := s.FindPublished(ctx, a.ID); err != nil {
+		if _, err := s.Articles().FindPublished(ctx, a.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -211,10 +205,10 @@ func TestStatementsPreparedOnce(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
-	if err := s.ListPublished(ctx, 10, 0, new(articles.Page)); err == nil {
+	if err := s.Articles().ListPublished(ctx, 10, 0, new(articles.Page)); err == nil {
 		t.Errorf("ListPublished on a closed store: no error")
 	}
-	if _, err := s.CreateUser(ctx, "Bob", "bob@example.com", []byte("h")); err == nil {
+	if _, err := s.Users().CreateUser(ctx, "Bob", "bob@example.com", []byte("h")); err == nil {
 		t.Errorf("CreateUser on a closed store: no error")
 	}
 }
@@ -233,12 +227,12 @@ func TestStoredTimeFormat(t *testing.T) {
 	if err := s.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+	ada, err := s.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	created := time.Date(2025, 1, 2, 4, 4, 5, 120000999, time.FixedZone("CET", 3600))
-	if _, err := s.CreateArticle(ctx, articles.NewArticle{UserID: ada, Title: "t", Body: "b", CreatedAt: created}); err != nil {
+	if _, err := s.Articles().CreateArticle(ctx, articles.NewArticle{UserID: ada, Title: "t", Body: "b", CreatedAt: created}); err != nil {
 		t.Fatal(err)
 	}
 	var gotCreated, gotUpdated string
@@ -259,7 +253,7 @@ func TestStoredTimeFormat(t *testing.T) {
 	if !regexp.MustCompile(`^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00:00$`).MatchString(byDefault) {
 		t.Errorf("default created_at = %q, want the fixed-width stored format", byDefault)
 	}
-	if _, _, err := s.PasswordHash(ctx, "bob@example.com"); err != nil {
+	if _, _, err := s.Users().PasswordHash(ctx, "bob@example.com"); err != nil {
 		t.Errorf("PasswordHash of a user inserted by hand: %v", err)
 	}
 }
@@ -279,12 +273,12 @@ func TestWALCheckpointedUnderInserts(t *testing.T) {
 	if err := s.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	user, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
+	user, err := s.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("h"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 4000 {
-		if _, err := s.CreateArticle(ctx, articles.NewArticle{UserID: user, Title: fmt.Sprint("t", i), Body: "b"}); err != nil {
+		if _, err := s.Articles().CreateArticle(ctx, articles.NewArticle{UserID: user, Title: fmt.Sprint("t", i), Body: "b"}); err != nil {
 			t.Fatal(err)
 		}
 	}

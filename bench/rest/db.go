@@ -103,7 +103,7 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 	}
 	return &DB{
 		Kind:  "sqlite",
-		Store: store,
+		Store: kitStore{store.Users(), store.Articles()},
 		bare:  NewBareSQL(db),
 		close: func() { _ = db.Close(); _ = store.Close() },
 	}, nil
@@ -129,7 +129,7 @@ func OpenPostgres(ctx context.Context, cfg *pgxpool.Config) (*DB, error) {
 	}
 	return &DB{
 		Kind:  "postgres",
-		Store: store,
+		Store: kitStore{store.Users(), store.Articles()},
 		bare:  NewBarePgx(pool),
 		close: pool.Close,
 	}, nil

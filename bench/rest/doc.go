@@ -22,7 +22,7 @@
 //
 // [NewBareSQL] and [NewBarePgx] are what a careful developer would write by
 // hand for the one route: read page and per_page, run the kit store's two
-// statements (copied word for word from internal/sqlstore: the
+// statements (copied word for word from sqlstore: the
 // page joined with the authors, each row carrying the total, then a count
 // when the page is empty),
 // scan each row into a flat struct, and encode the Laravel envelope once

@@ -90,7 +90,7 @@ func run(ctx context.Context, addr, dbPath string, logger *zerolog.Logger) error
 	if err != nil {
 		return err
 	}
-	router, err := newRouter(store, auth.Config{Secret: secret}, logger)
+	router, err := newRouter(store.Users(), store.Articles(), auth.Config{Secret: secret}, logger)
 	if err != nil {
 		return err
 	}
@@ -120,15 +120,9 @@ func jwtSecret(logger *zerolog.Logger) ([]byte, error) {
 	return secret, err
 }
 
-// store is what the router needs of a database: the articles, and the
-// users' credentials for login.
-type store interface {
-	articles.Store
-	auth.Users
-}
-
-// newRouter mounts the kit's handlers on a chi router.
-func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.Handler, error) {
+// newRouter mounts the kit's handlers on a chi router: the users'
+// credentials for login, and the articles.
+func newRouter(users auth.Users, db articles.Store, authConfig auth.Config, logger *zerolog.Logger) (http.Handler, error) {
 	verifier, err := auth.NewVerifier(authConfig)
 	if err != nil {
 		return nil, err
@@ -137,7 +131,7 @@ func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.H
 	if err != nil {
 		return nil, err
 	}
-	login, err := auth.NewLogin(db, issuer, auth.LoginConfig{Logger: logger})
+	login, err := auth.NewLogin(users, issuer, auth.LoginConfig{Logger: logger})
 	if err != nil {
 		return nil, err
 	}

@@ -38,18 +38,18 @@ func testServer(t *testing.T) (srv *httptest.Server, adaToken, bobToken string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", hash)
+	ada, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", hash)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob, err := store.CreateUser(ctx, "Bob", "bob@example.com", hash)
+	bob, err := store.Users().CreateUser(ctx, "Bob", "bob@example.com", hash)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	cfg := auth.Config{Secret: []byte("a test secret of at least 32 bytes, not for production")}
 	logger := zerolog.Nop()
-	router, err := newRouter(store, cfg, &logger)
+	router, err := newRouter(store.Users(), store.Articles(), cfg, &logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/gqlkit/gqlkit/idempotency"
 	"github.com/gqlkit/gqlkit/postgres"
 	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 var (
@@ -56,19 +57,34 @@ type claimStore interface {
 	ActiveTx(ctx context.Context) (*sql.Tx, bool)
 }
 
-// sqliteStore and postgresStore are the kit's stores as a store.
-type (
-	sqliteStore   struct{ *sqlite.Store }
-	postgresStore struct{ *postgres.Store }
-)
+// kitStore is the kit's stores of one database (a *sqlite.Store or a
+// *postgres.Store) as a store.
+type kitStore struct {
+	*sqlstore.Users
+	*sqlstore.Articles
+	db kitDatabase
+}
 
-func (s sqliteStore) Idempotency() claimStore      { return s.Store.Idempotency() }
-func (s sqliteStore) Tokens() auth.TokenStore      { return s.Store.Tokens() }
-func (s sqliteStore) Throttle() auth.LoginThrottle { return s.Store.Throttle() }
+// kitDatabase is the Store of the sqlite and postgres packages.
+type kitDatabase interface {
+	Users() *sqlstore.Users
+	Articles() *sqlstore.Articles
+	Migrate(ctx context.Context, more ...string) error
+	Idempotency() *sqlstore.Keys
+	Tokens() *sqlstore.Tokens
+	Throttle() *sqlstore.Throttle
+}
 
-func (s postgresStore) Idempotency() claimStore      { return s.Store.Idempotency() }
-func (s postgresStore) Tokens() auth.TokenStore      { return s.Store.Tokens() }
-func (s postgresStore) Throttle() auth.LoginThrottle { return s.Store.Throttle() }
+func newKitStore(db kitDatabase) kitStore {
+	return kitStore{Users: db.Users(), Articles: db.Articles(), db: db}
+}
+
+func (s kitStore) Migrate(ctx context.Context, more ...string) error {
+	return s.db.Migrate(ctx, more...)
+}
+func (s kitStore) Idempotency() claimStore      { return s.db.Idempotency() }
+func (s kitStore) Tokens() auth.TokenStore      { return s.db.Tokens() }
+func (s kitStore) Throttle() auth.LoginThrottle { return s.db.Throttle() }
 
 // database is an open database of either kind.
 type database struct {
@@ -127,7 +143,7 @@ func openSQLite(path string) (*database, error) {
 	posts.keys = st.Idempotency()
 	return &database{
 		kind: "sqlite", where: path, path: path,
-		store: sqliteStore{st},
+		store: newKitStore(st),
 		posts: posts,
 		closeFn: func() {
 			readers.Close()
@@ -153,7 +169,7 @@ func openPostgres(ctx context.Context, rawURL string) (*database, error) {
 	posts.keys = st.Idempotency()
 	return &database{
 		kind: "postgres", where: redact(rawURL),
-		store:   postgresStore{st},
+		store:   newKitStore(st),
 		posts:   posts,
 		closeFn: func() { db.Close(); st.Close(); pool.Close() },
 	}, nil

@@ -24,8 +24,10 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	msqlite "modernc.org/sqlite"
 
+	"github.com/gqlkit/gqlkit/articles/storetest"
 	"github.com/gqlkit/gqlkit/postgres"
 	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // EnvDatabaseURL names the variable holding the PostgreSQL test database.
@@ -94,11 +96,11 @@ type Pools struct {
 
 // Tokens returns the token store of the file as sqlite.Open's
 // Store.Tokens does: reads on the read pool, writes on the writer.
-func (p *Pools) Tokens() *sqlite.TokenStore { return p.split.Tokens() }
+func (p *Pools) Tokens() *sqlstore.Tokens { return p.split.Tokens() }
 
 // Throttle returns the login throttle of the file as sqlite.Open's
 // Store.Throttle does.
-func (p *Pools) Throttle() *sqlite.LoginThrottle { return p.split.Throttle() }
+func (p *Pools) Throttle() *sqlstore.Throttle { return p.split.Throttle() }
 
 // Close closes both pools: every later statement fails.
 func (p *Pools) Close() {
@@ -290,4 +292,49 @@ func (s *countingStmt) ExecContext(ctx context.Context, args []driver.NamedValue
 func (s *countingStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	s.n.Add(1)
 	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+}
+
+// Domains is the users and the articles of one database, with its
+// Migrate: a storetest.Store and a storetest.Migrator.
+type Domains struct {
+	*sqlstore.Users
+	*sqlstore.Articles
+	store domainStore
+}
+
+// domainStore is the Store of postgres or sqlite.
+type domainStore interface {
+	Users() *sqlstore.Users
+	Articles() *sqlstore.Articles
+	Idempotency() *sqlstore.Keys
+	Migrate(ctx context.Context, more ...string) error
+}
+
+// Of returns the users and the articles of s as one store.
+func Of(s domainStore) Domains {
+	return Domains{Users: s.Users(), Articles: s.Articles(), store: s}
+}
+
+// Idempotency returns the idempotency keys of the database.
+func (d Domains) Idempotency() *sqlstore.Keys { return d.store.Idempotency() }
+
+// Migrate runs the migrations of the database (storetest.Migrator).
+func (d Domains) Migrate(ctx context.Context, more ...string) error {
+	return d.store.Migrate(ctx, more...)
+}
+
+// Counted is the users and the articles of one database whose statements
+// c counts (storetest.QueryCounter).
+type Counted struct {
+	Domains
+	*Counter
+}
+
+// Conformance returns s as the store that storetest.Run tests: with its
+// statements counted when c is not nil.
+func Conformance(s domainStore, c *Counter) storetest.Store {
+	if c == nil {
+		return Of(s)
+	}
+	return Counted{Of(s), c}
 }

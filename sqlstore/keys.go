@@ -84,13 +84,13 @@ type Keys struct {
 	lastPurge   atomic.Int64 // Unix microseconds
 }
 
-// NewKeys returns a store over the database that read and write reach
+// newKeys returns a store over the database that read and write reach
 // (they may be the same *sql.DB), whose table idempotency_keys must exist,
 // in dialect. Claims look keys up through read and write through write,
 // where their transactions run too. On SQLite, write must be the pool of
 // one connection the application writes through, so that all writes of
 // the process queue in one place; read may be its read-only pool.
-func NewKeys(read, write *sql.DB, dialect Dialect) *Keys {
+func newKeys(read, write *sql.DB, dialect Dialect) *Keys {
 	s := &Keys{read: read, write: write, stmts: &sqliteStatements}
 	if dialect == PostgreSQL {
 		s.stmts = &postgresStatements

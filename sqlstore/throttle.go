@@ -37,14 +37,6 @@ type Throttle struct {
 
 var _ auth.LoginThrottle = (*Throttle)(nil)
 
-// NewThrottle returns a throttle over the database whose table
-// auth_login_failures exists. Reads go to read and writes to write: on
-// SQLite, read is the read-only pool and write the single writer;
-// elsewhere pass the same *sql.DB twice.
-func NewThrottle(read, write *sql.DB) *Throttle {
-	return &Throttle{read: read, write: write}
-}
-
 // The statements of Throttle. Those for the keys of one login, two,
 // are written out; selectFailuresQuery and upsertFailuresQuery build the
 // others.
@@ -96,7 +88,7 @@ func listQuery(head string, n, per int, item func(p, q string) string, tail stri
 	return b.String()
 }
 
-// Failures implements [LoginThrottle].
+// Failures implements [auth.LoginThrottle].
 func (s *Throttle) Failures(ctx context.Context, keys []string, now time.Time) ([]auth.ThrottleCount, error) {
 	counts := make([]auth.ThrottleCount, len(keys))
 	if len(keys) == 0 {
@@ -131,7 +123,7 @@ func (s *Throttle) Failures(ctx context.Context, keys []string, now time.Time) (
 	return counts, nil
 }
 
-// Fail implements [LoginThrottle]: one statement for all keys, which
+// Fail implements [auth.LoginThrottle]: one statement for all keys, which
 // writes their rows in the order of their keys, so that concurrent
 // failures of overlapping keys cannot deadlock.
 func (s *Throttle) Fail(ctx context.Context, keys []auth.ThrottleKey, now time.Time) error {
@@ -154,7 +146,7 @@ func (s *Throttle) Fail(ctx context.Context, keys []auth.ThrottleKey, now time.T
 	return nil
 }
 
-// Reset implements [LoginThrottle].
+// Reset implements [auth.LoginThrottle].
 func (s *Throttle) Reset(ctx context.Context, key string) error {
 	if _, err := s.write.ExecContext(ctx, deleteFailures, key); err != nil {
 		return fmt.Errorf("resetting login failures: %w", err)

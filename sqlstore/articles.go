@@ -11,41 +11,26 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
-// Core implements articles.Store and auth.UserStore over a DB. The
-// stores build it once and keep it in an unexported field: its fields are
-// not changed after.
-type Core struct {
-	// Reader runs the read-only statements, Writer the others; they may
-	// be the same.
-	Reader, Writer DB
-	// ReadSnapshot calls fn with a DB whose statements all read one
-	// snapshot of the database (a read-only transaction, at repeatable
-	// read or stronger), which ends when fn returns.
-	ReadSnapshot func(ctx context.Context, fn func(DB) error) error
-	// Violation classifies a driver error.
-	Violation func(error) Violation
-	// BindTime turns a UTC time truncated to microseconds into a
-	// statement argument.
-	BindTime func(time.Time) any
-	// Now is the clock for new users and for articles without CreatedAt.
-	Now func() time.Time
-	// Keys, when set, is the idempotency store of the same database: the
-	// writes of a request that holds one of its claims run in the claim's
-	// transaction, which the first of them begins, and so do the reads
-	// that follow.
-	Keys *Keys
-}
+// Articles is the articles.Store of a database: articles, each joined
+// with its author's name from the table users, in the table articles.
+// Build it with [New] (postgres.New/Open and sqlite.Open do).
+type Articles struct{ c *core }
+
+var _ articles.Store = (*Articles)(nil)
 
 // stamp returns t, or Now when t is zero, in UTC truncated to microseconds.
-func (c *Core) stamp(t time.Time) time.Time {
+func (c *core) stamp(t time.Time) time.Time {
 	if t.IsZero() {
-		t = c.Now()
+		t = c.now()
 	}
 	return t.UTC().Truncate(time.Microsecond)
 }
 
-// FindPublished implements articles.Store.
-func (c *Core) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
+// FindPublished implements articles.Store: one SELECT of a published
+// article joined with its author. An article that does not exist or is
+// not published is apierror.ErrNotFound.
+func (s *Articles) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
+	c := s.c
 	a, err := scanArticle(c.reader(ctx).QueryRow(ctx, findPublished, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return articles.Article{}, fmt.Errorf("articles: published article %d: %w", id, apierror.ErrNotFound)
@@ -67,8 +52,13 @@ func scanArticle(row Row, lead ...any) (articles.Article, error) {
 	return a, err
 }
 
-// CreateArticle implements articles.Store in one statement.
-func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (articles.Article, error) {
+// CreateArticle implements articles.Store in one INSERT … RETURNING,
+// stamped with in.CreatedAt or else the time of the call. A user that
+// does not exist breaks the foreign key, which is reported as
+// articles.ErrUnknownUser with nothing written. In a request that holds a
+// claim of the database's [Keys], it runs in the claim's transaction.
+func (s *Articles) CreateArticle(ctx context.Context, in articles.NewArticle) (articles.Article, error) {
+	c := s.c
 	now := c.stamp(in.CreatedAt)
 	a := articles.Article{
 		UserID:    in.UserID,
@@ -81,11 +71,11 @@ func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (artic
 	}
 	db, err := c.writer(ctx)
 	if err == nil {
-		err = writeReturning(ctx, db, insertArticle, []any{in.UserID, in.Title, in.Body, in.Published, c.BindTime(now)},
+		err = writeReturning(ctx, db, insertArticle, []any{in.UserID, in.Title, in.Body, in.Published, c.bindTime(now)},
 			&a.ID, &a.Author.Name)
 	}
 	if err != nil {
-		if c.Violation(err) == ForeignKeyViolation {
+		if c.violation(err) == ForeignKeyViolation {
 			return articles.Article{}, fmt.Errorf("articles: creating an article for user %d: %w", in.UserID, articles.ErrUnknownUser)
 		}
 		return articles.Article{}, fmt.Errorf("articles: creating an article for user %d: %w", in.UserID, err)
@@ -93,9 +83,13 @@ func (c *Core) CreateArticle(ctx context.Context, in articles.NewArticle) (artic
 	return a, nil
 }
 
-// DeleteArticle implements articles.Store: one statement when the user
-// deletes their own article, a second that explains the refusal otherwise.
-func (c *Core) DeleteArticle(ctx context.Context, id, userID int64) error {
+// DeleteArticle implements articles.Store: a DELETE restricted to the
+// user's own article, followed, only when it deleted nothing, by a SELECT
+// that tells why (articles.ErrUnknownUser, articles.ErrNotAuthor or
+// apierror.ErrNotFound). In a request that holds a claim of the
+// database's [Keys], it runs in the claim's transaction.
+func (s *Articles) DeleteArticle(ctx context.Context, id, userID int64) error {
+	c := s.c
 	db, err := c.writer(ctx)
 	if err != nil {
 		return fmt.Errorf("articles: deleting article %d: %w", id, err)

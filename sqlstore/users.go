@@ -26,15 +26,26 @@ RETURNING id`
 	passwordHash = `SELECT id, password FROM users WHERE email = $1`
 )
 
-// CreateUser implements auth.UserStore.
-func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
+// Users is the auth.UserStore of a database, in the table users: a
+// user's id, name, unique e-mail address and password hash. Build it with
+// [New] (postgres.New/Open and sqlite.Open do).
+type Users struct{ c *core }
+
+var _ auth.UserStore = (*Users)(nil)
+
+// CreateUser implements auth.UserStore: one INSERT … RETURNING the new
+// id. An e-mail address another user has is auth.ErrEmailTaken. In a
+// request that holds a claim of the database's [Keys], it runs in the
+// claim's transaction.
+func (s *Users) CreateUser(ctx context.Context, name, email string, passwordHash []byte) (int64, error) {
+	c := s.c
 	var id int64
 	db, err := c.writer(ctx)
 	if err == nil {
-		err = writeReturning(ctx, db, insertUser, []any{name, email, string(passwordHash), c.BindTime(c.stamp(time.Time{}))}, &id)
+		err = writeReturning(ctx, db, insertUser, []any{name, email, string(passwordHash), c.bindTime(c.stamp(time.Time{}))}, &id)
 	}
 	if err != nil {
-		if c.Violation(err) == UniqueViolation {
+		if c.violation(err) == UniqueViolation {
 			return 0, fmt.Errorf("users: creating a user: %w", auth.ErrEmailTaken)
 		}
 		return 0, fmt.Errorf("users: creating a user: %w", err)
@@ -42,8 +53,13 @@ func (c *Core) CreateUser(ctx context.Context, name, email string, passwordHash 
 	return id, nil
 }
 
-// DeleteUser implements auth.UserStore.
-func (c *Core) DeleteUser(ctx context.Context, id int64) error {
+// DeleteUser implements auth.UserStore: one DELETE. The user's articles
+// go with them, and so do their sessions and refresh tokens when the
+// users and auth schemas were migrated together ([AuthSchema]). A user
+// that does not exist is apierror.ErrNotFound. In a request that holds a
+// claim of the database's [Keys], it runs in the claim's transaction.
+func (s *Users) DeleteUser(ctx context.Context, id int64) error {
+	c := s.c
 	db, err := c.writer(ctx)
 	if err != nil {
 		return fmt.Errorf("users: deleting user %d: %w", id, err)
@@ -58,8 +74,11 @@ func (c *Core) DeleteUser(ctx context.Context, id int64) error {
 	return nil
 }
 
-// PasswordHash implements auth.UserStore.
-func (c *Core) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
+// PasswordHash implements auth.UserStore: one SELECT on the unique
+// e-mail address. An address no user has matches both
+// auth.ErrUserNotFound and apierror.ErrNotFound.
+func (s *Users) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
+	c := s.c
 	var (
 		id   int64
 		hash string

@@ -13,7 +13,7 @@ import (
 const emptyTries = 2
 
 // ListPublished implements articles.Store: the page and the total are one
-// snapshot. A page with articles is one statement, listPublished, whose
+// snapshot, newest first. A page with articles is one statement, listPublished, whose
 // rows carry the total. An empty page carries no total, so a count
 // follows: when it leaves the page empty it is the answer of its own
 // snapshot; when the list grew past the page between the two statements,
@@ -21,7 +21,8 @@ const emptyTries = 2
 // keep moving the end of the list, when both run in one read-only
 // transaction). The rows are read to their end, or until page.Add fails,
 // and closed before it returns.
-func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, page *articles.Page) error {
+func (s *Articles) ListPublished(ctx context.Context, limit int, offset int64, page *articles.Page) error {
+	c := s.c
 	if limit < 1 || offset < 0 {
 		return fmt.Errorf("articles: list: limit %d and offset %d must be at least 1 and 0", limit, offset)
 	}
@@ -49,7 +50,7 @@ func (c *Core) ListPublished(ctx context.Context, limit int, offset int64, page 
 // listInSnapshot counts and reads the page in one read-only transaction,
 // or in the transaction of the request's idempotency claim once a write
 // has begun it (see readSnapshot).
-func (c *Core) listInSnapshot(ctx context.Context, limit int, offset int64, page *articles.Page) error {
+func (c *core) listInSnapshot(ctx context.Context, limit int, offset int64, page *articles.Page) error {
 	var total int64
 	err := c.readSnapshot(ctx, func(db DB) error {
 		if err := db.QueryRow(ctx, countPublished).Scan(&total); err != nil {
@@ -91,19 +92,4 @@ func listPage(ctx context.Context, db DB, limit int, offset int64, page *article
 		return 0, n, fmt.Errorf("articles: listing published articles: %w", err)
 	}
 	return total, n, nil
-}
-
-// CountTwice counts the published articles twice in one ReadSnapshot of
-// c, calling between in between: the stores' tests of their snapshots.
-func CountTwice(ctx context.Context, c *Core, between func() error) (first, second int64, err error) {
-	err = c.ReadSnapshot(ctx, func(db DB) error {
-		if err := db.QueryRow(ctx, countPublished).Scan(&first); err != nil {
-			return err
-		}
-		if err := between(); err != nil {
-			return err
-		}
-		return db.QueryRow(ctx, countPublished).Scan(&second)
-	})
-	return first, second, err
 }

@@ -3,52 +3,65 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"time"
 )
+
+// core is what [Users] and [Articles] share: the pools of a [Database],
+// its driver's ways, and its idempotency keys, whose claims their writes
+// join. It is not changed after [New].
+type core struct {
+	readDB, writeDB DB
+	snapshot        func(ctx context.Context, fn func(DB) error) error
+	violation       func(error) Violation
+	bindTime        func(time.Time) any
+	now             func() time.Time // for new users and articles without CreatedAt
+	keys            *Keys            // nil in some tests
+}
 
 // writer returns where the writes of a request with context ctx run: the
 // transaction of the idempotency claim the request holds on this database
 // (see [Keys.Tx]), begun by its first write, so that they
 // commit together with the recorded answer; or else Writer. It fails when
 // the claim was taken over by another request.
-func (c *Core) writer(ctx context.Context) (DB, error) {
-	if c.Keys == nil {
-		return c.Writer, nil
+func (c *core) writer(ctx context.Context) (DB, error) {
+	if c.keys == nil {
+		return c.writeDB, nil
 	}
-	tx, err := c.Keys.Tx(ctx)
+	tx, err := c.keys.Tx(ctx)
 	switch {
 	case err != nil:
 		return nil, err
 	case tx != nil:
 		return txDB{tx}, nil
 	}
-	return c.Writer, nil
+	return c.writeDB, nil
 }
 
 // reader returns where the reads of a request with context ctx run: the
 // transaction of its idempotency claim once a write has begun it, so that
 // a request never holds one connection while it waits for another; or
-// else Reader.
-func (c *Core) reader(ctx context.Context) DB {
-	if c.Keys != nil {
-		if tx, ok := c.Keys.ActiveTx(ctx); ok {
+// else the Reader of the Database.
+func (c *core) reader(ctx context.Context) DB {
+	if c.keys != nil {
+		if tx, ok := c.keys.ActiveTx(ctx); ok {
 			return txDB{tx}
 		}
 	}
-	return c.Reader
+	return c.readDB
 }
 
-// readSnapshot runs fn as ReadSnapshot does, or, once a write has begun
+// readSnapshot runs fn as the ReadSnapshot of the Database does, or, once a write has begun
 // the transaction of the request's idempotency claim, in that
 // transaction, which sees the request's own writes. On PostgreSQL it reads
 // at read committed: each of fn's statements sees what was committed
 // before it began.
-func (c *Core) readSnapshot(ctx context.Context, fn func(DB) error) error {
-	if c.Keys != nil {
-		if tx, ok := c.Keys.ActiveTx(ctx); ok {
+func (c *core) readSnapshot(ctx context.Context, fn func(DB) error) error {
+	if c.keys != nil {
+		if tx, ok := c.keys.ActiveTx(ctx); ok {
 			return fn(txDB{tx})
 		}
 	}
-	return c.ReadSnapshot(ctx, fn)
+	return c.snapshot(ctx, fn)
 }
 
 // txDB adapts a *sql.Tx to DB.

@@ -113,12 +113,12 @@ func TestListPublishedEmptyPage(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			var ran []string
 			c.reader.ran, c.snapshot.ran = &ran, &ran
-			core := Core{Reader: &c.reader, ReadSnapshot: func(_ context.Context, fn func(DB) error) error {
+			store := Articles{&core{readDB: &c.reader, snapshot: func(_ context.Context, fn func(DB) error) error {
 				ran = append(ran, "snapshot")
 				return fn(&c.snapshot)
-			}}
+			}}}
 			var page articles.Page
-			err := core.ListPublished(context.Background(), 2, 5, &page)
+			err := store.ListPublished(context.Background(), 2, 5, &page)
 			if err != nil || page.Total != c.wantTotal || int64(len(page.Articles)) != c.wantArticles {
 				t.Errorf("ListPublished = total %d, %d articles, error %v; want %d, %d, nil", page.Total, len(page.Articles), err, c.wantTotal, c.wantArticles)
 			}
@@ -135,9 +135,9 @@ func TestListPublishedEmptyPage(t *testing.T) {
 func TestListPublishedStops(t *testing.T) {
 	var ran []string
 	db := scriptDB{pages: []int{3}, totals: []int64{9}, ran: &ran}
-	core := Core{Reader: &db}
+	store := Articles{&core{readDB: &db}}
 	page := articles.Page{MaxBytes: 7} // each row counts 5 bytes: "t", "b" and "Ada"
-	err := core.ListPublished(context.Background(), 3, 0, &page)
+	err := store.ListPublished(context.Background(), 3, 0, &page)
 	if !errors.Is(err, articles.ErrPageTooLarge) || len(page.Articles) != 1 || page.Total != 0 {
 		t.Errorf("ListPublished past Page.MaxBytes = %d articles, total %d, error %v; want 1, 0 and ErrPageTooLarge", len(page.Articles), page.Total, err)
 	}

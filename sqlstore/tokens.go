@@ -58,14 +58,6 @@ type Tokens struct {
 
 var _ auth.TokenStore = (*Tokens)(nil)
 
-// NewTokens returns a store over the database whose tables
-// auth_revocations, auth_sessions and auth_refresh_tokens exist. Reads go
-// to read and writes to write: on SQLite, read is the read-only pool and
-// write the single writer; elsewhere pass the same *sql.DB twice.
-func NewTokens(read, write *sql.DB) *Tokens {
-	return &Tokens{read: read, write: write}
-}
-
 // cutoffOf, followed by an expression of a user id and ")", is the SQL of
 // that user's cutoff rounded up to the whole second (NULL when there is
 // none): integer division in both databases.
@@ -113,7 +105,7 @@ WHERE id IN ($1, (SELECT family FROM auth_refresh_tokens WHERE hash = $2)) AND u
 func tokenKey(id string) string  { return "t:" + id }
 func userRowKey(id int64) string { return "u:" + strconv.FormatInt(id, 10) }
 
-// Revoked implements [TokenStore]: one statement on the primary keys of
+// Revoked implements [auth.TokenStore]: one statement on the primary keys of
 // the token's denial, its user's cutoff and its session.
 func (s *Tokens) Revoked(ctx context.Context, t auth.Token) (bool, error) {
 	rows, err := s.read.QueryContext(ctx, selectRevocations, tokenKey(t.ID), userRowKey(t.UserID), t.Session)
@@ -177,7 +169,7 @@ func ceilSecond(us int64) int64 {
 	return us
 }
 
-// RevokeToken implements [TokenStore].
+// RevokeToken implements [auth.TokenStore].
 func (s *Tokens) RevokeToken(ctx context.Context, id string, expires time.Time) error {
 	now := time.Now()
 	if err := s.purge(ctx, now); err != nil {
@@ -189,7 +181,7 @@ func (s *Tokens) RevokeToken(ctx context.Context, id string, expires time.Time) 
 	return nil
 }
 
-// RevokeUser implements [TokenStore]: one upsert of the user's cutoff,
+// RevokeUser implements [auth.TokenStore]: one upsert of the user's cutoff,
 // which only ever moves it forward (an earlier cutoff than the stored one
 // changes nothing and is no error). The row never expires: there is at
 // most one per user, and a token or session from before it stays refused
@@ -218,7 +210,7 @@ func (s *Tokens) inTx(ctx context.Context, what string, fn func(*sql.Tx) error) 
 	return nil
 }
 
-// StartSession implements [TokenStore]: the session and its first token
+// StartSession implements [auth.TokenStore]: the session and its first token
 // in one transaction.
 func (s *Tokens) StartSession(ctx context.Context, first auth.RefreshToken) error {
 	if err := s.purge(ctx, first.CreatedAt); err != nil {
@@ -234,7 +226,7 @@ func (s *Tokens) StartSession(ctx context.Context, first auth.RefreshToken) erro
 	})
 }
 
-// RotateRefresh implements [TokenStore] in one transaction: the update that
+// RotateRefresh implements [auth.TokenStore] in one transaction: the update that
 // marks old used only matches a current token of a live session, and it
 // locks the row, so a concurrent rotation of the same token waits and then
 // matches nothing. The session is not locked: a revocation never waits for
@@ -304,7 +296,7 @@ func readRefresh(ctx context.Context, tx *sql.Tx, hash []byte) (auth.RefreshToke
 	return rec, true, nil
 }
 
-// RevokeSession implements [TokenStore]: one UPDATE of at most two
+// RevokeSession implements [auth.TokenStore]: one UPDATE of at most two
 // session rows.
 func (s *Tokens) RevokeSession(ctx context.Context, session string, refresh []byte, user int64, at time.Time) (bool, error) {
 	res, err := s.write.ExecContext(ctx, revokeSessions, session, refresh, user, at.UnixMicro())
