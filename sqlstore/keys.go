@@ -78,6 +78,9 @@ import (
 //
 // Ended rows are deleted as claims find them, and all of them at most
 // once a minute, beside a claim (which does not wait for it).
+//
+// [New] builds it; applications get it from the Store of postgres or
+// sqlite (Store.Idempotency).
 type Keys struct {
 	read, write *sql.DB
 	stmts       *dialectStatements

@@ -30,6 +30,9 @@ import (
 // DELETE. Expired rows are deleted by Fail, at most once a minute in each
 // process. The table holds no more rows than there were failed logins
 // (two each) within the windows: its size follows the bcrypt rate.
+//
+// [New] builds it; applications get it from the Store of postgres or
+// sqlite (Store.Throttle).
 type Throttle struct {
 	read, write *sql.DB
 	lastPurge   atomic.Int64 // Unix microseconds

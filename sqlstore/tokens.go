@@ -51,6 +51,9 @@ import (
 // had no sessions) is refused, as are the access tokens of a session that
 // has no row. Expired rows are deleted by the writes, at most once a
 // minute.
+//
+// [New] builds it; applications get it from the Store of postgres or
+// sqlite (Store.Tokens).
 type Tokens struct {
 	read, write *sql.DB
 	lastPurge   atomic.Int64 // Unix microseconds
