@@ -16,25 +16,12 @@ import (
 // TestSchemaAlone: a service with a users table of its own migrates the
 // auth tables alone, or the idempotency keys alone, and uses them.
 func TestSchemaAlone(t *testing.T) {
-	ctx := context.Background()
-	for _, schema := range []sqlstore.Schema{sqlstore.AuthSchema, sqlstore.IdempotencySchema} {
-		t.Run(string(schema), func(t *testing.T) {
-			pool, _ := testdb.PostgresPool(t)
-			s := postgres.New(pool)
-			t.Cleanup(s.Close)
-			if err := s.MigrateSchemas(ctx, []sqlstore.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id BIGINT PRIMARY KEY)`); err != nil {
-				t.Fatal(err)
-			}
-			if exists(t, pool, "users") {
-				t.Errorf("the %s schema alone created a table users", schema)
-			}
-			if schema == sqlstore.AuthSchema {
-				schematest.UseTokens(t, s.Tokens(), s.Throttle())
-			} else {
-				schematest.UseKeys(t, s.Idempotency())
-			}
-		})
-	}
+	schematest.SchemaAlone(t, `CREATE TABLE IF NOT EXISTS accounts (id BIGINT PRIMARY KEY)`, func(t *testing.T) (schematest.Store, func() bool) {
+		pool, _ := testdb.PostgresPool(t)
+		s := postgres.New(pool)
+		t.Cleanup(s.Close)
+		return s, func() bool { return exists(t, pool, "users") }
+	})
 }
 
 // TestUsersTakeTheirSessions: with Users and Auth migrated together, a

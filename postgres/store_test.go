@@ -2,14 +2,13 @@ package postgres_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
-	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/internal/schematest"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/postgres"
 )
@@ -72,11 +71,5 @@ func TestOpenRefuses(t *testing.T) {
 }
 
 func TestMigrations(t *testing.T) {
-	names, err := fs.Glob(postgres.Migrations(), "*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"articles.down.sql", "articles.up.sql", "auth.down.sql", "auth.up.sql", "auth_users.down.sql", "auth_users.up.sql", "idempotency.down.sql", "idempotency.up.sql", "users.down.sql", "users.up.sql"}; !slices.Equal(names, want) {
-		t.Errorf("Migrations() files = %v, want %v", names, want)
-	}
+	schematest.CheckFiles(t, postgres.Migrations())
 }

@@ -15,24 +15,11 @@ import (
 // TestSchemaAlone: a service with a users table of its own migrates the
 // auth tables alone, or the idempotency keys alone, and uses them.
 func TestSchemaAlone(t *testing.T) {
-	ctx := context.Background()
-	for _, schema := range []sqlstore.Schema{sqlstore.AuthSchema, sqlstore.IdempotencySchema} {
-		t.Run(string(schema), func(t *testing.T) {
-			s, db := openBare(t)
-			if err := s.MigrateSchemas(ctx, []sqlstore.Schema{schema}, `CREATE TABLE IF NOT EXISTS accounts (id INTEGER PRIMARY KEY)`); err != nil {
-				t.Fatal(err)
-			}
-			if n := tableCount(t, db, "users"); n != 0 {
-				t.Errorf("the %s schema alone created a table users", schema)
-			}
-			if schema == sqlstore.AuthSchema {
-				schematest.UseTokens(t, s.Tokens(), s.Throttle())
-			} else {
-				schematest.UseKeys(t, s.Idempotency())
-			}
-		})
-	}
-	if s, _ := openBare(t); s.MigrateSchemas(ctx, []sqlstore.Schema{"nope"}) == nil {
+	schematest.SchemaAlone(t, `CREATE TABLE IF NOT EXISTS accounts (id INTEGER PRIMARY KEY)`, func(t *testing.T) (schematest.Store, func() bool) {
+		s, db := openBare(t)
+		return s, func() bool { return tableCount(t, db, "users") != 0 }
+	})
+	if s, _ := openBare(t); s.MigrateSchemas(context.Background(), []sqlstore.Schema{"nope"}) == nil {
 		t.Error("MigrateSchemas of an unknown schema: no error")
 	}
 }

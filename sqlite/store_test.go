@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/internal/schematest"
 	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/sqlite"
 )
@@ -114,13 +114,7 @@ func TestDSNPragmas(t *testing.T) {
 }
 
 func TestMigrations(t *testing.T) {
-	names, err := fs.Glob(sqlite.Migrations(), "*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := []string{"articles.down.sql", "articles.up.sql", "auth.down.sql", "auth.up.sql", "auth_users.down.sql", "auth_users.up.sql", "idempotency.down.sql", "idempotency.up.sql", "users.down.sql", "users.up.sql"}; !slices.Equal(names, want) {
-		t.Errorf("Migrations() files = %v, want %v", names, want)
-	}
+	schematest.CheckFiles(t, sqlite.Migrations())
 
 	// The files work for a tool of one's own: up, up again, down.
 	db, err := sql.Open("sqlite", sqlite.DSN(filepath.Join(t.TempDir(), "app.db")))

@@ -6,12 +6,60 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
+
+// Store is the Store of postgres or sqlite.
+type Store interface {
+	MigrateSchemas(ctx context.Context, schemas []sqlstore.Schema, more ...string) error
+	Tokens() *sqlstore.Tokens
+	Throttle() *sqlstore.Throttle
+	Idempotency() *sqlstore.Keys
+}
+
+// SchemaAlone migrates the auth schema alone, and the idempotency schema
+// alone, each on a new database of open's beside a table accounts of the
+// service's own (created by the script accounts), and uses it; users, which
+// reports whether the database has a table users, must then find none.
+func SchemaAlone(t *testing.T, accounts string, open func(t *testing.T) (s Store, users func() bool)) {
+	ctx := context.Background()
+	for _, schema := range []sqlstore.Schema{sqlstore.AuthSchema, sqlstore.IdempotencySchema} {
+		t.Run(string(schema), func(t *testing.T) {
+			s, users := open(t)
+			if err := s.MigrateSchemas(ctx, []sqlstore.Schema{schema}, accounts); err != nil {
+				t.Fatal(err)
+			}
+			if users() {
+				t.Errorf("the %s schema alone created a table users", schema)
+			}
+			if schema == sqlstore.AuthSchema {
+				UseTokens(t, s.Tokens(), s.Throttle())
+			} else {
+				UseKeys(t, s.Idempotency())
+			}
+		})
+	}
+}
+
+// CheckFiles checks the names of the SQL files of a database's
+// Migrations.
+func CheckFiles(t *testing.T, files fs.FS) {
+	t.Helper()
+	names, err := fs.Glob(files, "*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"articles.down.sql", "articles.up.sql", "auth.down.sql", "auth.up.sql", "auth_users.down.sql", "auth_users.up.sql", "idempotency.down.sql", "idempotency.up.sql", "users.down.sql", "users.up.sql"}; !slices.Equal(names, want) {
+		t.Errorf("Migrations() files = %v, want %v", names, want)
+	}
+}
 
 // Keys is the idempotency store of a SQL store.
 type Keys interface {
