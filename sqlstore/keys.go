@@ -149,6 +149,11 @@ var (
 )
 
 // Claim implements idempotency.Store. k.LeaseEnd must be after k.Now.
+// It looks the key up (one SELECT through the read pool) and answers a
+// held key or a recorded answer from that; otherwise it inserts a held row
+// through the write pool (one INSERT … ON CONFLICT DO NOTHING, after a
+// DELETE of the ended row for a take-over), looking again, a few times at
+// most, when another claim inserted the key first.
 //
 // The claim's row is committed when Claim returns. When ctx ends while the
 // insert is under way, PostgreSQL may commit it all the same: the key then
