@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
@@ -23,7 +22,7 @@ import (
 // until the server's WriteTimeout.
 func TestShowStalledClientCut(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	ctx := context.Background()
 	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
 	if err != nil {
@@ -56,7 +55,7 @@ func TestShowStalledClientCut(t *testing.T) {
 // of the answer is cut off, and the article is stored all the same.
 func TestCreateStalledClientCut(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	ctx := context.Background()
 	ada, err := s.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
 	if err != nil {

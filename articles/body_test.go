@@ -12,7 +12,6 @@ import (
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/httpjson/oversize"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/internal/testenv"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
@@ -58,7 +57,7 @@ func TestCreateNotUTF8LeavesListUnchanged(t *testing.T) {
 // ResponseWriter wrapper must not hide the refusal from net/http.
 func TestCreateOversizedBodyAnswered(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: bodies of megabytes over a real connection")
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	nop := zerolog.Nop()
 	h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: &nop}})
 	if err != nil {

@@ -3,9 +3,10 @@
 // writes by authenticated users. It is an [http.Handler] that mounts on
 // any router, over a [Store] that keeps the data.
 //
-// The stores live in sub-packages named after their database:
-// [github.com/gqlkit/gqlkit/articles/pgstore] (PostgreSQL through pgx) and
-// [github.com/gqlkit/gqlkit/articles/sqlitestore] (SQLite through
+// The kit's store is [github.com/gqlkit/gqlkit/sqlstore.Articles], which
+// the Articles method of the Store of the packages named after their
+// database returns: [github.com/gqlkit/gqlkit/postgres] (PostgreSQL
+// through pgx) and [github.com/gqlkit/gqlkit/sqlite] (SQLite through
 // modernc.org/sqlite, no cgo). [github.com/gqlkit/gqlkit/articles/storetest]
 // checks any implementation.
 //

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // Example_mount serves the articles API on a stock http.ServeMux, backed by
@@ -27,7 +27,7 @@ func Example_mount() {
 	}
 	defer os.RemoveAll(dir)
 
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func Example_mount() {
 	if err := store.Migrate(ctx); err != nil {
 		log.Fatal(err)
 	}
-	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", []byte("bcrypt hash"))
+	ada, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("bcrypt hash"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func Example_mount() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	h, err := articles.NewHandler(store, articles.Config{
+	h, err := articles.NewHandler(store.Articles(), articles.Config{
 		BaseURL: "https://api.example.com",
 		Now:     func() time.Time { return time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC) },
 	})
@@ -123,7 +123,7 @@ func ExampleHandler_routes() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func ExampleHandler_routes() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	h, err := articles.NewHandler(store, articles.Config{})
+	h, err := articles.NewHandler(store.Articles(), articles.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func ExamplePage() {
 		log.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -181,13 +181,13 @@ func ExamplePage() {
 	if err := store.Migrate(ctx); err != nil {
 		log.Fatal(err)
 	}
-	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", []byte("bcrypt hash"))
+	ada, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("bcrypt hash"))
 	if err != nil {
 		log.Fatal(err)
 	}
 	day := time.Date(2025, 1, 2, 0, 0, 0, 0, time.UTC)
 	for i, body := range []string{"Short.", "A longer body, of some forty characters.", "Short again."} {
-		_, err := store.CreateArticle(ctx, articles.NewArticle{
+		_, err := store.Articles().CreateArticle(ctx, articles.NewArticle{
 			UserID: ada, Title: fmt.Sprint("No. ", i+1), Body: body, Published: true, CreatedAt: day.Add(time.Duration(i) * time.Hour),
 		})
 		if err != nil {
@@ -196,7 +196,7 @@ func ExamplePage() {
 	}
 
 	var page articles.Page
-	if err := store.ListPublished(ctx, 10, 0, &page); err != nil {
+	if err := store.Articles().ListPublished(ctx, 10, 0, &page); err != nil {
 		log.Fatal(err)
 	}
 	for _, a := range page.Articles {
@@ -205,7 +205,7 @@ func ExamplePage() {
 	fmt.Println("published:", page.Total)
 
 	bounded := articles.Page{MaxBytes: 60}
-	err = store.ListPublished(ctx, 10, 0, &bounded)
+	err = store.Articles().ListPublished(ctx, 10, 0, &bounded)
 	fmt.Println(len(bounded.Articles), "articles, then:", errors.Is(err, articles.ErrPageTooLarge))
 	// Output:
 	// No. 3: 12 bytes

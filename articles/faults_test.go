@@ -104,7 +104,7 @@ func (s *panickingStore) DeleteArticle(ctx context.Context, id, userID int64) er
 // 500 logged once with its stack, and the next request is served on the
 // same connection.
 func TestPanicInHandler(t *testing.T) {
-	store, _ := testdb.SQLite(t)
+	store, _ := sqliteStore(t)
 	ctx := context.Background()
 	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
 	if err != nil {

@@ -19,7 +19,6 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // TestMountStyles serves the same store through each way of mounting the
@@ -84,7 +83,7 @@ func TestMountStyles(t *testing.T) {
 	}
 	for _, style := range styles {
 		t.Run(style.name, func(t *testing.T) {
-			s, c := testdb.SQLite(t)
+			s, c := sqliteStore(t)
 			cfg := style.cfg
 			cfg.Now = func() time.Time { return now }
 			h, err := articles.NewHandler(s, cfg)
@@ -129,7 +128,7 @@ func TestMountStyles(t *testing.T) {
 // TestRouteMethods mounts each route method without a method pattern: it
 // refuses other methods itself.
 func TestRouteMethods(t *testing.T) {
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	h, err := articles.NewHandler(s, articles.Config{})
 	if err != nil {
 		t.Fatal(err)
@@ -164,7 +163,7 @@ func TestRouteMethods(t *testing.T) {
 // TestBaseURL checks the URLs in links and Location with Config.BaseURL
 // and over TLS.
 func TestBaseURL(t *testing.T) {
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	ada, err := s.CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h"))
 	if err != nil {
 		t.Fatal(err)
@@ -338,7 +337,7 @@ func TestArticleMarshalJSON(t *testing.T) {
 // BaseURL their links cannot be absolute, so they are a 400 and nothing is
 // written; with one, they are served.
 func TestNoHost(t *testing.T) {
-	s, _ := testdb.SQLite(t)
+	s, _ := sqliteStore(t)
 	ada, err := s.CreateUser(context.Background(), "Ada", "ada@example.com", []byte("h"))
 	if err != nil {
 		t.Fatal(err)

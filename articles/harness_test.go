@@ -49,8 +49,14 @@ var storeOpeners = []struct {
 	name string
 	open func(t *testing.T) (storetest.Store, *testdb.Counter)
 }{
-	{name: "sqlite", open: func(t *testing.T) (storetest.Store, *testdb.Counter) { return testdb.SQLite(t) }},
-	{name: "postgres", open: func(t *testing.T) (storetest.Store, *testdb.Counter) { return testdb.Postgres(t) }},
+	{name: "sqlite", open: func(t *testing.T) (storetest.Store, *testdb.Counter) {
+		s, c := testdb.SQLite(t)
+		return testdb.Of(s), c
+	}},
+	{name: "postgres", open: func(t *testing.T) (storetest.Store, *testdb.Counter) {
+		s, c := testdb.Postgres(t)
+		return testdb.Of(s), c
+	}},
 }
 
 // forEachStore runs f once per store, each on a new, empty database.
@@ -226,3 +232,10 @@ const (
 	forbidden       = `{"message":"You can only delete your own articles."}`
 	notAllowed      = `{"message":"Method not allowed."}`
 )
+
+// sqliteStore returns the users and articles of a migrated SQLite file
+// (testdb.SQLite).
+func sqliteStore(t *testing.T) (testdb.Domains, *testdb.Counter) {
+	s, c := testdb.SQLite(t)
+	return testdb.Of(s), c
+}

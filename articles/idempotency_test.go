@@ -15,6 +15,7 @@ import (
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // keyed serves e's store as the example server mounts it with
@@ -23,7 +24,11 @@ import (
 // ran, as when the process fails between the write and the answer.
 func keyed(t *testing.T, e *env, failAfter *atomic.Bool) *httptest.Server {
 	t.Helper()
-	keys := e.store.(interface{ Idempotency() *idempotency.SQLStore }).Idempotency()
+	s, ok := e.store.(interface{ Idempotency() *sqlstore.Keys })
+	if !ok {
+		t.Fatalf("no idempotency keys in a %T", e.store)
+	}
+	keys := s.Idempotency()
 	nop := zerolog.Nop()
 	mw, err := idempotency.Middleware(idempotency.Config{Store: keys, Presenter: apierror.Presenter{Logger: &nop}})
 	if err != nil {

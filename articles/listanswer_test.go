@@ -16,7 +16,6 @@ import (
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
 	apierror "github.com/gqlkit/gqlkit/errors"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
 // bigPage stores n published articles of Ada's with 4 KiB bodies, newest
@@ -108,7 +107,7 @@ func (s *replayStore) ListPublished(ctx context.Context, limit int, offset int64
 // before the page is whole; the cause is logged once per failure, and the
 // next list is served.
 func TestListFailsMidway(t *testing.T) {
-	store, _ := testdb.SQLite(t)
+	store, _ := sqliteStore(t)
 	bigPage(t, store, 40)
 	rs := &replayStore{Store: store, after: 1000}
 	srv, logs, _ := serveLikeExample(t, rs)
@@ -161,7 +160,7 @@ func (w *goneWriter) Write(b []byte) (int, error) {
 // when the client's connection then fails, the handler stops writing and
 // logs the event once at info level (it is no server error).
 func TestListClientGone(t *testing.T) {
-	store, _ := testdb.SQLite(t)
+	store, _ := sqliteStore(t)
 	data := bigPage(t, store, 40)
 	p := "http://example.com/api/articles"
 	body := `{"data":` + data + `,"links":{"first":"` + p + `?page=1&per_page=100","last":"` + p + `?page=1&per_page=100","prev":null,"next":null},` +

@@ -22,7 +22,6 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/internal/testdb"
 	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
@@ -227,7 +226,7 @@ func TestListBudget(t *testing.T) {
 func TestListTooLarge(t *testing.T) {
 	for _, budget := range []int64{0, -1} {
 		t.Run(fmt.Sprint("ResponseBudget=", budget), func(t *testing.T) {
-			s, _ := testdb.SQLite(t)
+			s, _ := sqliteStore(t)
 			rows := stored(t, s, 3, 100<<10)
 			addr := budgetServer(t, s, articles.Config{MaxListBytes: 250_000, ResponseBudget: budget})
 			for range 3 {

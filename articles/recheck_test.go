@@ -22,12 +22,14 @@ import (
 	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
-// tokenStore is a store that also keeps revoked tokens, with a way to
-// make its token store fail.
-type tokenStore interface {
+// tokenStore is a store that also keeps revoked tokens.
+type tokenStore struct {
 	storetest.Store
-	Tokens() *auth.SQLTokenStore
+	tokens auth.TokenStore
 }
+
+// Tokens returns the store's revoked tokens.
+func (s tokenStore) Tokens() auth.TokenStore { return s.tokens }
 
 // recheckStores open the stores of TestWriteRecheck; close makes every
 // later revocation check fail.
@@ -37,11 +39,11 @@ var recheckStores = []struct {
 }{
 	{name: "sqlite", open: func(t *testing.T) (tokenStore, func()) {
 		s, db, _ := testdb.SQLiteDB(t)
-		return s, func() { _ = db.Close() }
+		return tokenStore{testdb.Of(s), s.Tokens()}, func() { _ = db.Close() }
 	}},
 	{name: "postgres", open: func(t *testing.T) (tokenStore, func()) {
 		s, _ := testdb.Postgres(t)
-		return s, s.Close
+		return tokenStore{testdb.Of(s), s.Tokens()}, s.Close
 	}},
 }
 

@@ -8,8 +8,8 @@ import (
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
-// Store keeps articles. The sub-packages pgstore and sqlitestore implement
-// it, and storetest checks any implementation. Implementations are safe for
+// Store keeps articles. The stores of the kit's postgres and sqlite
+// packages implement it, and storetest checks any implementation. Implementations are safe for
 // concurrent use.
 //
 // Reads see published articles only. A missing article is an error that

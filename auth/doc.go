@@ -84,8 +84,9 @@
 //
 // # Revocation
 //
-// With [Config.Tokens] (pgstore's and sqlitestore's Tokens method return a
-// [SQLTokenStore]) every token the verifier accepts costs one lookup,
+// With [Config.Tokens] (the Tokens method of the stores of
+// [github.com/gqlkit/gqlkit/postgres] and [github.com/gqlkit/gqlkit/sqlite]
+// returns one) every token the verifier accepts costs one lookup,
 // [TokenStore.Revoked], which refuses it when
 //
 //   - its id (jti) was logged out ([TokenStore.RevokeToken], for a token
@@ -220,9 +221,9 @@
 // once [LoginConfig.MaxInFlight] logins are under way or after it waited
 // [LoginConfig.MaxWait] behind the other logins of its account and for a
 // bcrypt slot. The counts live in a [LoginThrottle]: by default a
-// [MemoryThrottle], the process's own and bounded in size; an
-// [SQLThrottle] (the Throttle method of pgstore's and sqlitestore's
-// stores) shares them between the processes on one database. Those see
+// [MemoryThrottle], the process's own and bounded in size; the
+// LoginThrottle of a SQL store (the Throttle method of the postgres and
+// sqlite stores) shares them between the processes on one database. Those see
 // each other's failures but not each other's turns: P processes guessing
 // at one account at the same moment check at most P-1 passwords more than
 // the limit, once per window. A throttle that fails closes the login
@@ -282,6 +283,6 @@
 // A [Verifier], an [Issuer], a [Refresher] and a [Logout] are immutable
 // after construction and safe for concurrent use. A [Login] is safe for
 // concurrent use: its state (the turns of the accounts logging in, the
-// logins under way) is guarded. [MemoryThrottle] and [SQLThrottle] are
-// safe for concurrent use.
+// logins under way) is guarded. [MemoryThrottle] is safe for concurrent
+// use.
 package auth

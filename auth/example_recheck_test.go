@@ -11,8 +11,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // A write checks its token again once the body is in: the token is
@@ -25,7 +25,7 @@ func ExampleRecheck() {
 	}
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -16,8 +16,8 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // Sessions on a SQLite store: login begins a session and sets its refresh
@@ -30,7 +30,7 @@ func ExampleNewRefresher() {
 	}
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func ExampleNewRefresher() {
 		log.Fatal(err)
 	}
 	hash, _ := auth.HashPassword("correct horse", bcrypt.MinCost)
-	if _, err := store.CreateUser(ctx, "Ada", "ada@example.com", hash); err != nil {
+	if _, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", hash); err != nil {
 		log.Fatal(err)
 	}
 
@@ -50,7 +50,7 @@ func ExampleNewRefresher() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	login, _ := auth.NewLogin(store, issuer, auth.LoginConfig{Cost: bcrypt.MinCost, Refresh: refresher})
+	login, _ := auth.NewLogin(store.Users(), issuer, auth.LoginConfig{Cost: bcrypt.MinCost, Refresh: refresher})
 	logout, _ := auth.NewLogout(verifier, auth.LogoutConfig{Refresh: refresher})
 	mux := http.NewServeMux()
 	mux.Handle("/api/auth/login", login)

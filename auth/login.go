@@ -71,9 +71,9 @@ type LoginConfig struct {
 
 	// Throttle keeps the counts of failed logins that ClientLimit and
 	// AccountLimit are checked against. nil means a [MemoryThrottle] of
-	// this Login's own, of [DefaultThrottleKeys] keys; an [SQLThrottle]
-	// (pgstore's and sqlitestore's Throttle method) makes the processes
-	// on one database count together; [NoThrottle]{} turns throttling
+	// this Login's own, of [DefaultThrottleKeys] keys; the throttle of a
+	// SQL store (the Throttle method of the postgres and sqlite stores)
+	// makes the processes on one database count together; [NoThrottle]{} turns throttling
 	// off.
 	Throttle LoginThrottle
 
@@ -186,7 +186,7 @@ type LoginConfig struct {
 // way, or after MaxWait queued behind the other logins of its account and
 // for a bcrypt slot.
 //
-// Processes sharing an [SQLThrottle] see each other's failures but not
+// Processes sharing the throttle of a SQL store see each other's failures but not
 // each other's turns: P processes guessing one account at once may
 // check P-1 passwords more than the limit allows, once per window.
 //

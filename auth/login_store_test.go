@@ -20,8 +20,8 @@ var loginStores = []struct {
 	name string
 	open func(t *testing.T) auth.UserStore
 }{
-	{name: "sqlite", open: func(t *testing.T) auth.UserStore { return testdb.SQLitePools(t).Store }},
-	{name: "postgres", open: func(t *testing.T) auth.UserStore { s, _ := testdb.Postgres(t); return s }},
+	{name: "sqlite", open: func(t *testing.T) auth.UserStore { return testdb.SQLitePools(t).Store.Users() }},
+	{name: "postgres", open: func(t *testing.T) auth.UserStore { s, _ := testdb.Postgres(t); return s.Users() }},
 }
 
 // TestLoginControlCharacters checks that control characters in the login

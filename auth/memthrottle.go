@@ -14,7 +14,7 @@ const DefaultThrottleKeys = 100_000
 // process, in at most a fixed number of keys. Build it with
 // [NewMemoryThrottle]; it is safe for concurrent use. Its counts are the
 // process's own: processes behind a load balancer each count apart (use
-// [SQLThrottle] to count together).
+// the LoginThrottle of a SQL store to count together).
 //
 // # Memory
 //

@@ -88,9 +88,10 @@ type ThrottleKey struct {
 // one for the pair of e-mail address and client address, so that the
 // throttle never holds an address, nor a password typed into its field.
 //
-// [MemoryThrottle] keeps the counts in the process; [SQLThrottle] keeps
-// them in the database, so that the processes sharing it throttle
-// together. A store such as Redis implements it with one pipelined read
+// [MemoryThrottle] keeps the counts in the process;
+// [github.com/gqlkit/gqlkit/sqlstore.Throttle] (the Throttle method of
+// the postgres and sqlite stores) keeps them in the database, so that the
+// processes sharing it throttle together. A store such as Redis implements it with one pipelined read
 // (Failures) and one script or transaction (Fail): INCR, with PEXPIRE NX
 // for a new window. Implementations are safe for concurrent use.
 //

@@ -372,15 +372,15 @@ func TestNewLoginThrottleErrors(t *testing.T) {
 func TestLoginThrottleStores(t *testing.T) {
 	for _, st := range []struct {
 		name string
-		open func(t *testing.T) (auth.UserStore, *auth.SQLThrottle)
+		open func(t *testing.T) (auth.UserStore, sqlThrottle)
 	}{
-		{"sqlite", func(t *testing.T) (auth.UserStore, *auth.SQLThrottle) {
+		{"sqlite", func(t *testing.T) (auth.UserStore, sqlThrottle) {
 			p := testdb.SQLitePools(t)
-			return p.Store, p.Throttle()
+			return p.Store.Users(), p.Throttle()
 		}},
-		{"postgres", func(t *testing.T) (auth.UserStore, *auth.SQLThrottle) {
+		{"postgres", func(t *testing.T) (auth.UserStore, sqlThrottle) {
 			s, _ := testdb.Postgres(t)
-			return s, s.Throttle()
+			return s.Users(), s.Throttle()
 		}},
 	} {
 		t.Run(st.name, func(t *testing.T) {

@@ -169,12 +169,18 @@ func TestLoginThrottlesConcurrent(t *testing.T) {
 	}
 }
 
+// sqlThrottle is the login throttle of a SQL store, which can purge.
+type sqlThrottle interface {
+	auth.LoginThrottle
+	Purge(ctx context.Context, now time.Time) error
+}
+
 // TestSQLThrottlePurge: Purge deletes the rows whose window has ended and
 // keeps the others; Fail purges by itself at most once a minute.
 func TestSQLThrottlePurge(t *testing.T) {
 	for _, th := range throttles[1:] {
 		t.Run(th.name, func(t *testing.T) {
-			throttle := th.open(t).(*auth.SQLThrottle)
+			throttle := th.open(t).(sqlThrottle)
 			ctx := context.Background()
 			keys := []auth.ThrottleKey{{Key: "c:pair", Window: time.Minute}, {Key: "a:account", Window: 15 * time.Minute}}
 			if err := throttle.Fail(ctx, keys, testNow); err != nil {

@@ -9,9 +9,11 @@ import (
 // tokens that were logged out, the per-user cutoffs of "log out
 // everywhere", the sessions (one per login: a refresh token family, the
 // sid claim of the access tokens issued with it) and their refresh tokens
-// ([Refresher]). [SQLTokenStore] implements it on PostgreSQL and SQLite
-// (the tables come with the migrations of pgstore and sqlitestore); a
-// shared cache such as Redis can implement it too: every method reads or
+// ([Refresher]). [github.com/gqlkit/gqlkit/sqlstore.Tokens] implements
+// it, in PostgreSQL or SQLite (the Tokens method of the Store of
+// [github.com/gqlkit/gqlkit/postgres] and
+// [github.com/gqlkit/gqlkit/sqlite]; the tables come with the auth
+// schema); a shared cache such as Redis can implement it too: every method reads or
 // writes a few keys. Implementations are safe for concurrent use.
 //
 // Every revocation is one write that takes effect at once, whatever

@@ -14,10 +14,16 @@ import (
 	"github.com/gqlkit/gqlkit/internal/testdb"
 )
 
+// sqlTokens is the token store of a SQL store, which can purge.
+type sqlTokens interface {
+	auth.TokenStore
+	Purge(ctx context.Context, now time.Time) error
+}
+
 // tokenStore is a real store of users and tokens, migrated and empty.
 type tokenStore struct {
 	users   auth.UserStore
-	tokens  *auth.SQLTokenStore
+	tokens  sqlTokens
 	counter *testdb.Counter
 	// close closes the store's connections: every later call fails.
 	close func()
@@ -30,13 +36,13 @@ var tokenStores = []struct {
 	open func(t testing.TB) tokenStore
 }{
 	{name: "sqlite", open: func(t testing.TB) tokenStore {
-		// As sqlitestore.Open: one writer connection, a read pool.
+		// As sqlite.Open: one writer connection, a read pool.
 		p := testdb.SQLitePools(t)
-		return tokenStore{users: p.Store, tokens: p.Tokens(), counter: p.Counter, close: p.Close}
+		return tokenStore{users: p.Store.Users(), tokens: p.Tokens(), counter: p.Counter, close: p.Close}
 	}},
 	{name: "postgres", open: func(t testing.TB) tokenStore {
 		s, c := testdb.Postgres(t)
-		return tokenStore{users: s, tokens: s.Tokens(), counter: c, close: s.Close}
+		return tokenStore{users: s.Users(), tokens: s.Tokens(), counter: c, close: s.Close}
 	}},
 }
 
@@ -175,7 +181,7 @@ func TestRevocation(t *testing.T) {
 
 // BenchmarkVerify measures what a revocation check adds to verifying a
 // token: none is the signature and claims alone; the stores add their one
-// statement (on SQLite through a read pool, as with sqlitestore.Open),
+// statement (on SQLite through a read pool, as with sqlite.Open),
 // for a token without a session (as the token command issues) and
 // for one of a live session (as a login issues).
 func BenchmarkVerify(b *testing.B) {

@@ -7,9 +7,10 @@ import (
 )
 
 // UserStore keeps the users who log in: the user management of an
-// application (create, delete) beside the lookup [Login] needs. The SQL
-// stores of the articles module (pgstore, sqlitestore) implement it next
-// to articles.Store; the example server's "users" commands use it.
+// application (create, delete) beside the lookup [Login] needs. The
+// stores of [github.com/gqlkit/gqlkit/postgres] and
+// [github.com/gqlkit/gqlkit/sqlite] implement it (their Users schema); the
+// example server's "users" commands use it.
 // Implementations are safe for concurrent use.
 type UserStore interface {
 	// Users is the lookup of [Login]. When no user has the address the

@@ -77,7 +77,7 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 	if err := store.Migrate(ctx, hooksUniqueTitles); err != nil {
 		t.Fatalf("Migrate: %v", err)
 	}
-	userID, err := store.CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
+	userID, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
 	if err != nil {
 		t.Fatalf("CreateUser: %v", err)
 	}
@@ -112,7 +112,7 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 				Args: []graphql.Argument{{Name: "title", Type: graphql.NewNonNull(graphql.String)}},
 				Typed: graphql.Resolver(func(ctx context.Context, _ any, args struct{ Title string }) (int64, error) {
 					id, _ := auth.UserID(ctx)
-					a, err := store.CreateArticle(ctx, articles.NewArticle{UserID: id, Title: args.Title, Body: "Text", Published: true})
+					a, err := store.Articles().CreateArticle(ctx, articles.NewArticle{UserID: id, Title: args.Title, Body: "Text", Published: true})
 					return a.ID, err
 				})},
 		}},
@@ -124,7 +124,7 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 	if err != nil {
 		t.Fatalf("graphqlhttp.New: %v", err)
 	}
-	rest, err := articles.NewHandler(store, articles.Config{Presenter: apierror.Presenter{Logger: &logger, Hooks: hooks}})
+	rest, err := articles.NewHandler(store.Articles(), articles.Config{Presenter: apierror.Presenter{Logger: &logger, Hooks: hooks}})
 	if err != nil {
 		t.Fatalf("articles.NewHandler: %v", err)
 	}

@@ -80,7 +80,7 @@ func TestMutationGateRechecks(t *testing.T) {
 		gqlNoTokenSvc = `{"errors":[{"message":"Service unavailable.","extensions":{"code":"SERVICE_UNAVAILABLE"}}]}`
 	)
 	store, db, counter := testdb.SQLiteDB(t)
-	user, err := store.CreateUser(context.Background(), "Ada", "ada@example.com", []byte("hash"))
+	user, err := store.Users().CreateUser(context.Background(), "Ada", "ada@example.com", []byte("hash"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,12 +12,21 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/pgstore"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
 	"github.com/gqlkit/gqlkit/internal/testdb"
+	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
+
+// sqlKeys is the idempotency store of a SQL store, whose claims the
+// application's writes join.
+type sqlKeys interface {
+	idempotency.Store
+	Tx(ctx context.Context) (*sql.Tx, error)
+	ActiveTx(ctx context.Context) (*sql.Tx, bool)
+}
 
 // backend is a migrated database of one kind, with the articles store
 // over it: its users are what the tests' handlers write, through the
@@ -25,12 +34,12 @@ import (
 type backend struct {
 	users    auth.UserStore
 	articles articles.Store
-	keys     *idempotency.SQLStore
+	keys     sqlKeys
 	// db reaches the database for the tests themselves (never through
 	// the pool the store writes through), and dialect is its kind, for
 	// stores of the tests' own making.
 	db      *sql.DB
-	dialect idempotency.Dialect
+	dialect sqlstore.Dialect
 	// waits returns how many times a statement of the store has waited
 	// for a connection of the pool it writes through.
 	waits func() int64
@@ -38,7 +47,7 @@ type backend struct {
 
 // backends lists the databases the tests run on; PostgreSQL is skipped
 // without TEST_DATABASE_URL. open's conns is the size of the pool the
-// store writes through: SQLite's is always 1, as sqlitestore.Open makes
+// store writes through: SQLite's is always 1, as sqlite.Open makes
 // it; PostgreSQL's is conns.
 var backends = []struct {
 	name string
@@ -51,7 +60,7 @@ var backends = []struct {
 func openSQLite(t testing.TB, _ int32) backend {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "app.db")
-	st, err := sqlitestore.Open(path)
+	st, err := sqlite.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,12 +68,12 @@ func openSQLite(t testing.TB, _ int32) backend {
 	if err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("sqlite", sqlitestore.DSN(path))
+	db, err := sql.Open("sqlite", sqlite.DSN(path))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = db.Close() })
-	return backend{users: st, articles: st, keys: st.Idempotency(), db: db, dialect: idempotency.SQLite,
+	return backend{users: st.Users(), articles: st.Articles(), keys: st.Idempotency(), db: db, dialect: sqlstore.SQLite,
 		waits: func() int64 { return st.WriteDB().Stats().WaitCount }}
 }
 
@@ -78,14 +87,14 @@ func openPostgres(t testing.TB, conns int32) backend {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	st := pgstore.New(pool)
+	st := postgres.New(pool)
 	t.Cleanup(st.Close)
 	if err := st.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	db := stdlib.OpenDBFromPool(base)
 	t.Cleanup(func() { _ = db.Close() })
-	return backend{users: st, articles: st, keys: st.Idempotency(), db: db, dialect: idempotency.PostgreSQL,
+	return backend{users: st.Users(), articles: st.Articles(), keys: st.Idempotency(), db: db, dialect: sqlstore.PostgreSQL,
 		waits: func() int64 { return pool.Stat().EmptyAcquireCount() }}
 }
 
@@ -104,7 +113,7 @@ func (b backend) count(t *testing.T, table string) int {
 func (b backend) leaseEnd(t *testing.T, key string) time.Time {
 	t.Helper()
 	var end int64
-	err := b.db.QueryRow(`SELECT expires_at FROM idempotency_keys WHERE subject = '1' AND key = $1 AND status = 0`, key).Scan(&end)
+	err := b.db.QueryRow(`SELECT held_until FROM idempotency_keys WHERE subject = '1' AND key = $1 AND status = 0`, key).Scan(&end)
 	if errors.Is(err, sql.ErrNoRows) {
 		return time.Time{}
 	}

@@ -4,7 +4,7 @@
 // answer again instead of a second write.
 //
 //	keys, err := idempotency.Middleware(idempotency.Config{
-//		Store: store.Idempotency(), // pgstore or sqlitestore: keys live beside the data
+//		Store: store.Idempotency(), // postgres or sqlite: keys live beside the data
 //	})
 //	mux.Handle("POST /api/articles", verifier.Optional(keys(articlesHandler)))
 //
@@ -76,10 +76,12 @@
 //
 // # Exactly once, across crashes
 //
-// The stores of this module ([SQLStore], which pgstore and sqlitestore
-// provide) open a claim's transaction when its first write asks for it
-// ([SQLStore.Tx]), check there that the request still holds the key, and
-// record the answer in it: the writes and the answer commit together or
+// The SQL store of this module ([github.com/gqlkit/gqlkit/sqlstore.Keys],
+// which the Idempotency method of the Store of
+// [github.com/gqlkit/gqlkit/postgres] and [github.com/gqlkit/gqlkit/sqlite]
+// returns) opens a claim's transaction when its first write asks for it
+// (its Tx method), checks there that the request still holds the key, and
+// records the answer in it: the writes and the answer commit together or
 // not at all. If the process dies at any point, either both are there
 // and a retry is replayed, or neither is and a retry runs afresh. The
 // answer is sent only after the commit, so no transaction is open while
@@ -88,8 +90,8 @@
 // and a retry the recorded answer.
 //
 // The rule for a store of your own in the same database: run a keyed
-// request's writes in the transaction of [SQLStore.Tx], and, once it is
-// open, its reads too ([SQLStore.ActiveTx]). A request that holds the
+// request's writes in the transaction of the store's Tx, and,
+// once it is open, its reads too (its ActiveTx). A request that holds the
 // transaction's connection and waits for another one can exhaust a small
 // pool (every connection held by a request waiting for one more); one
 // that runs everything in its transaction never waits for a connection

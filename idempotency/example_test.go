@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // A retried POST with the same Idempotency-Key gets the first answer
@@ -22,7 +22,7 @@ import (
 func ExampleMiddleware() {
 	dir, _ := os.MkdirTemp("", "idempotency")
 	defer os.RemoveAll(dir)
-	store, err := sqlitestore.Open(filepath.Join(dir, "app.db"))
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
 	if err != nil {
 		panic(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // claimed is what a Claim returned, and how long it took.
@@ -107,7 +108,7 @@ func TestSQLStoreRetryOfAJoinedClaimNeverWaits(t *testing.T) {
 		retry.LeaseEnd = retry.Now.Add(lease)
 		checkInUseAtOnce(t, "a retry past the first lease", claimBeside(t, b, art.ID, retry))
 
-		if b.dialect == idempotency.PostgreSQL {
+		if b.dialect == sqlstore.PostgreSQL {
 			late := retry
 			late.Now = k.LeaseEnd.Add(2 * time.Minute) // past the renewed lease too
 			late.LeaseEnd = late.Now.Add(lease)

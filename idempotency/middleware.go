@@ -107,10 +107,11 @@ type Config struct {
 	// Lease is how long a key stays held after its request last renewed
 	// its claim; the middleware renews it every Lease/3 while the handler
 	// runs, so it only ends on its own when the process dies. It also
-	// bounds a claim's transaction: with SQLStore, a request's handler
+	// bounds a claim's transaction: with a SQL store, a request's handler
 	// that returns within two thirds of Lease of its first write is
 	// sure to have its writes kept; one that takes a whole Lease has them
-	// rolled back (see SQLStore.Tx). 0 means DefaultLease.
+	// rolled back (see the Tx method of the SQL stores). 0 means
+	// DefaultLease.
 	Lease time.Duration
 
 	// StallTimeout cuts off a client that stops reading a recorded

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // keyAt is the key k of subject 1 claimed at epoch+sec seconds by a request
@@ -21,7 +22,7 @@ func keyAt(k string, sec int, fp string) idempotency.Key {
 }
 
 // mustClaim claims k, which must be free.
-func mustClaim(t *testing.T, keys *idempotency.SQLStore, k idempotency.Key) idempotency.Claim {
+func mustClaim(t *testing.T, keys sqlKeys, k idempotency.Key) idempotency.Claim {
 	t.Helper()
 	resp, claim, err := keys.Claim(context.Background(), k)
 	if err != nil || resp != nil || claim == nil {
@@ -32,7 +33,7 @@ func mustClaim(t *testing.T, keys *idempotency.SQLStore, k idempotency.Key) idem
 
 // checkInUse checks that claiming k finds it held by the request with
 // fingerprint fp until leaseEnd.
-func checkInUse(t *testing.T, keys *idempotency.SQLStore, k idempotency.Key, fp string, leaseEnd int) {
+func checkInUse(t *testing.T, keys sqlKeys, k idempotency.Key, fp string, leaseEnd int) {
 	t.Helper()
 	resp, claim, err := keys.Claim(context.Background(), k)
 	var inUse *idempotency.InUseError
@@ -193,7 +194,7 @@ func TestSQLStoreLeaseCountsFromWhenTheRowLands(t *testing.T) {
 func blockInsert(t *testing.T, b backend, key string) (waiting func() bool, unblock func()) {
 	t.Helper()
 	ctx := context.Background()
-	if b.dialect == idempotency.SQLite {
+	if b.dialect == sqlstore.SQLite {
 		now := time.Now()
 		holder := mustClaim(t, b.keys, idempotency.Key{Subject: "1", Key: "holder", Fingerprint: []byte("H"),
 			Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(time.Hour)})
@@ -240,7 +241,7 @@ func TestSQLStoreKeyChangingHandsIsInUse(t *testing.T) {
 		t.Run(kind.name, func(t *testing.T) {
 			held, free := kind.open(t, 2), kind.open(t, 2)
 			mustClaim(t, held.keys, keyAt("k", 0, "A"))
-			split := idempotency.NewSQLStore(free.db, held.db, held.dialect)
+			split := sqlstore.New(sqlstore.Database{Dialect: held.dialect, Read: free.db, Write: held.db}).Keys()
 			resp, claim, err := split.Claim(context.Background(), keyAt("k", 1, "B"))
 			var inUseErr *idempotency.InUseError
 			if !errors.As(err, &inUseErr) || resp != nil || claim != nil {

@@ -55,8 +55,8 @@ type Store interface {
 }
 
 // Claim is a key held by one request. The writes whose effects the
-// recorded answer describes join the claim (for [SQLStore], through
-// [SQLStore.Tx]); a claim that no write joined is released, and its answer
+// recorded answer describes join the claim (for the SQL stores, through
+// their Tx method); a claim that no write joined is released, and its answer
 // is not recorded.
 //
 // [Middleware] calls Renew every Lease/3 while the handler runs, Joined
@@ -67,12 +67,12 @@ type Claim interface {
 	// Renew moves the lease to leaseEnd while the handler runs. It
 	// fails with an error matching [ErrClaimLost] when another request
 	// took the key over. A store may do nothing where its lease needs
-	// no renewal (SQLStore's, once a write joined the claim, covers the
+	// no renewal (a SQL store's, once a write joined the claim, covers the
 	// rest of the claim's life).
 	Renew(ctx context.Context, leaseEnd time.Time) error
 	// Joined reports whether the answer must be recorded: whether the
 	// request wrote something that a retry must not write again. For
-	// SQLStore, whether a write joined the claim's transaction; a store
+	// a SQL store, whether a write joined the claim's transaction; a store
 	// that cannot tell reports true, and every answer below 500 is
 	// recorded.
 	Joined() bool

@@ -13,7 +13,7 @@ import (
 )
 
 // The kit store's statements for a list, copied word for word from
-// articles/internal/sqlstore (countPublished, listPublished), which another
+// sqlstore (countPublished, listPublished), which another
 // module cannot import. TestStatementsMatchKit compares them with the file.
 const (
 	countPublished = `SELECT count(*) FROM articles WHERE published = TRUE`

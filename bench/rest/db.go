@@ -11,11 +11,11 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"modernc.org/sqlite"
+	msqlite "modernc.org/sqlite"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/pgstore"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // DB is an open benchmark database: the kit's store and the handle of the
@@ -73,13 +73,13 @@ func Open(ctx context.Context, spec string) (*DB, error) {
 }
 
 // OpenSQLite opens the SQLite file at path (created when missing) and
-// migrates it. The kit's store is sqlitestore.Open(path): a pool of one
+// migrates it. The kit's store is sqlite.Open(path): a pool of one
 // connection for writes and up to max(4, GOMAXPROCS) read-only connections
-// opened with sqlitestore.DSN(path) plus query_only. The bare handler gets
+// opened with sqlite.DSN(path) plus query_only. The bare handler gets
 // a *sql.DB of its own, opened the same way as that read pool: the same
 // DSN, the same driver, the same pool size.
 func OpenSQLite(ctx context.Context, path string) (*DB, error) {
-	store, err := sqlitestore.Open(path)
+	store, err := sqlite.Open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		_ = store.Close()
 		return nil, err
 	}
-	conn, err := sqlite.NewConnector(sqlitestore.DSN(path) + "&_pragma=query_only(1)")
+	conn, err := msqlite.NewConnector(sqlite.DSN(path) + "&_pragma=query_only(1)")
 	if err != nil {
 		_ = store.Close()
 		return nil, err
@@ -103,7 +103,7 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 	}
 	return &DB{
 		Kind:  "sqlite",
-		Store: store,
+		Store: kitStore{store.Users(), store.Articles()},
 		bare:  NewBareSQL(db),
 		close: func() { _ = db.Close(); _ = store.Close() },
 	}, nil
@@ -122,14 +122,14 @@ func OpenPostgres(ctx context.Context, cfg *pgxpool.Config) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("connecting to %s:%d: %w", cfg.ConnConfig.Host, cfg.ConnConfig.Port, err)
 	}
-	store := pgstore.New(pool)
+	store := postgres.New(pool)
 	if err := store.Migrate(ctx); err != nil {
 		pool.Close()
 		return nil, err
 	}
 	return &DB{
 		Kind:  "postgres",
-		Store: store,
+		Store: kitStore{store.Users(), store.Articles()},
 		bare:  NewBarePgx(pool),
 		close: pool.Close,
 	}, nil

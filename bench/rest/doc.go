@@ -7,8 +7,8 @@
 // databases are measured:
 //
 //   - SQLite through database/sql and modernc.org/sqlite. The kit's side is
-//     sqlitestore.Open; the bare side opens its own *sql.DB with the DSN
-//     and pool size of sqlitestore.Open's read pool (see [OpenSQLite]).
+//     sqlite.Open; the bare side opens its own *sql.DB with the DSN
+//     and pool size of sqlite.Open's read pool (see [OpenSQLite]).
 //   - PostgreSQL through one pgxpool.Pool that both sides share (see
 //     [OpenPostgres]), with pgx's defaults (cached prepared statements).
 //
@@ -22,7 +22,7 @@
 //
 // [NewBareSQL] and [NewBarePgx] are what a careful developer would write by
 // hand for the one route: read page and per_page, run the kit store's two
-// statements (copied word for word from articles/internal/sqlstore: the
+// statements (copied word for word from sqlstore: the
 // page joined with the authors, each row carrying the total, then a count
 // when the page is empty),
 // scan each row into a flat struct, and encode the Laravel envelope once

@@ -19,7 +19,7 @@ import (
 // TestStatementsMatchKit checks that the bare handler's statements are
 // still, word for word, those of the kit's stores.
 func TestStatementsMatchKit(t *testing.T) {
-	src, err := os.ReadFile("../../articles/internal/sqlstore/queries.go")
+	src, err := os.ReadFile("../../sqlstore/articlequeries.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestStatementsMatchKit(t *testing.T) {
 		{name: "listPublished", text: listPublished},
 	} {
 		if decl := tt.name + " = `" + tt.text + "`"; !bytes.Contains(src, []byte(decl)) {
-			t.Errorf("articles/internal/sqlstore/queries.go has no\n%s", decl)
+			t.Errorf("sqlstore/articlequeries.go has no\n%s", decl)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // The workload.
@@ -28,6 +29,12 @@ const (
 type Store interface {
 	articles.Store
 	auth.UserStore
+}
+
+// kitStore is the kit's users and articles of one database as a Store.
+type kitStore struct {
+	*sqlstore.Users
+	*sqlstore.Articles
 }
 
 // seedEpoch is the creation time of the oldest seeded article.

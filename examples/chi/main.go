@@ -45,12 +45,12 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/reqlog"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 func main() {
@@ -79,7 +79,7 @@ func run(ctx context.Context, addr, dbPath string, logger *zerolog.Logger) error
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
 		return err
 	}
-	store, err := sqlitestore.Open(dbPath)
+	store, err := sqlite.Open(dbPath)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func run(ctx context.Context, addr, dbPath string, logger *zerolog.Logger) error
 	if err != nil {
 		return err
 	}
-	router, err := newRouter(store, auth.Config{Secret: secret}, logger)
+	router, err := newRouter(store.Users(), store.Articles(), auth.Config{Secret: secret}, logger)
 	if err != nil {
 		return err
 	}
@@ -121,15 +121,9 @@ func jwtSecret(logger *zerolog.Logger) ([]byte, error) {
 	return secret, err
 }
 
-// store is what the router needs of a database: the articles, and the
-// users' credentials for login.
-type store interface {
-	articles.Store
-	auth.Users
-}
-
-// newRouter mounts the kit's handlers on a chi router.
-func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.Handler, error) {
+// newRouter mounts the kit's handlers on a chi router: the users'
+// credentials for login, and the articles.
+func newRouter(users auth.Users, db articles.Store, authConfig auth.Config, logger *zerolog.Logger) (http.Handler, error) {
 	verifier, err := auth.NewVerifier(authConfig)
 	if err != nil {
 		return nil, err
@@ -138,7 +132,7 @@ func newRouter(db store, authConfig auth.Config, logger *zerolog.Logger) (http.H
 	if err != nil {
 		return nil, err
 	}
-	login, err := auth.NewLogin(db, issuer, auth.LoginConfig{Logger: logger})
+	login, err := auth.NewLogin(users, issuer, auth.LoginConfig{Logger: logger})
 	if err != nil {
 		return nil, err
 	}

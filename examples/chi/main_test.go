@@ -15,8 +15,8 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // testServer serves newRouter over a fresh SQLite file with two users,
@@ -24,7 +24,7 @@ import (
 func testServer(t *testing.T) (srv *httptest.Server, adaToken, bobToken string) {
 	t.Helper()
 	ctx := context.Background()
-	store, err := sqlitestore.Open(filepath.Join(t.TempDir(), "app.db"))
+	store, err := sqlite.Open(filepath.Join(t.TempDir(), "app.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,18 +38,18 @@ func testServer(t *testing.T) (srv *httptest.Server, adaToken, bobToken string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	ada, err := store.CreateUser(ctx, "Ada", "ada@example.com", hash)
+	ada, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", hash)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bob, err := store.CreateUser(ctx, "Bob", "bob@example.com", hash)
+	bob, err := store.Users().CreateUser(ctx, "Bob", "bob@example.com", hash)
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	cfg := auth.Config{Secret: []byte("a test secret of at least 32 bytes, not for production")}
 	logger := zerolog.Nop()
-	router, err := newRouter(store, cfg, &logger)
+	router, err := newRouter(store.Users(), store.Articles(), cfg, &logger)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,10 +21,11 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 
 	"github.com/gqlkit/gqlkit/articles"
-	"github.com/gqlkit/gqlkit/articles/pgstore"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/idempotency"
+	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 var (
@@ -43,10 +44,47 @@ type store interface {
 	articles.Store
 	auth.UserStore
 	Migrate(ctx context.Context, more ...string) error
-	Idempotency() *idempotency.SQLStore
-	Tokens() *auth.SQLTokenStore
-	Throttle() *auth.SQLThrottle
+	Idempotency() claimStore
+	Tokens() auth.TokenStore
+	Throttle() auth.LoginThrottle
 }
+
+// claimStore is the idempotency store of a SQL store, whose claims the
+// server's own writes join.
+type claimStore interface {
+	idempotency.Store
+	Tx(ctx context.Context) (*sql.Tx, error)
+	ActiveTx(ctx context.Context) (*sql.Tx, bool)
+}
+
+// kitStore is the kit's stores of one database (a *sqlite.Store or a
+// *postgres.Store) as a store.
+type kitStore struct {
+	*sqlstore.Users
+	*sqlstore.Articles
+	db kitDatabase
+}
+
+// kitDatabase is the Store of the sqlite and postgres packages.
+type kitDatabase interface {
+	Users() *sqlstore.Users
+	Articles() *sqlstore.Articles
+	Migrate(ctx context.Context, more ...string) error
+	Idempotency() *sqlstore.Keys
+	Tokens() *sqlstore.Tokens
+	Throttle() *sqlstore.Throttle
+}
+
+func newKitStore(db kitDatabase) kitStore {
+	return kitStore{Users: db.Users(), Articles: db.Articles(), db: db}
+}
+
+func (s kitStore) Migrate(ctx context.Context, more ...string) error {
+	return s.db.Migrate(ctx, more...)
+}
+func (s kitStore) Idempotency() claimStore      { return s.db.Idempotency() }
+func (s kitStore) Tokens() auth.TokenStore      { return s.db.Tokens() }
+func (s kitStore) Throttle() auth.LoginThrottle { return s.db.Throttle() }
 
 // database is an open database of either kind.
 type database struct {
@@ -85,11 +123,11 @@ func openSQLite(path string) (*database, error) {
 	// too: SQLite has one write lock, and a second writer connection would
 	// contend with the first for it, each waiting up to the busy timeout,
 	// while writes that queue on a single connection wait in Go.
-	st, err := sqlitestore.Open(path)
+	st, err := sqlite.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	readers, err := sql.Open("sqlite", sqlitestore.DSN(path))
+	readers, err := sql.Open("sqlite", sqlite.DSN(path))
 	if err != nil {
 		st.Close()
 		return nil, fmt.Errorf("opening %s: %w", path, err)
@@ -105,7 +143,7 @@ func openSQLite(path string) (*database, error) {
 	posts.keys = st.Idempotency()
 	return &database{
 		kind: "sqlite", where: path, path: path,
-		store: st,
+		store: newKitStore(st),
 		posts: posts,
 		closeFn: func() {
 			readers.Close()
@@ -126,12 +164,12 @@ func openPostgres(ctx context.Context, rawURL string) (*database, error) {
 		return nil, fmt.Errorf("connecting to %s: %w", redact(rawURL), err)
 	}
 	db := stdlib.OpenDBFromPool(pool)
-	st := pgstore.New(pool)
+	st := postgres.New(pool)
 	posts := newPostStore(db, dialectPostgres)
 	posts.keys = st.Idempotency()
 	return &database{
 		kind: "postgres", where: redact(rawURL),
-		store:   st,
+		store:   newKitStore(st),
 		posts:   posts,
 		closeFn: func() { db.Close(); st.Close(); pool.Close() },
 	}, nil

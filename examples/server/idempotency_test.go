@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // On the real binary: idempotency keys
@@ -30,7 +30,7 @@ func (db testDatabase) sqlDB(t *testing.T) *sql.DB {
 	t.Helper()
 	driver, dsn := "pgx", db.url
 	if db.kind == "sqlite" {
-		driver, dsn = "sqlite", sqlitestore.DSN(strings.TrimPrefix(db.url, "sqlite:"))
+		driver, dsn = "sqlite", sqlite.DSN(strings.TrimPrefix(db.url, "sqlite:"))
 	}
 	conn, err := sql.Open(driver, dsn)
 	if err != nil {

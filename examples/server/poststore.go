@@ -11,7 +11,6 @@ import (
 	"time"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
-	"github.com/gqlkit/gqlkit/idempotency"
 )
 
 // Post is a row of the posts table, shaped for the GraphQL schema: the
@@ -56,7 +55,7 @@ type postStore struct {
 	// keys is the idempotency store of the same database: a write by a
 	// request that holds one of its claims joins the claim's transaction,
 	// and the reads that follow run in it.
-	keys *idempotency.SQLStore
+	keys claimStore
 }
 
 // w is where the writes of a request with context ctx go: into the

@@ -21,7 +21,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
+	"github.com/gqlkit/gqlkit/sqlite"
 )
 
 // The scale of the race as it was first seen: a user with ~16k refresh
@@ -181,7 +181,7 @@ func execSQL(t *testing.T, db testDatabase, pg, lite string, args ...any) {
 		}
 		return
 	}
-	conn, err := sql.Open("sqlite", sqlitestore.DSN(strings.TrimPrefix(db.url, "sqlite:")))
+	conn, err := sql.Open("sqlite", sqlite.DSN(strings.TrimPrefix(db.url, "sqlite:")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,11 +22,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"modernc.org/sqlite"
+	msqlite "modernc.org/sqlite"
 
-	"github.com/gqlkit/gqlkit/articles/pgstore"
-	"github.com/gqlkit/gqlkit/articles/sqlitestore"
-	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/postgres"
+	"github.com/gqlkit/gqlkit/sqlite"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // EnvDatabaseURL names the variable holding the PostgreSQL test database.
@@ -47,10 +48,10 @@ func (c *Counter) Prepared() int64 { return c.prepared.Load() }
 
 // SQLite returns a migrated store on a new file in t.TempDir(), opened
 // through a connector that counts statements. It uses one *sql.DB with
-// the pragmas of [sqlitestore.DSN], without a bound on its connections
-// (not the two pools of [sqlitestore.Open]: see [SQLitePools]), so that
+// the pragmas of [sqlite.DSN], without a bound on its connections
+// (not the two pools of [sqlite.Open]: see [SQLitePools]), so that
 // its writers contend for SQLite's write lock.
-func SQLite(t testing.TB) (*sqlitestore.Store, *Counter) {
+func SQLite(t testing.TB) (*sqlite.Store, *Counter) {
 	t.Helper()
 	s, _, c := SQLiteDB(t)
 	return s, c
@@ -58,16 +59,16 @@ func SQLite(t testing.TB) (*sqlitestore.Store, *Counter) {
 
 // SQLiteDB is [SQLite], returning the store's *sql.DB too, for tests that
 // close it to see how a failing database is answered.
-func SQLiteDB(t testing.TB) (*sqlitestore.Store, *sql.DB, *Counter) {
+func SQLiteDB(t testing.TB) (*sqlite.Store, *sql.DB, *Counter) {
 	t.Helper()
-	base, err := sqlite.NewConnector(sqlitestore.DSN(filepath.Join(t.TempDir(), "test.db")))
+	base, err := msqlite.NewConnector(sqlite.DSN(filepath.Join(t.TempDir(), "test.db")))
 	if err != nil {
 		t.Fatalf("sqlite connector: %v", err)
 	}
 	c := new(Counter)
 	db := sql.OpenDB(countingConnector{Connector: base, c: c})
 	t.Cleanup(func() { _ = db.Close() })
-	s := sqlitestore.New(db)
+	s := sqlite.New(db)
 	if err := s.Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
@@ -76,28 +77,30 @@ func SQLiteDB(t testing.TB) (*sqlitestore.Store, *sql.DB, *Counter) {
 	return s, db, c
 }
 
-// Pools is a migrated SQLite file opened as [sqlitestore.Open] opens one:
+// Pools is a migrated SQLite file opened as [sqlite.Open] opens one:
 // every write through one connection, so that writers queue in Go rather
 // than race for SQLite's write lock (which is not fair: a loop of writes
 // on other connections can starve a write past the busy timeout), and
 // reads through a read-only pool beside it. Both pools count their
 // statements in Counter.
 type Pools struct {
-	// Store is sqlitestore.New over Write: all its statements, reads
+	// Store is sqlite.New over Write: all its statements, reads
 	// included, run on the one writer connection.
-	Store *sqlitestore.Store
+	Store *sqlite.Store
 	// Read is the read-only pool; Write the writer, one connection.
 	Read, Write *sql.DB
 	Counter     *Counter
+	// split is sqlite.NewReadWrite over Read and Write.
+	split *sqlite.Store
 }
 
-// Tokens returns the token store of the file as sqlitestore.Open's
+// Tokens returns the token store of the file as sqlite.Open's
 // Store.Tokens does: reads on the read pool, writes on the writer.
-func (p *Pools) Tokens() *auth.SQLTokenStore { return auth.NewSQLTokenStore(p.Read, p.Write) }
+func (p *Pools) Tokens() *sqlstore.Tokens { return p.split.Tokens() }
 
-// Throttle returns the login throttle of the file as sqlitestore.Open's
+// Throttle returns the login throttle of the file as sqlite.Open's
 // Store.Throttle does.
-func (p *Pools) Throttle() *auth.SQLThrottle { return auth.NewSQLThrottle(p.Read, p.Write) }
+func (p *Pools) Throttle() *sqlstore.Throttle { return p.split.Throttle() }
 
 // Close closes both pools: every later statement fails.
 func (p *Pools) Close() {
@@ -106,7 +109,7 @@ func (p *Pools) Close() {
 }
 
 // SQLitePools returns a migrated file in t.TempDir() opened as
-// [sqlitestore.Open] opens one (see [Pools]), for the tests of the kit's
+// [sqlite.Open] opens one (see [Pools]), for the tests of the kit's
 // stores whose writes must not starve each other, as a revocation beside
 // a loop of rotations.
 func SQLitePools(t testing.TB) *Pools {
@@ -114,7 +117,7 @@ func SQLitePools(t testing.TB) *Pools {
 	path := filepath.Join(t.TempDir(), "test.db")
 	c := new(Counter)
 	open := func(dsn string) *sql.DB {
-		base, err := sqlite.NewConnector(dsn)
+		base, err := msqlite.NewConnector(dsn)
 		if err != nil {
 			t.Fatalf("sqlite connector: %v", err)
 		}
@@ -122,26 +125,26 @@ func SQLitePools(t testing.TB) *Pools {
 		t.Cleanup(func() { _ = db.Close() })
 		return db
 	}
-	write := open(sqlitestore.DSN(path))
+	write := open(sqlite.DSN(path))
 	write.SetMaxOpenConns(1)
-	s := sqlitestore.New(write)
+	s := sqlite.New(write)
 	// The writer creates the file, in WAL mode, before a reader opens it.
 	if err := s.Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	read := open(sqlitestore.DSN(path) + "&_pragma=query_only(1)")
+	read := open(sqlite.DSN(path) + "&_pragma=query_only(1)")
 	c.n.Store(0)
 	c.prepared.Store(0)
-	return &Pools{Store: s, Read: read, Write: write, Counter: c}
+	return &Pools{Store: s, Read: read, Write: write, Counter: c, split: sqlite.NewReadWrite(read, write)}
 }
 
 // Postgres returns a migrated store in a schema of its own, on a pool whose
 // tracer counts statements. It skips the test when TEST_DATABASE_URL is
 // unset.
-func Postgres(t testing.TB) (*pgstore.Store, *Counter) {
+func Postgres(t testing.TB) (*postgres.Store, *Counter) {
 	t.Helper()
 	pool, c := PostgresPool(t)
-	s := pgstore.New(pool)
+	s := postgres.New(pool)
 	if err := s.Migrate(context.Background()); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
@@ -289,4 +292,49 @@ func (s *countingStmt) ExecContext(ctx context.Context, args []driver.NamedValue
 func (s *countingStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
 	s.n.Add(1)
 	return s.Stmt.(driver.StmtQueryContext).QueryContext(ctx, args)
+}
+
+// Domains is the users and the articles of one database, with its
+// Migrate: a storetest.Store and a storetest.Migrator.
+type Domains struct {
+	*sqlstore.Users
+	*sqlstore.Articles
+	store domainStore
+}
+
+// domainStore is the Store of postgres or sqlite.
+type domainStore interface {
+	Users() *sqlstore.Users
+	Articles() *sqlstore.Articles
+	Idempotency() *sqlstore.Keys
+	Migrate(ctx context.Context, more ...string) error
+}
+
+// Of returns the users and the articles of s as one store.
+func Of(s domainStore) Domains {
+	return Domains{Users: s.Users(), Articles: s.Articles(), store: s}
+}
+
+// Idempotency returns the idempotency keys of the database.
+func (d Domains) Idempotency() *sqlstore.Keys { return d.store.Idempotency() }
+
+// Migrate runs the migrations of the database (storetest.Migrator).
+func (d Domains) Migrate(ctx context.Context, more ...string) error {
+	return d.store.Migrate(ctx, more...)
+}
+
+// Counted is the users and the articles of one database whose statements
+// c counts (storetest.QueryCounter).
+type Counted struct {
+	Domains
+	*Counter
+}
+
+// Conformance returns s as the store that storetest.Run tests: with its
+// statements counted when c is not nil.
+func Conformance(s domainStore, c *Counter) storetest.Store {
+	if c == nil {
+		return Of(s)
+	}
+	return Counted{Of(s), c}
 }

@@ -1,2 +1,0 @@
--- Reverts 002_idempotency_keys.up.sql: drops the idempotency keys.
-DROP TABLE IF EXISTS idempotency_keys;

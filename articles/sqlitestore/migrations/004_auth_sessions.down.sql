@@ -1,2 +1,0 @@
--- Reverts 004_auth_sessions.up.sql.
-DROP TABLE IF EXISTS auth_sessions;

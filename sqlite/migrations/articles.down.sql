@@ -1,0 +1,2 @@
+-- Reverts articles.up.sql: drops the articles and their data.
+DROP TABLE IF EXISTS articles;

@@ -1,0 +1,2 @@
+-- Reverts idempotency.up.sql: drops the idempotency keys.
+DROP TABLE IF EXISTS idempotency_keys;
