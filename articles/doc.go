@@ -179,7 +179,7 @@
 //	                       (auth.ErrUnavailable)
 //
 // A 500 answers any error a store returns besides [ErrUnknownUser],
-// [ErrNotAuthor] and apierror.ErrNotFound, unless the Hooks of
+// [ErrNotAuthor] and errcode.ErrNotFound, unless the Hooks of
 // [Config.Presenter] map it to a coded error (a unique violation to
 // VALIDATION_FAILED, say); it is logged in full with the request id (the
 // Presenter's Logger, else the request's logger, else standard error). The store errors carry their client view, and the handler

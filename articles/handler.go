@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
@@ -288,7 +289,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	id, ok := strings.CutPrefix(rest, "/")
 	if !ok || strings.Contains(id, "/") {
-		h.errs.WriteREST(w, r, apierror.ErrNotFound)
+		h.errs.WriteREST(w, r, errcode.ErrNotFound)
 		return
 	}
 	switch r.Method {
@@ -362,7 +363,7 @@ func pathID(r *http.Request) string {
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {
 	id, ok := parseID(rawID)
 	if !ok {
-		h.errs.WriteREST(w, r, apierror.ErrNotFound)
+		h.errs.WriteREST(w, r, errcode.ErrNotFound)
 		return
 	}
 	a, err := h.store.FindPublished(r.Context(), id)
@@ -379,7 +380,7 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 	}
 	userID, ok := h.userID(r.Context())
 	if !ok {
-		h.errs.WriteREST(w, r, apierror.Unauthenticated(""))
+		h.errs.WriteREST(w, r, errcode.Unauthenticated(""))
 		return
 	}
 	if !httpjson.IsJSON(r.Header.Get("Content-Type")) {
@@ -417,12 +418,12 @@ func (h *Handler) create(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) delete(w http.ResponseWriter, r *http.Request, rawID string) {
 	userID, ok := h.userID(r.Context())
 	if !ok {
-		h.errs.WriteREST(w, r, apierror.Unauthenticated(""))
+		h.errs.WriteREST(w, r, errcode.Unauthenticated(""))
 		return
 	}
 	id, ok := parseID(rawID)
 	if !ok {
-		h.errs.WriteREST(w, r, apierror.ErrNotFound)
+		h.errs.WriteREST(w, r, errcode.ErrNotFound)
 		return
 	}
 	if !h.recheck(w, r) {
@@ -449,9 +450,9 @@ func (h *Handler) recheck(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	case errors.Is(err, auth.ErrUnavailable):
 		ctxlog.For(r.Context(), h.errs.Logger).Error().Err(err).Msg("articles: the write's token could not be checked again")
-		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 	default:
-		h.errs.WriteREST(w, r, &apierror.Error{Code: apierror.CodeUnauthenticated, Err: err})
+		h.errs.WriteREST(w, r, &errcode.Error{Code: errcode.CodeUnauthenticated, Err: err})
 	}
 	return false
 }

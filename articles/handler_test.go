@@ -18,6 +18,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
@@ -313,7 +314,7 @@ func TestStoreErrorsPresented(t *testing.T) {
 			t.Errorf("log text %q does not name the package", c.err)
 		}
 	}
-	if errors.Is(articles.ErrNotAuthor, articles.ErrUnknownUser) || errors.Is(articles.ErrNotAuthor, apierror.ErrNotFound) {
+	if errors.Is(articles.ErrNotAuthor, articles.ErrUnknownUser) || errors.Is(articles.ErrNotAuthor, errcode.ErrNotFound) {
 		t.Error("the store errors match each other or ErrNotFound")
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
@@ -45,7 +46,7 @@ func mapTitleTaken(_ context.Context, err error) error {
 	if !isUniqueViolation(err) {
 		return err
 	}
-	e := apierror.ValidationFailed("", map[string][]string{"title": {"The title has already been taken."}})
+	e := errcode.ValidationFailed("", map[string][]string{"title": {"The title has already been taken."}})
 	e.Err = err
 	return e
 }
@@ -121,7 +122,7 @@ func TestErrorHooks(t *testing.T) {
 				t.Fatalf("Report called %d times, want once: %+v", len(r), r)
 			}
 			rep := r[0]
-			if rep.Code != apierror.CodeInternal || rep.Status != 500 || rep.Path != nil || rep.Stack != nil {
+			if rep.Code != errcode.CodeInternal || rep.Status != 500 || rep.Path != nil || rep.Stack != nil {
 				t.Errorf("Report = %+v, want INTERNAL_SERVER_ERROR, 500, no path, no stack", rep)
 			}
 			if want := got.header.Get(reqlog.Header); want == "" || rep.RequestID != want {

@@ -25,7 +25,7 @@ const MaxTitleLength = 200
 //	problems.CheckAs("input.title", "title", args["title"], articles.TitleRules()...)
 //	problems.CheckAs("input.body", "body", args["body"], articles.BodyRules()...)
 //	if len(problems) > 0 {
-//		return nil, apierror.ValidationFailed(problems.Summary(), problems.Map())
+//		return nil, errcode.ValidationFailed(problems.Summary(), problems.Map())
 //	}
 //
 // The rules do not trim: the REST handler trims strings first (and takes

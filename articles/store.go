@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // Store keeps articles. The stores of the kit's postgres and sqlite
@@ -13,7 +13,7 @@ import (
 // concurrent use.
 //
 // Reads see published articles only. A missing article is an error that
-// wraps [apierror.ErrNotFound].
+// wraps [errcode.ErrNotFound].
 type Store interface {
 	// ListPublished reads up to limit published articles, newest first
 	// (created_at descending, then id descending), after skipping offset
@@ -41,7 +41,7 @@ type Store interface {
 
 	// FindPublished returns the published article id with its author. When
 	// there is no such article, or it is not published, the error wraps
-	// [apierror.ErrNotFound].
+	// [errcode.ErrNotFound].
 	FindPublished(ctx context.Context, id int64) (Article, error)
 
 	// CreateArticle stores a new article and returns it with its id and
@@ -56,7 +56,7 @@ type Store interface {
 	//   - [ErrUnknownUser] when the user userID does not exist;
 	//   - [ErrNotAuthor] when the article, published or not, belongs to
 	//     another user;
-	//   - [apierror.ErrNotFound] when there is no article id.
+	//   - [errcode.ErrNotFound] when there is no article id.
 	DeleteArticle(ctx context.Context, id, userID int64) error
 }
 
@@ -113,11 +113,11 @@ type NewArticle struct {
 	CreatedAt time.Time
 }
 
-// The errors a Store reports besides [apierror.ErrNotFound]. Test for them
+// The errors a Store reports besides [errcode.ErrNotFound]. Test for them
 // with errors.Is: stores wrap them with detail for the log.
 //
 // Each also carries what clients should see, so that
-// [apierror.Presenter] answers it correctly when a resolver or handler
+// [github.com/gqlkit/gqlkit/errors.Presenter] answers it correctly when a resolver or handler
 // returns it unchanged: ErrUnknownUser is a 401 "Unauthenticated.",
 // ErrNotAuthor a 403 "You can only delete your own articles." and
 // ErrPageTooLarge a 400 with [MessagePageTooLarge]. The articles Handler
@@ -127,12 +127,12 @@ var (
 	// valid token for a deleted user.
 	ErrUnknownUser error = &storeError{
 		text:   "articles: the user does not exist",
-		client: apierror.Unauthenticated(""),
+		client: errcode.Unauthenticated(""),
 	}
 	// ErrNotAuthor means the user may not change another user's article.
 	ErrNotAuthor error = &storeError{
 		text:   "articles: the article belongs to another user",
-		client: apierror.Forbidden(MessageNotAuthor),
+		client: errcode.Forbidden(MessageNotAuthor),
 	}
 	// ErrPageTooLarge means a page of the list outgrew its bound
 	// ([Page.MaxBytes], or a Handler's [Config.MaxListBytes]): the client
@@ -140,7 +140,7 @@ var (
 	// RESPONSE_TOO_LARGE with [MessagePageTooLarge].
 	ErrPageTooLarge error = &storeError{
 		text:   "articles: the page is larger than its bound",
-		client: apierror.New(apierror.CodeResponseTooLarge, MessagePageTooLarge),
+		client: errcode.New(errcode.CodeResponseTooLarge, MessagePageTooLarge),
 	}
 )
 
@@ -151,11 +151,11 @@ const MessageNotAuthor = "You can only delete your own articles."
 // storeError is an immutable sentinel with log text and a client view.
 type storeError struct {
 	text   string // Error(), for logs
-	client *apierror.Error
+	client *errcode.Error
 }
 
 func (e *storeError) Error() string { return e.text }
 
-// Unwrap returns the client-safe error, which is what [apierror.Presenter]
+// Unwrap returns the client-safe error, which is what [github.com/gqlkit/gqlkit/errors.Presenter]
 // shows. It is shared: nobody may change it.
 func (e *storeError) Unwrap() error { return e.client }

@@ -18,7 +18,7 @@ import (
 	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/validate"
@@ -336,7 +336,7 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if l.refresh != nil {
 		if refresh, session, err = l.refresh.Start(r.Context(), id); err != nil {
 			logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: storing the refresh token")
-			httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+			httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 			return
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
 
@@ -137,10 +137,10 @@ func (f refusal) write(w http.ResponseWriter) {
 // The refusals that carry no number.
 var (
 	refuseInvalid     = refusal{status: http.StatusUnauthorized, message: "Invalid credentials."}
-	refuseUnavailable = refusal{status: http.StatusServiceUnavailable, message: apierror.MessageUnavailable}
+	refuseUnavailable = refusal{status: http.StatusServiceUnavailable, message: errcode.MessageUnavailable}
 	refuseInternal    = refusal{status: http.StatusInternalServerError, message: httpjson.MessageInternal}
-	refuseBusy        = refusal{status: http.StatusServiceUnavailable, message: apierror.MessageUnavailable, retryAfter: busyRetryAfter}
-	refuseCanceled    = refusal{status: apierror.StatusClientClosedRequest, message: "The request was canceled."}
+	refuseBusy        = refusal{status: http.StatusServiceUnavailable, message: errcode.MessageUnavailable, retryAfter: busyRetryAfter}
+	refuseCanceled    = refusal{status: errcode.StatusClientClosedRequest, message: "The request was canceled."}
 )
 
 // refuseTooMany is the 429 of a login that must wait, rounded up to whole

@@ -6,7 +6,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
@@ -106,7 +106,7 @@ func (l *Logout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tokens := l.verifier.tokens
 	fail := func(what string, err error) {
 		logger.Error().Err(err).Int64("user_id", t.UserID).Msg("auth: logout: " + what)
-		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 	}
 	if t.Session == "" {
 		// Denied until the last moment the Verifier would still take it.

@@ -7,7 +7,7 @@ import (
 	"net/http"
 	"strings"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 )
@@ -141,7 +141,7 @@ func (v *Verifier) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	switch {
 	case errors.Is(err, ErrUnavailable):
 		logger.Error().Err(err).Msg("auth: request refused: the token store is unavailable")
-		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 		return
 	case errors.Is(err, ErrNoToken):
 		logger.Debug().Err(err).Msg("auth: request refused")

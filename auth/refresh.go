@@ -15,7 +15,7 @@ import (
 
 	"github.com/rs/zerolog"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/validate"
@@ -282,7 +282,7 @@ func (f *Refresher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		logger.Error().Err(err).Msg("auth: refresh failed")
-		httpjson.WriteMessage(w, http.StatusServiceUnavailable, apierror.MessageUnavailable)
+		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 		return
 	}
 	access, err := f.issuer.issueFor(rec.UserID, rec.Family, rec.SessionStart)

@@ -3,7 +3,7 @@ package auth
 import (
 	"context"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // UserStore keeps the users who log in: the user management of an
@@ -14,7 +14,7 @@ import (
 // Implementations are safe for concurrent use.
 type UserStore interface {
 	// Users is the lookup of [Login]. When no user has the address the
-	// error wraps both ErrUserNotFound and apierror.ErrNotFound.
+	// error wraps both ErrUserNotFound and errcode.ErrNotFound.
 	Users
 
 	// CreateUser stores a new user and returns its id. passwordHash is
@@ -25,7 +25,7 @@ type UserStore interface {
 
 	// DeleteUser deletes user id and, with it, everything they own (their
 	// articles). When there is no such user the error wraps
-	// apierror.ErrNotFound.
+	// errcode.ErrNotFound.
 	DeleteUser(ctx context.Context, id int64) error
 }
 
@@ -43,5 +43,5 @@ func (emailTaken) Error() string { return "auth: the e-mail address is taken" }
 // the caller's).
 func (emailTaken) Unwrap() error {
 	const msg = "The email has already been taken."
-	return apierror.ValidationFailed(msg, map[string][]string{"email": {msg}})
+	return errcode.ValidationFailed(msg, map[string][]string{"email": {msg}})
 }

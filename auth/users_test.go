@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
@@ -27,7 +28,7 @@ func TestEmailTakenPresented(t *testing.T) {
 		if status != 422 || string(b) != want {
 			t.Errorf("REST = %d %s, want 422 %s", status, b, want)
 		}
-		var client *apierror.Error
+		var client *errcode.Error
 		if errors.As(wrapped, &client) {
 			client.Fields["email"] = []string{"changed by a caller"}
 		}
@@ -35,7 +36,7 @@ func TestEmailTakenPresented(t *testing.T) {
 	if !strings.HasPrefix(auth.ErrEmailTaken.Error(), "auth: ") {
 		t.Errorf("log text %q does not name the package", auth.ErrEmailTaken)
 	}
-	if errors.Is(auth.ErrEmailTaken, auth.ErrUserNotFound) || errors.Is(auth.ErrEmailTaken, apierror.ErrNotFound) {
+	if errors.Is(auth.ErrEmailTaken, auth.ErrUserNotFound) || errors.Is(auth.ErrEmailTaken, errcode.ErrNotFound) {
 		t.Error("ErrEmailTaken matches ErrUserNotFound or ErrNotFound")
 	}
 }

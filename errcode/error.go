@@ -31,7 +31,7 @@ type StatusCoder interface {
 // [Error.Error] is log text that also carries the cause. The zero value of
 // each field has a meaning, so a literal is as good as a constructor:
 //
-//	return &apierror.Error{Code: apierror.CodeForbidden, Err: reason}
+//	return &errcode.Error{Code: errcode.CodeForbidden, Err: reason}
 //
 // An Error whose status (explicit or derived from Code) is 500 or more is
 // treated as unknown: its message is masked and it is logged.
@@ -147,7 +147,7 @@ func (e *Error) Unwrap() error {
 }
 
 // Is reports whether e is a NOT_FOUND error when target is [ErrNotFound], so
-// that errors.Is(apierror.NotFound("Post not found."), apierror.ErrNotFound)
+// that errors.Is(errcode.NotFound("Post not found."), errcode.ErrNotFound)
 // holds.
 func (e *Error) Is(target error) bool {
 	return e != nil && target == ErrNotFound && e.Code == CodeNotFound
@@ -208,7 +208,7 @@ type PanicError struct {
 //
 //	defer func() {
 //		if v := recover(); v != nil {
-//			err = apierror.Recovered(v)
+//			err = errcode.Recovered(v)
 //		}
 //	}()
 func Recovered(v any) *PanicError {

@@ -1,48 +1,51 @@
-// Package errors holds gqlkit's error codes, the errors resolvers and
-// handlers return, and the presenter that turns any error into what a
-// client may see, for GraphQL and for REST alike.
+// Package errors turns any error into what a client may see, for GraphQL
+// and for REST alike: it masks what clients must not read, logs each error
+// once, runs the application's hooks, and writes GraphQL errors and REST
+// bodies. The codes and the client-safe errors that resolvers and handlers
+// return live in package [github.com/gqlkit/gqlkit/errcode], which every
+// package of the kit shares.
 //
 // # Importing
 //
 // The package is named errors, like the standard library's, and code that
-// builds these errors nearly always needs the standard one too. Import it
+// presents errors nearly always needs the standard one too. Import it
 // under the alias apierror, the name every gqlkit file, example and document
 // uses:
 //
 //	import (
 //		"errors"
 //
+//		"github.com/gqlkit/gqlkit/errcode"
 //		apierror "github.com/gqlkit/gqlkit/errors"
 //	)
 //
 // The package never re-exports standard functions: use errors.Is, errors.As
 // and fmt.Errorf from the standard library.
 //
-// # Returning errors
+// # Errors it recognises
 //
-// A resolver or handler returns an [Error] when the client should learn
-// what went wrong:
+// A resolver or handler returns an [errcode.Error] when the client should
+// learn what went wrong:
 //
-//	return nil, apierror.Forbidden("You can only delete your own articles.")
-//	return nil, apierror.NotFound("")                         // "Not found."
-//	return nil, apierror.ValidationFailed("", map[string][]string{
+//	return nil, errcode.Forbidden("You can only delete your own articles.")
+//	return nil, errcode.NotFound("")                         // "Not found."
+//	return nil, errcode.ValidationFailed("", map[string][]string{
 //		"input.title": {"The title field is required."},
 //	})
 //
-// [New] builds one with any [Code]; a literal [Error] can add a Status, extra
-// GraphQL extensions, or a cause (Err) that is logged but never shown.
-//
 // Three other kinds of errors are recognised anywhere in a chain wrapped with
-// %w, so stores and libraries need not know this package:
+// %w, so stores and libraries need not know package errcode:
 //
-//   - "not found" errors: [ErrNotFound], [database/sql.ErrNoRows] and
+//   - "not found" errors: [errcode.ErrNotFound], [database/sql.ErrNoRows] and
 //     pgx.ErrNoRows, which matches it, become NOT_FOUND, "Not found.", 404;
 //   - HTTP-style errors: any error with a StatusCode() int method
-//     ([StatusCoder]) and a status in 400..499 keeps its Error text as the
-//     message and its status; its code comes from [CodeForStatus]
-//     (FORBIDDEN for 403, CONFLICT for 409, ...). An [*http.MaxBytesError]
-//     counts as a 413 with the message "The request body is too large.";
-//   - recovered panics, as a [*PanicError] (see [Recovered]).
+//     ([errcode.StatusCoder]) and a status in 400..499 keeps its Error text
+//     as the message and its status; its code comes from
+//     [errcode.CodeForStatus] (FORBIDDEN for 403, CONFLICT for 409, ...). An
+//     [*http.MaxBytesError] counts as a 413 with the message "The request
+//     body is too large.";
+//   - recovered panics, as an [errcode.Panic] such as [*errcode.PanicError]
+//     (see [errcode.Recovered]).
 //
 // # What clients see
 //
@@ -50,7 +53,7 @@
 // for the first error that decides the answer:
 //
 //	first decisive error            message                   code                    status
-//	*apierror.Error (status < 500)  its Message               its Code                its StatusCode()
+//	*errcode.Error (status < 500)   its Message               its Code                its StatusCode()
 //	HTTP-style (status 400..499)    its Error()               CodeForStatus(status)   its status
 //	ErrNotFound, sql.ErrNoRows      "Not found."              NOT_FOUND               404
 //	*gqlerror.Error without Err     its Message               extensions.code         from the code
@@ -67,8 +70,9 @@
 //
 // [Presenter.GraphQL] returns a *gqlerror.Error shaped
 // {message, locations?, path?, extensions: {code, status?, validation?}}:
-// extensions.status is present for HTTP-style errors and for an [Error]
-// with an explicit Status; extensions.validation holds an error's Fields.
+// extensions.status is present for HTTP-style errors and for an
+// [errcode.Error] with an explicit Status; extensions.validation holds an
+// error's Fields.
 //
 //	{"message":"Not found.","path":["post"],"extensions":{"code":"NOT_FOUND"}}
 //
@@ -94,9 +98,9 @@
 // carries request_id when the reqlog middleware ran), else
 // [Presenter.Logger]. A masked error is logged at error level with its full
 // text in "error", "code", "status", the GraphQL path in "graphql_path" and,
-// for a panic, its value in "panic" and its stack in "stack". A known [Error]
-// with a cause (Err) is logged at info level the same way, so that the
-// reason behind, say, a 401 is on record. Nothing else is logged. The
+// for a panic, its value in "panic" and its stack in "stack". A known
+// [errcode.Error] with a cause (Err) is logged at info level the same way,
+// so that the reason behind, say, a 401 is on record. Nothing else is logged. The
 // *gqlerror.Error that GraphQL returns has no cause, so presenting it again
 // does not log it twice.
 //
@@ -107,7 +111,7 @@
 // idempotency.Config.Presenter take the same [Presenter] value):
 //
 //   - Map runs first, on the resolver's or handler's own error, and may
-//     replace it, typically with an [Error] that keeps the original as
+//     replace it, typically with an [errcode.Error] that keeps the original as
 //     its Err: a unique violation becomes a 422 VALIDATION_FAILED, a lock
 //     timeout a 409 CONFLICT. The rules above then apply to what it
 //     returned; a GraphQL error keeps its path and locations. Errors the
@@ -120,11 +124,4 @@
 // A hook cannot drop an error or break an answer: a Map that returns nil
 // keeps the error, and a hook that panics is recovered and logged at error
 // level with its stack, as if it had not been set.
-//
-// # Validation messages
-//
-// [ValidationFailed] with an empty message summarises its fields as Laravel
-// does: the first message, then " (and N more errors)". Maps have no order,
-// so the first field is the first in sorted order; call [Summarize] with the
-// fields' declaration order to pick it yourself.
 package errors

@@ -14,6 +14,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
@@ -28,8 +29,8 @@ func ExamplePresenter_GraphQL() {
 	broken := errors.New("pq: connection refused")
 	for _, err := range []error{
 		gqlerror.WrapPath(ast.Path{ast.PathName("post")}, missing),
-		gqlerror.WrapPath(ast.Path{ast.PathName("deletePost")}, apierror.Forbidden("You can only delete your own posts.")),
-		gqlerror.WrapPath(ast.Path{ast.PathName("createPost")}, apierror.ValidationFailed("", map[string][]string{
+		gqlerror.WrapPath(ast.Path{ast.PathName("deletePost")}, errcode.Forbidden("You can only delete your own posts.")),
+		gqlerror.WrapPath(ast.Path{ast.PathName("createPost")}, errcode.ValidationFailed("", map[string][]string{
 			"input.title": {"The title field is required."},
 		})),
 		gqlerror.WrapPath(ast.Path{ast.PathName("posts")}, broken),
@@ -45,10 +46,10 @@ func ExamplePresenter_GraphQL() {
 	// {"message":"Internal server error.","path":["posts"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}
 }
 
-func ExampleForbidden() {
+func ExamplePresenter_WriteREST() {
 	deleteArticle := func(userID, authorID int64) error {
 		if userID != authorID {
-			return apierror.Forbidden("You can only delete your own articles.")
+			return errcode.Forbidden("You can only delete your own articles.")
 		}
 		return nil
 	}
@@ -71,8 +72,8 @@ func ExampleForbidden() {
 	// {"message":"You can only delete your own articles."}
 }
 
-func ExampleValidationFailed() {
-	err := apierror.ValidationFailed("", map[string][]string{
+func ExamplePresenter_REST() {
+	err := errcode.ValidationFailed("", map[string][]string{
 		"title": {"The title field is required."},
 		"body":  {"The body field is required."},
 	})
@@ -83,22 +84,11 @@ func ExampleValidationFailed() {
 	// 422 {"message":"The body field is required. (and 1 more error)","errors":{"body":["The body field is required."],"title":["The title field is required."]}}
 }
 
-func ExampleSummarize() {
-	fields := map[string][]string{
-		"title": {"The title field is required."},
-		"body":  {"The body field is required."},
-	}
-	// The order the fields are declared in picks the first message.
-	fmt.Println(apierror.Summarize(fields, []string{"title", "body", "published"}))
-	// Output:
-	// The title field is required. (and 1 more error)
-}
-
-func ExampleRecovered() {
+func ExamplePresenter_GraphQL_panic() {
 	resolve := func() (v any, err error) {
 		defer func() {
 			if r := recover(); r != nil {
-				err = apierror.Recovered(r)
+				err = errcode.Recovered(r)
 			}
 		}()
 		panic(errors.New("index out of range")) // a bug somewhere below
@@ -125,7 +115,7 @@ func ExampleHooks() {
 		Map: func(_ context.Context, err error) error {
 			var u *uniqueError
 			if errors.As(err, &u) {
-				e := apierror.ValidationFailed("", map[string][]string{
+				e := errcode.ValidationFailed("", map[string][]string{
 					u.column: {"The " + u.column + " has already been taken."},
 				})
 				e.Err = err

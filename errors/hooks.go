@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
@@ -42,7 +43,7 @@ type Hooks struct {
 	// the validator made are not passed to it.
 	//
 	// Keep the original in the chain of what Map returns (as the Err of an
-	// [Error], say): a known error with a cause has the cause logged at
+	// [errcode.Error], say): a known error with a cause has the cause logged at
 	// info level, and an unknown one is logged and reported in full.
 	Map func(ctx context.Context, err error) error
 }
@@ -52,7 +53,7 @@ type Report struct {
 	// Code is INTERNAL_SERVER_ERROR, the code the client was given, or
 	// the own code of an Error whose status is 500 or more (which the
 	// client sees as INTERNAL_SERVER_ERROR all the same).
-	Code Code
+	Code errcode.Code
 	// Status is 500, or the status of an Error whose status is 500 or
 	// more (answered 500 all the same). A GraphQL field error counts as
 	// 500, although the response as a whole is a 200.

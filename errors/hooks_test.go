@@ -16,6 +16,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
@@ -37,7 +38,7 @@ func mapUnique(_ context.Context, err error) error {
 	if !errors.As(err, &uv) {
 		return err
 	}
-	e := apierror.ValidationFailed("", map[string][]string{uv.column: {"The " + uv.column + " has already been taken."}})
+	e := errcode.ValidationFailed("", map[string][]string{uv.column: {"The " + uv.column + " has already been taken."}})
 	e.Err = err
 	return e
 }
@@ -147,7 +148,7 @@ func TestHooksMapGraphQL(t *testing.T) {
 	// Presenting the result again maps nothing: it has no cause.
 	given = nil
 	again := p.GraphQL(context.Background(), got)
-	if again.Message != got.Message || again.Extensions["code"] != apierror.CodeValidationFailed {
+	if again.Message != got.Message || again.Extensions["code"] != errcode.CodeValidationFailed {
 		t.Errorf("presented again: %s, want the same message and code", mustJSON(t, again))
 	}
 	if len(given) != 0 {
@@ -174,7 +175,7 @@ func TestHooksMapREST(t *testing.T) {
 	}
 
 	// Errors Map leaves alone are answered as without it.
-	if status, _ := p.REST(context.Background(), apierror.Forbidden("")); status != http.StatusForbidden {
+	if status, _ := p.REST(context.Background(), errcode.Forbidden("")); status != http.StatusForbidden {
 		t.Errorf("REST of a FORBIDDEN error Map leaves alone = %d, want 403", status)
 	}
 }
@@ -185,10 +186,10 @@ func TestHooksMapChangesTheVerdict(t *testing.T) {
 	logger, logs := bufLogger()
 	secret := errors.New("row lock timeout")
 	p := apierror.Presenter{Logger: logger, Hooks: apierror.Hooks{Map: func(_ context.Context, err error) error {
-		if errors.Is(err, apierror.ErrNotFound) {
+		if errors.Is(err, errcode.ErrNotFound) {
 			return fmt.Errorf("%w (%w)", secret, err) // still NOT_FOUND: first decisive error wins
 		}
-		return &apierror.Error{Code: "CONFLICT", Message: "Try again.", Status: http.StatusConflict, Err: err}
+		return &errcode.Error{Code: "CONFLICT", Message: "Try again.", Status: http.StatusConflict, Err: err}
 	}}}
 
 	got := p.GraphQL(context.Background(), fieldError(pathEmail, secret))
@@ -196,7 +197,7 @@ func TestHooksMapChangesTheVerdict(t *testing.T) {
 	if g := mustJSON(t, got); g != want {
 		t.Errorf("GraphQL JSON:\n got %s\nwant %s", g, want)
 	}
-	if status, _ := p.REST(context.Background(), apierror.ErrNotFound); status != http.StatusNotFound {
+	if status, _ := p.REST(context.Background(), errcode.ErrNotFound); status != http.StatusNotFound {
 		t.Errorf("REST status = %d, want 404", status)
 	}
 	for _, l := range lines(t, logs) {
@@ -219,7 +220,7 @@ func TestHooksMapNil(t *testing.T) {
 	if g := mustJSON(t, got); g != want {
 		t.Errorf("GraphQL JSON:\n got %s\nwant %s", g, want)
 	}
-	status, body := p.REST(context.Background(), apierror.Forbidden(""))
+	status, body := p.REST(context.Background(), errcode.Forbidden(""))
 	if g := mustJSON(t, body); status != http.StatusForbidden || g != `{"message":"This action is unauthorized."}` {
 		t.Errorf("REST = %d %s, want the original 403", status, g)
 	}
@@ -260,7 +261,7 @@ func TestHooksMapPanic(t *testing.T) {
 		Report: reported.hook,
 	}}
 
-	got := p.GraphQL(context.Background(), fieldError(pathEmail, apierror.Forbidden("")))
+	got := p.GraphQL(context.Background(), fieldError(pathEmail, errcode.Forbidden("")))
 	want := `{"message":"This action is unauthorized.","path":["register","email"],"locations":[{"line":2,"column":3}],"extensions":{"code":"FORBIDDEN"}}`
 	if g := mustJSON(t, got); g != want {
 		t.Errorf("GraphQL JSON:\n got %s\nwant %s", g, want)
@@ -309,7 +310,7 @@ func TestHooksReport(t *testing.T) {
 				return mustJSON(t, p.GraphQL(ctx, fieldError(pathEmail, errDown)))
 			},
 			answer: `{"message":"Internal server error.","path":["register","email"],"locations":[{"line":2,"column":3}],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
-			want:   apierror.Report{Code: apierror.CodeInternal, Status: 500, Path: pathEmail, RequestID: "req-7", Err: errDown},
+			want:   apierror.Report{Code: errcode.CodeInternal, Status: 500, Path: pathEmail, RequestID: "req-7", Err: errDown},
 		},
 		{
 			name: "REST",
@@ -318,7 +319,7 @@ func TestHooksReport(t *testing.T) {
 				return fmt.Sprint(status, " ", mustJSON(t, body))
 			},
 			answer: `500 {"message":"Internal server error."}`,
-			want:   apierror.Report{Code: apierror.CodeInternal, Status: 500, RequestID: "req-7", Err: errDown},
+			want:   apierror.Report{Code: errcode.CodeInternal, Status: 500, RequestID: "req-7", Err: errDown},
 		},
 		{
 			name: "Error with status 503",
@@ -335,7 +336,7 @@ func TestHooksReport(t *testing.T) {
 				return mustJSON(t, p.GraphQL(context.Background(), errDown))
 			},
 			answer: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
-			want:   apierror.Report{Code: apierror.CodeInternal, Status: 500, Err: errDown},
+			want:   apierror.Report{Code: errcode.CodeInternal, Status: 500, Err: errDown},
 		},
 	}
 	for _, tc := range tests {
@@ -363,13 +364,13 @@ func TestHooksReport(t *testing.T) {
 	}
 }
 
-var unavailable = &apierror.Error{Code: "UNAVAILABLE", Message: "The search index is rebuilding.", Status: 503}
+var unavailable = &errcode.Error{Code: "UNAVAILABLE", Message: "The search index is rebuilding.", Status: 503}
 
 func TestHooksReportPanic(t *testing.T) {
 	err := func() (err error) {
 		defer func() {
 			if v := recover(); v != nil {
-				err = apierror.Recovered(v)
+				err = errcode.Recovered(v)
 			}
 		}()
 		explode()
@@ -381,7 +382,7 @@ func TestHooksReportPanic(t *testing.T) {
 	p.GraphQL(requestContext(t, "req-9"), gqlerror.WrapPath(path, err))
 
 	r := reported.one(t)
-	if r.Code != apierror.CodeInternal || r.Status != 500 || r.RequestID != "req-9" || r.Path.String() != "posts[0]" {
+	if r.Code != errcode.CodeInternal || r.Status != 500 || r.RequestID != "req-9" || r.Path.String() != "posts[0]" {
 		t.Errorf("Report = %+v, want INTERNAL_SERVER_ERROR, 500, req-9, posts[0]", r)
 	}
 	if r.Err != err {
@@ -416,9 +417,9 @@ func TestHooksReportNotCalled(t *testing.T) {
 		ctx  context.Context
 		err  error
 	}{
-		{"not found", context.Background(), fmt.Errorf("post 7: %w", apierror.ErrNotFound)},
-		{"validation failed", context.Background(), apierror.ValidationFailed("", map[string][]string{"title": {"The title field is required."}})},
-		{"forbidden with a cause", context.Background(), &apierror.Error{Code: apierror.CodeForbidden, Err: errors.New("not the author")}},
+		{"not found", context.Background(), fmt.Errorf("post 7: %w", errcode.ErrNotFound)},
+		{"validation failed", context.Background(), errcode.ValidationFailed("", map[string][]string{"title": {"The title field is required."}})},
+		{"forbidden with a cause", context.Background(), &errcode.Error{Code: errcode.CodeForbidden, Err: errors.New("not the author")}},
 		{"HTTP-style 409", context.Background(), httpError{409, "Already published."}},
 		{"client went away", cancelled, fmt.Errorf("listing: %w", context.Canceled)},
 		{"mapped to a 422", context.Background(), errTaken},
@@ -498,7 +499,7 @@ func TestHooksZeroValue(t *testing.T) {
 // The presenter without hooks costs what it did: no allocation is added.
 func TestHooksNoAllocWithoutHooks(t *testing.T) {
 	p := apierror.Presenter{Logger: nopLogger()}
-	plain := testing.AllocsPerRun(100, func() { p.REST(context.Background(), apierror.ErrNotFound) })
+	plain := testing.AllocsPerRun(100, func() { p.REST(context.Background(), errcode.ErrNotFound) })
 	if plain > 1 { // the Body boxed into any
 		t.Errorf("REST of a known error allocates %v times, want at most 1", plain)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
@@ -130,7 +131,7 @@ func clientGone(ctx context.Context, err error, v errclass.Verdict) errclass.Ver
 	if !v.Masked || v.Panic != nil || ctx == nil || !errors.Is(ctx.Err(), context.Canceled) || !errors.Is(err, context.Canceled) {
 		return v
 	}
-	c := CodeClientClosedRequest
+	c := errcode.CodeClientClosedRequest
 	return errclass.Verdict{Code: c, Message: c.DefaultMessage(), Status: c.Status(), Cause: err}
 }
 
@@ -183,8 +184,8 @@ func (p Presenter) writeLog(ctx context.Context, err error, v errclass.Verdict, 
 func (p Presenter) logger(ctx context.Context) *zerolog.Logger { return ctxlog.For(ctx, p.Logger) }
 
 // panicText is the text of a recovered panic's value for logs.
-func panicText(p Panic) string {
-	if e, ok := p.(*PanicError); ok && e.Text != "" {
+func panicText(p errcode.Panic) string {
+	if e, ok := p.(*errcode.PanicError); ok && e.Text != "" {
 		return e.Text
 	}
 	return fmt.Sprint(p.PanicValue()) // fmt survives a String method that panics

@@ -18,6 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 )
 
@@ -97,94 +98,94 @@ func presentCases() []presentCase {
 	return []presentCase{
 		{
 			name:    "forbidden",
-			err:     apierror.Forbidden("You can only delete your own articles."),
+			err:     errcode.Forbidden("You can only delete your own articles."),
 			graphql: `{"message":"You can only delete your own articles.","extensions":{"code":"FORBIDDEN"}}`,
 			status:  403, rest: `{"message":"You can only delete your own articles."}`,
 		},
 		{
 			name:    "forbidden default message",
-			err:     apierror.Forbidden(""),
+			err:     errcode.Forbidden(""),
 			graphql: `{"message":"This action is unauthorized.","extensions":{"code":"FORBIDDEN"}}`,
 			status:  403, rest: `{"message":"This action is unauthorized."}`,
 		},
 		{
 			name:    "wrapped not found",
-			err:     wrap(apierror.NotFound("Post not found.")),
+			err:     wrap(errcode.NotFound("Post not found.")),
 			graphql: `{"message":"Post not found.","extensions":{"code":"NOT_FOUND"}}`,
 			status:  404, rest: `{"message":"Post not found."}`,
 		},
 		{
 			name:    "unauthenticated default message",
-			err:     apierror.Unauthenticated(""),
+			err:     errcode.Unauthenticated(""),
 			graphql: `{"message":"Unauthenticated.","extensions":{"code":"UNAUTHENTICATED"}}`,
 			status:  401, rest: `{"message":"Unauthenticated."}`,
 		},
 		{
 			name:    "bad user input from New",
-			err:     apierror.New(apierror.CodeBadUserInput, ""),
+			err:     errcode.New(errcode.CodeBadUserInput, ""),
 			graphql: `{"message":"The variables are not valid.","extensions":{"code":"BAD_USER_INPUT"}}`,
 			status:  400, rest: `{"message":"The variables are not valid."}`,
 		},
 		{
 			name:    "custom code",
-			err:     &apierror.Error{Code: "TITLE_TAKEN", Message: "That title is taken."},
+			err:     &errcode.Error{Code: "TITLE_TAKEN", Message: "That title is taken."},
 			graphql: `{"message":"That title is taken.","extensions":{"code":"TITLE_TAKEN"}}`,
 			status:  400, rest: `{"message":"That title is taken."}`,
 		},
 		{
 			name:    "explicit status is shown",
-			err:     &apierror.Error{Code: "TITLE_TAKEN", Message: "That title is taken.", Status: 409},
+			err:     &errcode.Error{Code: "TITLE_TAKEN", Message: "That title is taken.", Status: 409},
 			graphql: `{"message":"That title is taken.","extensions":{"code":"TITLE_TAKEN","status":409}}`,
 			status:  409, rest: `{"message":"That title is taken."}`,
 		},
 		{
 			name:    "nonsense status falls back to the code's",
-			err:     &apierror.Error{Code: apierror.CodeForbidden, Status: 42},
+			err:     &errcode.Error{Code: errcode.CodeForbidden, Status: 42},
 			graphql: `{"message":"This action is unauthorized.","extensions":{"code":"FORBIDDEN"}}`,
 			status:  403, rest: `{"message":"This action is unauthorized."}`,
 		},
 		{
 			name: "extra extensions, reserved keys win",
-			err: &apierror.Error{Code: apierror.CodeQueryLimitExceeded, Message: "Too deep.",
+			err: &errcode.Error{Code: errcode.CodeQueryLimitExceeded, Message: "Too deep.",
 				Extensions: map[string]any{"limit": map[string]any{"name": "depth", "max": 10, "found": 11}, "code": "NOPE"}},
 			graphql: `{"message":"Too deep.","extensions":{"code":"QUERY_LIMIT_EXCEEDED","limit":{"found":11,"max":10,"name":"depth"}}}`,
 			status:  400, rest: `{"message":"Too deep."}`,
 		},
 		{
 			name:    "no code: the status's",
-			err:     &apierror.Error{Message: "Try again with a smaller page."},
+			err:     &errcode.Error{Message: "Try again with a smaller page."},
 			graphql: `{"message":"Try again with a smaller page.","extensions":{"code":"BAD_REQUEST"}}`,
 			status:  400, rest: `{"message":"Try again with a smaller page."}`,
 		},
 		{
 			name:    "no code, an explicit status",
-			err:     &apierror.Error{Message: "Gone fishing.", Status: http.StatusNotFound},
+			err:     &errcode.Error{Message: "Gone fishing.", Status: http.StatusNotFound},
 			graphql: `{"message":"Gone fishing.","extensions":{"code":"NOT_FOUND","status":404}}`,
 			status:  404, rest: `{"message":"Gone fishing."}`,
 		},
 		{
 			name: "reserved keys the presenter does not set are dropped",
-			err: &apierror.Error{Code: apierror.CodeForbidden,
+			err: &errcode.Error{Code: errcode.CodeForbidden,
 				Extensions: map[string]any{"status": 999, "validation": "fake", "hint": "kept"}},
 			graphql: `{"message":"This action is unauthorized.","extensions":{"code":"FORBIDDEN","hint":"kept"}}`,
 			status:  403, rest: `{"message":"This action is unauthorized."}`,
 		},
 		{
 			name:    "known error with a cause is logged at info",
-			err:     &apierror.Error{Code: apierror.CodeUnauthenticated, Err: errors.New("token is expired")},
+			err:     &errcode.Error{Code: errcode.CodeUnauthenticated, Err: errors.New("token is expired")},
 			graphql: `{"message":"Unauthenticated.","extensions":{"code":"UNAUTHENTICATED"}}`,
 			status:  401, rest: `{"message":"Unauthenticated."}`,
 			logLevel: "info", logError: `UNAUTHENTICATED "Unauthenticated.": token is expired`,
 		},
 		{
 			name:    "validation failed",
-			err:     apierror.ValidationFailed("", fields2),
+			err:     errcode.ValidationFailed("", fields2),
 			graphql: `{"message":"The body field is required. (and 1 more error)","extensions":{"code":"VALIDATION_FAILED","validation":{"input.body":["The body field is required."],"input.title":["The title field is required."]}}}`,
 			status:  422, rest: `{"message":"The body field is required. (and 1 more error)","errors":{"input.body":["The body field is required."],"input.title":["The title field is required."]}}`,
 		},
 		{
 			name:    "validation failed with its own message",
-			err:     apierror.ValidationFailed("Check the title.", map[string][]string{"title": {"The title field must not be greater than 200 characters."}}),
+			err:     errcode.ValidationFailed("Check the title.", map[string][]string{"title": {"The title field must not be greater than 200 characters."}}),
 			graphql: `{"message":"Check the title.","extensions":{"code":"VALIDATION_FAILED","validation":{"title":["The title field must not be greater than 200 characters."]}}}`,
 			status:  422, rest: `{"message":"Check the title.","errors":{"title":["The title field must not be greater than 200 characters."]}}`,
 		},
@@ -240,7 +241,7 @@ func presentCases() []presentCase {
 		},
 		{
 			name:    "ErrNotFound wrapped twice",
-			err:     wrap(fmt.Errorf("store: %w", apierror.ErrNotFound)),
+			err:     wrap(fmt.Errorf("store: %w", errcode.ErrNotFound)),
 			graphql: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`,
 			status:  404, rest: `{"message":"Not found."}`,
 		},
@@ -259,21 +260,21 @@ func presentCases() []presentCase {
 		},
 		{
 			name:    "internal Error is masked and logged",
-			err:     &apierror.Error{Code: apierror.CodeInternal, Message: "secret detail", Err: errDB},
+			err:     &errcode.Error{Code: errcode.CodeInternal, Message: "secret detail", Err: errDB},
 			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
 			status:  500, rest: `{"message":"Internal server error."}`,
 			logLevel: "error", logError: `INTERNAL_SERVER_ERROR "secret detail": pq: connection refused`,
 		},
 		{
 			name:    "Error with status 503 is masked",
-			err:     &apierror.Error{Code: "UNAVAILABLE", Message: "secret detail", Status: 503},
+			err:     &errcode.Error{Code: "UNAVAILABLE", Message: "secret detail", Status: 503},
 			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
 			status:  500, rest: `{"message":"Internal server error."}`,
 			logLevel: "error", logError: `UNAVAILABLE "secret detail"`,
 		},
 		{
 			name:    "typed nil Error is masked, not a panic",
-			err:     fmt.Errorf("odd: %w", (*apierror.Error)(nil)),
+			err:     fmt.Errorf("odd: %w", (*errcode.Error)(nil)),
 			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
 			status:  500, rest: `{"message":"Internal server error."}`,
 			logLevel: "error", logError: "odd: <nil>",
@@ -287,14 +288,14 @@ func presentCases() []presentCase {
 		},
 		{
 			name:    "panic of a known error is still masked",
-			err:     &apierror.PanicError{Value: apierror.Forbidden("x"), Stack: []byte("stack")},
+			err:     &errcode.PanicError{Value: errcode.Forbidden("x"), Stack: []byte("stack")},
 			graphql: `{"message":"Internal server error.","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`,
 			status:  500, rest: `{"message":"Internal server error."}`,
 			logLevel: "error", logError: `panic: FORBIDDEN "x"`,
 		},
 		{
 			name: "resolver error wrapped by the engine keeps path and locations",
-			err: &gqlerror.Error{Err: apierror.Forbidden("Not yours."), Message: `FORBIDDEN "Not yours."`,
+			err: &gqlerror.Error{Err: errcode.Forbidden("Not yours."), Message: `FORBIDDEN "Not yours."`,
 				Path: ast.Path{ast.PathName("deletePost")}, Locations: []gqlerror.Location{{Line: 2, Column: 3}}},
 			graphql: `{"message":"Not yours.","path":["deletePost"],"locations":[{"line":2,"column":3}],"extensions":{"code":"FORBIDDEN"}}`,
 			status:  403, rest: `{"message":"Not yours."}`,
@@ -322,7 +323,7 @@ func presentCases() []presentCase {
 		},
 		{
 			name:    "engine error with a Code-typed code",
-			err:     &gqlerror.Error{Message: "Syntax Error: Unexpected <EOF>.", Extensions: map[string]any{"code": apierror.CodeParseFailed}},
+			err:     &gqlerror.Error{Message: "Syntax Error: Unexpected <EOF>.", Extensions: map[string]any{"code": errcode.CodeParseFailed}},
 			graphql: `{"message":"Syntax Error: Unexpected \u003cEOF\u003e.","extensions":{"code":"GRAPHQL_PARSE_FAILED"}}`,
 			status:  400, rest: `{"message":"Syntax Error: Unexpected \u003cEOF\u003e."}`,
 		},
@@ -341,7 +342,7 @@ func presentCases() []presentCase {
 		{
 			name: "validation failed from a resolver keeps its path",
 			err: gqlerror.WrapPath(ast.Path{ast.PathName("createPost")},
-				apierror.ValidationFailed("", map[string][]string{"input.title": {"The title field is required."}})),
+				errcode.ValidationFailed("", map[string][]string{"input.title": {"The title field is required."}})),
 			graphql: `{"message":"The title field is required.","path":["createPost"],"extensions":{"code":"VALIDATION_FAILED","validation":{"input.title":["The title field is required."]}}}`,
 			status:  422, rest: `{"message":"The title field is required.","errors":{"input.title":["The title field is required."]}}`,
 		},
@@ -435,16 +436,16 @@ func TestPresenterPanic(t *testing.T) {
 	err := func() (err error) {
 		defer func() {
 			if v := recover(); v != nil {
-				err = apierror.Recovered(v)
+				err = errcode.Recovered(v)
 			}
 		}()
 		explode()
 		return nil
 	}()
 
-	var pe *apierror.PanicError
+	var pe *errcode.PanicError
 	if !errors.As(err, &pe) {
-		t.Fatalf("Recovered gave %T, want *apierror.PanicError", err)
+		t.Fatalf("Recovered gave %T, want *errcode.PanicError", err)
 	}
 	if pe.Value != "boom" {
 		t.Errorf("Value = %v, want boom", pe.Value)
@@ -471,16 +472,6 @@ func TestPresenterPanic(t *testing.T) {
 
 func explode() { panic("boom") }
 
-func TestPanicErrorUnwrap(t *testing.T) {
-	err := apierror.Recovered(http.ErrAbortHandler)
-	if !errors.Is(err, http.ErrAbortHandler) {
-		t.Errorf("errors.Is(%v, http.ErrAbortHandler) = false, want true", err)
-	}
-	if got := apierror.Recovered(42).Unwrap(); got != nil {
-		t.Errorf("Unwrap of a non-error panic = %v, want nil", got)
-	}
-}
-
 func TestPresenterDebug(t *testing.T) {
 	tests := []struct {
 		name string
@@ -488,9 +479,9 @@ func TestPresenterDebug(t *testing.T) {
 		want string
 	}{
 		{name: "unknown", err: fmt.Errorf("load: %w", errDB), want: `{"message":"load: pq: connection refused","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`},
-		{name: "panic", err: &apierror.PanicError{Value: "boom"}, want: `{"message":"panic: boom","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`},
+		{name: "panic", err: &errcode.PanicError{Value: "boom"}, want: `{"message":"panic: boom","extensions":{"code":"INTERNAL_SERVER_ERROR"}}`},
 		{name: "engine wrapper", err: gqlerror.WrapPath(ast.Path{ast.PathName("a")}, errDB), want: `{"message":"pq: connection refused","path":["a"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}`},
-		{name: "known unchanged", err: apierror.NotFound(""), want: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`},
+		{name: "known unchanged", err: errcode.NotFound(""), want: `{"message":"Not found.","extensions":{"code":"NOT_FOUND"}}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -565,11 +556,11 @@ func TestWriteREST(t *testing.T) {
 	var logs bytes.Buffer
 	logger := zerolog.New(&logs)
 	errs := map[string]error{
-		"/unauthenticated": apierror.Unauthenticated(""),
-		"/challenged":      apierror.Unauthenticated(""),
-		"/forbidden":       apierror.Forbidden("You can only delete your own articles."),
+		"/unauthenticated": errcode.Unauthenticated(""),
+		"/challenged":      errcode.Unauthenticated(""),
+		"/forbidden":       errcode.Forbidden("You can only delete your own articles."),
 		"/missing":         fmt.Errorf("show: %w", sql.ErrNoRows),
-		"/invalid": apierror.ValidationFailed("", map[string][]string{
+		"/invalid": errcode.ValidationFailed("", map[string][]string{
 			"title":     {"The title field is required."},
 			"body":      {"The body field is required."},
 			"published": {"The published field must be true or false."},
@@ -666,7 +657,7 @@ func TestPresenterClientGone(t *testing.T) {
 		t.Errorf("log = %s, want an error line", logs.String())
 	}
 	gql := p.GraphQL(ctx, cause)
-	if gql.Extensions["code"] != apierror.CodeClientClosedRequest {
+	if gql.Extensions["code"] != errcode.CodeClientClosedRequest {
 		t.Errorf("GraphQL code = %v, want CLIENT_CLOSED_REQUEST", gql.Extensions["code"])
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/respwriter"
 )
 
@@ -35,7 +36,7 @@ func (p Presenter) Recover(next http.Handler) http.Handler {
 			if v == http.ErrAbortHandler {
 				panic(v)
 			}
-			err := Recovered(v)
+			err := errcode.Recovered(v)
 			if rw.Started() {
 				p.REST(r.Context(), err) // logs it; the answer is already under way
 				if rw.Bytes == 0 && (rw.Status == http.StatusNoContent || rw.Status == http.StatusNotModified || r.Method == http.MethodHead) {

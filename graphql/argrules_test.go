@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -112,7 +112,7 @@ func TestArgumentRules(t *testing.T) {
 func TestArgumentRulesAfterMiddleware(t *testing.T) {
 	deny := func(graphql.ResolveFunc) graphql.ResolveFunc {
 		return func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
-			return nil, apierror.Forbidden("You may not.")
+			return nil, errcode.Forbidden("You may not.")
 		}
 	}
 	s := newSchema(t, graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{

@@ -10,7 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -51,7 +51,7 @@ func TestDoMasksByDefault(t *testing.T) {
 	secret := errors.New("dial postgres://app:hunter2@db: refused")
 	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(
 		graphql.Field{Name: "plain", Type: graphql.String, Resolve: failing(secret)},
-		graphql.Field{Name: "coded", Type: graphql.String, Resolve: failing(apierror.Forbidden("No."))},
+		graphql.Field{Name: "coded", Type: graphql.String, Resolve: failing(errcode.Forbidden("No."))},
 	)})
 	logger := zerolog.New(io.Discard) // the masked error's log line goes nowhere
 	ctx := logger.WithContext(context.Background())

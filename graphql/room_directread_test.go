@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -132,7 +132,7 @@ func TestRoomDeadline(t *testing.T) {
 			res, err := op.Execute(context.Background(), graphql.ExecParams{Room: room, MaxResponseBytes: 1 << 20,
 				Deadline: time.Now().Add(50 * time.Millisecond)})
 			if err != nil || string(res.Data) != "null" || len(res.Errors) != 1 || res.Errors[0].Message != graphql.MessageTimeout ||
-				res.Errors[0].Extensions["code"] != apierror.CodeTimeout {
+				res.Errors[0].Extensions["code"] != errcode.CodeTimeout {
 				t.Fatalf("the deadline passed while the Room was asked: %v, data %.40q, errors %v; want null and one TIMEOUT error", err, res.Data, res.Errors)
 			}
 			if got := lists.Load(); got != c.resolvers {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -164,7 +165,7 @@ func TestResponseTooLarge(t *testing.T) {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
-	if got := apierror.CodeOf(res.Errors[0]); got != apierror.CodeResponseTooLarge {
+	if got := apierror.CodeOf(res.Errors[0]); got != errcode.CodeResponseTooLarge {
 		t.Errorf("CodeOf = %s, want RESPONSE_TOO_LARGE", got)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -258,7 +257,7 @@ func TestDeadlineAndCancellationDiffer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(10*time.Millisecond, cancel)
 	res := execute(prepare(t, s, `{ slow }`), ctx, graphql.ExecParams{Deadline: time.Now().Add(time.Minute)})
-	if len(res.Errors) != 1 || res.Errors[0].Extensions["code"] == apierror.CodeTimeout || !errors.Is(res.Errors[0], context.Canceled) {
+	if len(res.Errors) != 1 || res.Errors[0].Extensions["code"] == errcode.CodeTimeout || !errors.Is(res.Errors[0], context.Canceled) {
 		t.Errorf("errors = %v, want the one cancellation error", res.Errors)
 	}
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
 	"github.com/gqlkit/gqlkit/limits"
@@ -145,5 +145,5 @@ func (l *lease) shrink(n int) {
 // busy is the answer to a request that waited in vain for the budget.
 func busy(w http.ResponseWriter) *failure {
 	w.Header().Set("Retry-After", "1")
-	return fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, respbudget.MessageBusy)
+	return fail(http.StatusServiceUnavailable, errcode.CodeUnavailable, respbudget.MessageBusy)
 }

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // The request body is read in two passes: json.Valid checks the whole text
@@ -239,7 +239,7 @@ func (r *jsonReader) array() []any {
 }
 
 func badRequest(msg string) *failure {
-	return fail(http.StatusBadRequest, apierror.CodeBadUserInput, msg)
+	return fail(http.StatusBadRequest, errcode.CodeBadUserInput, msg)
 }
 
 // decodeBody reads the parameters of a JSON request body. Member names are

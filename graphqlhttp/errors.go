@@ -3,12 +3,12 @@ package graphqlhttp
 import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
 // simpleError is a request error with a code and no location.
-func simpleError(code apierror.Code, msg string) *gqlerror.Error {
+func simpleError(code errcode.Code, msg string) *gqlerror.Error {
 	return &gqlerror.Error{Message: msg, Extensions: map[string]any{"code": code}}
 }
 

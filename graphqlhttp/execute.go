@@ -8,7 +8,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
 	"github.com/gqlkit/gqlkit/limits"
@@ -88,7 +88,7 @@ func (h *Handler) presentResult(ctx context.Context, res graphql.Result, dst []b
 	dst = res.AppendJSON(dst, func(e *gqlerror.Error) *gqlerror.Error {
 		p := h.presenter.GraphQL(ctx, e)
 		tr.noteError(p)
-		if p == nil || p.Extensions["code"] != apierror.CodeUnauthenticated {
+		if p == nil || p.Extensions["code"] != errcode.CodeUnauthenticated {
 			unauthenticated = false
 		}
 		return p

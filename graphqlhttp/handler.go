@@ -14,6 +14,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
@@ -113,7 +114,7 @@ type failure struct {
 	fault  error
 }
 
-func fail(status int, code apierror.Code, msg string) *failure {
+func fail(status int, code errcode.Code, msg string) *failure {
 	return &failure{status: status, errs: gqlerror.List{simpleError(code, msg)}}
 }
 
@@ -201,7 +202,7 @@ func (h *Handler) recoverPanic(w http.ResponseWriter, r *http.Request) {
 	if v == http.ErrAbortHandler {
 		panic(v)
 	}
-	h.answer(r.Context(), w, r, &failure{fault: apierror.Recovered(v)})
+	h.answer(r.Context(), w, r, &failure{fault: errcode.Recovered(v)})
 }
 
 // authenticate checks the credentials of r, when Config.Auth is set, and
@@ -213,7 +214,7 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 	}
 	authCtx, err := h.cfg.Auth.AuthenticateContext(r)
 	if err != nil {
-		var sc apierror.StatusCoder
+		var sc errcode.StatusCoder
 		if errors.As(err, &sc) && sc.StatusCode() == http.StatusServiceUnavailable {
 			// The credentials could not be checked (a revocation store
 			// is down): refused, never let through, and not the client's
@@ -231,12 +232,12 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 }
 
 func unauthenticated() *failure {
-	return fail(http.StatusUnauthorized, apierror.CodeUnauthenticated, apierror.MessageUnauthenticated)
+	return fail(http.StatusUnauthorized, errcode.CodeUnauthenticated, errcode.MessageUnauthenticated)
 }
 
 // credentialsUnavailable answers credentials that could not be checked.
 func credentialsUnavailable() *failure {
-	return fail(http.StatusServiceUnavailable, apierror.CodeUnavailable, apierror.MessageUnavailable)
+	return fail(http.StatusServiceUnavailable, errcode.CodeUnavailable, errcode.MessageUnavailable)
 }
 
 // operation returns the prepared operation a request names, or the
@@ -255,7 +256,7 @@ func (h *Handler) operation(ctx context.Context, p params, method string, intro 
 	case errs != nil:
 		return nil, pr, &failure{status: http.StatusBadRequest, errs: errs}
 	case method == http.MethodGet && pr.Operation.Kind() != ast.Query:
-		f := fail(http.StatusMethodNotAllowed, apierror.CodeBadUserInput, "Mutations can only be sent with POST.")
+		f := fail(http.StatusMethodNotAllowed, errcode.CodeBadUserInput, "Mutations can only be sent with POST.")
 		f.allow = "POST"
 		return nil, pr, f
 	}
@@ -281,7 +282,7 @@ func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error
 		return nil
 	}
 	err := rc.Recheck(ctx)
-	var sc apierror.StatusCoder
+	var sc errcode.StatusCoder
 	switch {
 	case err == nil:
 		return nil
@@ -302,14 +303,14 @@ func (h *Handler) readParams(w http.ResponseWriter, r *http.Request) (params, *f
 		return h.readPOST(w, r)
 	}
 	return params{}, &failure{status: http.StatusMethodNotAllowed, allow: "GET, POST",
-		errs: gqlerror.List{simpleError(apierror.CodeBadUserInput, "Only GET and POST requests are supported.")}}
+		errs: gqlerror.List{simpleError(errcode.CodeBadUserInput, "Only GET and POST requests are supported.")}}
 }
 
 func (h *Handler) readGET(r *http.Request) (params, *failure) {
 	q := r.URL.Query()
 	var p params
 	if !q.Has("query") {
-		return p, fail(http.StatusBadRequest, apierror.CodeBadUserInput, "The query parameter is missing.")
+		return p, fail(http.StatusBadRequest, errcode.CodeBadUserInput, "The query parameter is missing.")
 	}
 	p.query = q.Get("query")
 	p.operationName = q.Get("operationName")
@@ -333,7 +334,7 @@ func (h *Handler) readPOST(w http.ResponseWriter, r *http.Request) (params, *fai
 	var p params
 	isJSON, ok := contentType(r.Header.Get("Content-Type"))
 	if !ok {
-		return p, fail(http.StatusUnsupportedMediaType, apierror.CodeBadUserInput,
+		return p, fail(http.StatusUnsupportedMediaType, errcode.CodeBadUserInput,
 			"The request body must be sent as application/json (or application/graphql).")
 	}
 	bp := h.bufs.Get().(*[]byte)
@@ -415,7 +416,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, buf []byte) (
 			if errors.As(err, &mbe) {
 				return buf, tooLarge(max + 1)
 			}
-			return buf, fail(http.StatusBadRequest, apierror.CodeBadUserInput, "The request body could not be read.")
+			return buf, fail(http.StatusBadRequest, errcode.CodeBadUserInput, "The request body could not be read.")
 		}
 	}
 }

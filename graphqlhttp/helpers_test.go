@@ -19,7 +19,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/auth"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
@@ -45,7 +45,7 @@ const (
 
 // errUserGone is what a store answers for a user that no longer exists:
 // log text wrapping a client view that is UNAUTHENTICATED.
-var errUserGone = fmt.Errorf("user 3 does not exist: %w", apierror.Unauthenticated(""))
+var errUserGone = fmt.Errorf("user 3 does not exist: %w", errcode.Unauthenticated(""))
 
 // conflictError is an HTTP-style error from outside the kit: any type with
 // a StatusCode method.
@@ -263,8 +263,8 @@ func buildTestSchema(tb testing.TB, mutations *atomic.Int64, bugs bool) *graphql
 		{Name: "panic", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			panic(panicValue)
 		}},
-		{Name: "forbidden", Type: graphql.String, Resolve: fail(apierror.Forbidden(forbiddenMsg))},
-		{Name: "invalid", Type: graphql.String, Resolve: fail(apierror.ValidationFailed("", map[string][]string{
+		{Name: "forbidden", Type: graphql.String, Resolve: fail(errcode.Forbidden(forbiddenMsg))},
+		{Name: "invalid", Type: graphql.String, Resolve: fail(errcode.ValidationFailed("", map[string][]string{
 			"input.title": {titleRequired},
 		}))},
 		{Name: "conflict", Type: graphql.String, Resolve: fail(fmt.Errorf("saving post 7: %w", conflictError{}))},

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
@@ -46,7 +47,7 @@ func (h *hooksRecorder) hooks() apierror.Hooks {
 			if !errors.As(err, &e) || e.Code() != sqlite3.SQLITE_CONSTRAINT_UNIQUE {
 				return err
 			}
-			v := apierror.ValidationFailed("", map[string][]string{"title": {hooksTitleTaken}})
+			v := errcode.ValidationFailed("", map[string][]string{"title": {hooksTitleTaken}})
 			v.Err = err
 			return v
 		},
@@ -104,7 +105,7 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 				panic(panicValue)
 			}},
 			{Name: "forbidden", Type: graphql.String, Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
-				return nil, apierror.Forbidden(forbiddenMsg)
+				return nil, errcode.Forbidden(forbiddenMsg)
 			}},
 		}},
 		Mutation: &graphql.Object{Name: "Mutation", Fields: graphql.Fields{
@@ -194,7 +195,7 @@ func TestErrorHooksMapBothAPIs(t *testing.T) {
 	if status != http.StatusOK || body != wantGQL {
 		t.Errorf("GraphQL duplicate: %d\n got %s\nwant %s", status, body, wantGQL)
 	}
-	if status := apierror.CodeValidationFailed.Status(); status != http.StatusUnprocessableEntity {
+	if status := errcode.CodeValidationFailed.Status(); status != http.StatusUnprocessableEntity {
 		t.Errorf("VALIDATION_FAILED is %d in REST, want 422", status)
 	}
 	if r := rec.take(); len(r) != 0 {
@@ -233,7 +234,7 @@ func TestErrorHooksReportFieldErrors(t *testing.T) {
 			t.Errorf("no report for the field %s", path)
 			continue
 		}
-		if r.Code != apierror.CodeInternal || r.Status != http.StatusInternalServerError || r.RequestID != id || r.Err == nil {
+		if r.Code != errcode.CodeInternal || r.Status != http.StatusInternalServerError || r.RequestID != id || r.Err == nil {
 			t.Errorf("report for %s = %+v, want INTERNAL_SERVER_ERROR, 500, request id %s, an error", path, r, id)
 		}
 		if panicked := path == "boom"; panicked != (len(r.Stack) > 0) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -64,11 +65,11 @@ func (tr *trace) noteError(e *gqlerror.Error) {
 		return
 	}
 	tr.info.Errors++
-	code, _ := e.Extensions["code"].(apierror.Code)
+	code, _ := e.Extensions["code"].(errcode.Code)
 	if s, ok := e.Extensions["code"].(string); ok {
-		code = apierror.Code(s)
+		code = errcode.Code(s)
 	}
-	if tr.info.ErrorCode == "" || code.Status() >= 500 && apierror.Code(tr.info.ErrorCode).Status() < 500 {
+	if tr.info.ErrorCode == "" || code.Status() >= 500 && errcode.Code(tr.info.ErrorCode).Status() < 500 {
 		tr.info.ErrorCode = string(code)
 	}
 }

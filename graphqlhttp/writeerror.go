@@ -5,7 +5,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // WriteError answers r with err the way the endpoint answers a request it
@@ -23,7 +23,7 @@ func (h *Handler) WriteError(w http.ResponseWriter, r *http.Request, err error) 
 	// may have given it another code.
 	status, ok := obj.Extensions["status"].(int)
 	if !ok {
-		code, _ := obj.Extensions["code"].(apierror.Code)
+		code, _ := obj.Extensions["code"].(errcode.Code)
 		status = code.Status()
 	}
 	f := &failure{status: status, errs: gqlerror.List{{Message: obj.Message, Extensions: obj.Extensions}}}

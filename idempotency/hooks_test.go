@@ -12,6 +12,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
 )
@@ -37,7 +38,7 @@ func TestErrorHooks(t *testing.T) {
 	hooks := apierror.Hooks{
 		Map: func(_ context.Context, err error) error {
 			if errors.Is(err, errLocked) {
-				return &apierror.Error{Code: "CONFLICT", Message: "Try again.", Status: http.StatusConflict, Err: err}
+				return &errcode.Error{Code: "CONFLICT", Message: "Try again.", Status: http.StatusConflict, Err: err}
 			}
 			return err
 		},
@@ -78,7 +79,7 @@ func TestErrorHooks(t *testing.T) {
 	if len(got) != 1 {
 		t.Fatalf("Report called %d times, want once", len(got))
 	}
-	if r := got[0]; r.Code != apierror.CodeInternal || r.Status != 500 || r.Path != nil || !errors.Is(r.Err, errDown) {
+	if r := got[0]; r.Code != errcode.CodeInternal || r.Status != 500 || r.Path != nil || !errors.Is(r.Err, errDown) {
 		t.Errorf("Report = %+v, want INTERNAL_SERVER_ERROR, 500, no path, the store's error", r)
 	}
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
@@ -65,12 +66,12 @@ const (
 	// [Config.MaxRecordBytes].
 	MessageTooLarge = "The answer to this request is too large to record under an Idempotency-Key, so nothing was written; send it without the key, or ask for less."
 	// Code of the 422 that answers a key reused with another request.
-	CodeKeyReused apierror.Code = "IDEMPOTENCY_KEY_REUSED"
+	CodeKeyReused errcode.Code = "IDEMPOTENCY_KEY_REUSED"
 	// Code of the 409 that answers a key held by a request in flight.
-	CodeKeyInUse apierror.Code = "IDEMPOTENCY_KEY_IN_USE"
+	CodeKeyInUse errcode.Code = "IDEMPOTENCY_KEY_IN_USE"
 	// Code of the 422 that answers a write whose answer is too large to
 	// record.
-	CodeAnswerTooLarge apierror.Code = "IDEMPOTENCY_ANSWER_TOO_LARGE"
+	CodeAnswerTooLarge errcode.Code = "IDEMPOTENCY_ANSWER_TOO_LARGE"
 )
 
 // Config configures [Middleware]. Store is required; the zero value of
@@ -209,7 +210,7 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	key, ok := parseKey(values)
 	if !ok {
-		m.cfg.WriteError(w, r, apierror.New(apierror.CodeBadUserInput, MessageBadKey))
+		m.cfg.WriteError(w, r, errcode.New(errcode.CodeBadUserInput, MessageBadKey))
 		return
 	}
 	subject, ok := m.cfg.Subject(r)
@@ -255,9 +256,9 @@ func (m *middleware) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // first request is done or still in flight: the client's mistake is the
 // same, and waiting would not help.
 var (
-	errReused   = &apierror.Error{Code: CodeKeyReused, Message: MessageReused, Status: http.StatusUnprocessableEntity}
-	errInUse    = &apierror.Error{Code: CodeKeyInUse, Message: MessageInUse, Status: http.StatusConflict}
-	errTooLarge = &apierror.Error{Code: CodeAnswerTooLarge, Message: MessageTooLarge, Status: http.StatusUnprocessableEntity}
+	errReused   = &errcode.Error{Code: CodeKeyReused, Message: MessageReused, Status: http.StatusUnprocessableEntity}
+	errInUse    = &errcode.Error{Code: CodeKeyInUse, Message: MessageInUse, Status: http.StatusConflict}
+	errTooLarge = &errcode.Error{Code: CodeAnswerTooLarge, Message: MessageTooLarge, Status: http.StatusUnprocessableEntity}
 )
 
 // run serves r under claim. An answer to be recorded (a write joined the
@@ -321,7 +322,7 @@ func (m *middleware) renew(r *http.Request, claim Claim) (stop func()) {
 }
 
 func (m *middleware) fail(w http.ResponseWriter, r *http.Request, err error) {
-	m.cfg.WriteError(w, r, &apierror.Error{Code: apierror.CodeInternal, Err: err})
+	m.cfg.WriteError(w, r, &errcode.Error{Code: errcode.CodeInternal, Err: err})
 }
 
 func readError(err error) error {
@@ -329,7 +330,7 @@ func readError(err error) error {
 	if errors.As(err, &tooLarge) {
 		return err // package errors answers it 413
 	}
-	return &apierror.Error{Code: apierror.CodeBadUserInput, Message: "The request body could not be read.", Err: err}
+	return &errcode.Error{Code: errcode.CodeBadUserInput, Message: "The request body could not be read.", Err: err}
 }
 
 // parseKey returns the key of the header values: exactly one, of 1 to

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // Key identifies one idempotent request: what [Store.Claim] takes.
@@ -110,9 +110,9 @@ func (e *InUseError) Error() string {
 // ErrClaimLost is what a claim's Renew, and a write joining it, return
 // when another request took the key over after the claim's lease ended:
 // the write does not happen and nothing is recorded. It is an
-// [*apierror.Error], so a handler that returns it answers the same 409 as
+// [*errcode.Error], so a handler that returns it answers the same 409 as
 // the middleware gives a request whose key is in use.
-var ErrClaimLost error = &apierror.Error{
+var ErrClaimLost error = &errcode.Error{
 	Code: CodeKeyInUse, Message: MessageInUse, Status: http.StatusConflict,
 	Err: errors.New("idempotency: the claim's lease ended and another request took the key"),
 }

@@ -32,7 +32,7 @@
 //	error.type                 the code of the answer's most serious error
 //
 // Its status is Error only when the request failed on the server's side: its
-// error code answers a status of 500 or more (apierror.Code.Status), such as
+// error code answers a status of 500 or more (errcode.Code.Status), such as
 // INTERNAL_SERVER_ERROR and TIMEOUT, or its HTTP status is 500 or more
 // (SERVICE_UNAVAILABLE when the response budget is exhausted). An error of the client's
 // (GRAPHQL_VALIDATION_FAILED, BAD_USER_INPUT, QUERY_LIMIT_EXCEEDED,
@@ -111,6 +111,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -449,7 +450,7 @@ func (t *Tracer) EndField(ctx context.Context, _ graphql.ResolveInfo, err error)
 // outcome classifies a request that has ended.
 func outcome(r graphql.RequestInfo) string {
 	switch {
-	case r.Status >= 500 || r.ErrorCode != "" && apierror.Code(r.ErrorCode).Status() >= 500:
+	case r.Status >= 500 || r.ErrorCode != "" && errcode.Code(r.ErrorCode).Status() >= 500:
 		return OutcomeServerError
 	case r.ErrorCode != "" || r.Errors > 0 || r.Status >= 400:
 		return OutcomeClientError

@@ -30,6 +30,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
@@ -64,7 +65,7 @@ func testSchema(t testing.TB) *graphql.Schema {
 		{Name: "boom", Type: graphql.String, Resolve: resolve(nil, errors.New("connection refused"))},
 		{Name: "kaboom", Type: graphql.String,
 			Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) { panic("kaboom") }},
-		{Name: "missing", Type: graphql.String, Resolve: resolve(nil, apierror.NotFound(""))},
+		{Name: "missing", Type: graphql.String, Resolve: resolve(nil, errcode.NotFound(""))},
 		{Name: "locked", Type: graphql.String, Resolve: resolve(nil, errDomain)},
 		{Name: "slow", Type: graphql.String,
 			Resolve: func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
@@ -86,7 +87,7 @@ func testSchema(t testing.TB) *graphql.Schema {
 // errorHooks map errDomain to FORBIDDEN, for the endpoint and the tracer.
 var errorHooks = apierror.Hooks{Map: func(_ context.Context, err error) error {
 	if errors.Is(err, errDomain) {
-		return &apierror.Error{Code: apierror.CodeForbidden, Message: "Locked.", Err: err}
+		return &errcode.Error{Code: errcode.CodeForbidden, Message: "Locked.", Err: err}
 	}
 	return err
 }}

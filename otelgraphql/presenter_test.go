@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 
+	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/otelgraphql"
@@ -20,15 +21,15 @@ import (
 func TestFieldSpanRecordsThePresentedCode(t *testing.T) {
 	hooks := apierror.Hooks{Map: func(_ context.Context, err error) error {
 		if errors.Is(err, errDomain) {
-			return apierror.ValidationFailed("", map[string][]string{"id": {"The post is locked."}})
+			return errcode.ValidationFailed("", map[string][]string{"id": {"The post is locked."}})
 		}
 		return err
 	}}
 	r := newRigWith(t, otelgraphql.Config{}, graphqlhttp.Config{Presenter: apierror.Presenter{Hooks: hooks}})
 	ss := r.query(t, 200, `{"query":"{ locked }"}`)
 	field := ss.one(t, "graphql.resolve Query.locked")
-	if got := attrs(field)[semconv.ErrorTypeKey].AsString(); got != string(apierror.CodeValidationFailed) {
-		t.Errorf("field span error.type = %q, want %s", got, apierror.CodeValidationFailed)
+	if got := attrs(field)[semconv.ErrorTypeKey].AsString(); got != string(errcode.CodeValidationFailed) {
+		t.Errorf("field span error.type = %q, want %s", got, errcode.CodeValidationFailed)
 	}
 	if field.Status().Code != codes.Unset {
 		t.Errorf("field span status = %v, want Unset: the client's error is no server error", field.Status())

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // Articles is the articles.Store of a database: articles, each joined
@@ -28,12 +28,12 @@ func (c *core) stamp(t time.Time) time.Time {
 
 // FindPublished implements articles.Store: one SELECT of a published
 // article joined with its author. An article that does not exist or is
-// not published is apierror.ErrNotFound.
+// not published is errcode.ErrNotFound.
 func (s *Articles) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
 	c := s.c
 	a, err := scanArticle(c.reader(ctx).QueryRow(ctx, findPublished, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return articles.Article{}, fmt.Errorf("articles: published article %d: %w", id, apierror.ErrNotFound)
+		return articles.Article{}, fmt.Errorf("articles: published article %d: %w", id, errcode.ErrNotFound)
 	}
 	if err != nil {
 		return articles.Article{}, fmt.Errorf("articles: reading article %d: %w", id, err)
@@ -86,7 +86,7 @@ func (s *Articles) CreateArticle(ctx context.Context, in articles.NewArticle) (a
 // DeleteArticle implements articles.Store: a DELETE restricted to the
 // user's own article, followed, only when it deleted nothing, by a SELECT
 // that tells why (articles.ErrUnknownUser, articles.ErrNotAuthor or
-// apierror.ErrNotFound). In a request that holds a claim of the
+// errcode.ErrNotFound). In a request that holds a claim of the
 // database's [Keys], it runs in the claim's transaction.
 func (s *Articles) DeleteArticle(ctx context.Context, id, userID int64) error {
 	c := s.c
@@ -117,6 +117,6 @@ func (s *Articles) DeleteArticle(ctx context.Context, id, userID int64) error {
 		return fmt.Errorf("articles: user %d deleting article %d of user %d: %w", userID, id, *owner, articles.ErrNotAuthor)
 	default:
 		// No such article, or the caller's own deleted meanwhile.
-		return fmt.Errorf("articles: article %d: %w", id, apierror.ErrNotFound)
+		return fmt.Errorf("articles: article %d: %w", id, errcode.ErrNotFound)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // The statements of users, shared word for word by both dialects.
@@ -56,7 +56,7 @@ func (s *Users) CreateUser(ctx context.Context, name, email string, passwordHash
 // DeleteUser implements auth.UserStore: one DELETE. The user's articles
 // go with them, and so do their sessions and refresh tokens when the
 // users and auth schemas were migrated together ([AuthSchema]). A user
-// that does not exist is apierror.ErrNotFound. In a request that holds a
+// that does not exist is errcode.ErrNotFound. In a request that holds a
 // claim of the database's [Keys], it runs in the claim's transaction.
 func (s *Users) DeleteUser(ctx context.Context, id int64) error {
 	c := s.c
@@ -69,14 +69,14 @@ func (s *Users) DeleteUser(ctx context.Context, id int64) error {
 		return fmt.Errorf("users: deleting user %d: %w", id, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("users: user %d: %w", id, apierror.ErrNotFound)
+		return fmt.Errorf("users: user %d: %w", id, errcode.ErrNotFound)
 	}
 	return nil
 }
 
 // PasswordHash implements auth.UserStore: one SELECT on the unique
 // e-mail address. An address no user has matches both
-// auth.ErrUserNotFound and apierror.ErrNotFound.
+// auth.ErrUserNotFound and errcode.ErrNotFound.
 func (s *Users) PasswordHash(ctx context.Context, email string) (int64, []byte, error) {
 	c := s.c
 	var (
@@ -100,8 +100,8 @@ type unknownEmail struct{}
 
 func (unknownEmail) Error() string { return "users: no user has this e-mail address" }
 
-// Is makes the error match both apierror.ErrNotFound and
+// Is makes the error match both errcode.ErrNotFound and
 // auth.ErrUserNotFound.
 func (unknownEmail) Is(target error) bool {
-	return target == apierror.ErrNotFound || target == auth.ErrUserNotFound
+	return target == errcode.ErrNotFound || target == auth.ErrUserNotFound
 }

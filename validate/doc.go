@@ -26,7 +26,7 @@
 // the path "input.title" and the attribute "title". [Each] checks every
 // item of a list under the path "<path>.<i>". [Failures.Summary] is
 // Laravel's one-line message, [Failures.Map] the messages by path (for
-// apierror.ValidationFailed), and the JSON of Failures the "errors" member
+// errcode.ValidationFailed), and the JSON of Failures the "errors" member
 // of Laravel's 422 answer, fields in order.
 //
 // # Values

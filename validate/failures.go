@@ -71,7 +71,7 @@ func (f Failures) Summary() string {
 	}
 }
 
-// Map returns the messages by path, as apierror.Error's Fields holds them,
+// Map returns the messages by path, as errcode.Error's Fields holds them,
 // or nil when f is empty. The map and its slices are new: changing them
 // leaves f alone. Entries that share a path (which Add never makes) have
 // their messages joined in order.

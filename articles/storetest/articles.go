@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/articles"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 func testCreate(t *testing.T, newStore func(t *testing.T) Store) {
@@ -88,7 +88,7 @@ func testFind(t *testing.T, newStore func(t *testing.T) Store) {
 	draft := addArticle(t, s, articles.NewArticle{UserID: ada, Title: "draft", Body: "b", CreatedAt: base})
 	for _, id := range []int64{draft.ID, draft.ID + 1000, 0, -1, math.MaxInt64} {
 		a, err := s.FindPublished(ctx, id)
-		if !errors.Is(err, apierror.ErrNotFound) {
+		if !errors.Is(err, errcode.ErrNotFound) {
 			t.Errorf("FindPublished(%d) error = %v, want ErrNotFound", id, err)
 		}
 		if a != (articles.Article{}) {
@@ -183,17 +183,17 @@ func testDelete(t *testing.T, newStore func(t *testing.T) Store) {
 		name   string
 		id     int64
 		userID int64
-		want   error // nil, ErrNotAuthor, ErrUnknownUser or apierror.ErrNotFound
+		want   error // nil, ErrNotAuthor, ErrUnknownUser or errcode.ErrNotFound
 	}{
 		{name: "another's published article", id: published.ID, userID: bob, want: articles.ErrNotAuthor},
 		{name: "another's draft", id: draft.ID, userID: bob, want: articles.ErrNotAuthor},
-		{name: "missing article", id: bobs.ID + 1000, userID: bob, want: apierror.ErrNotFound},
+		{name: "missing article", id: bobs.ID + 1000, userID: bob, want: errcode.ErrNotFound},
 		{name: "deleted user, published article", id: published.ID, userID: gone, want: articles.ErrUnknownUser},
 		{name: "deleted user, missing article", id: bobs.ID + 1000, userID: gone, want: articles.ErrUnknownUser},
 		{name: "unknown user", id: bobs.ID, userID: 987654, want: articles.ErrUnknownUser},
 		{name: "own draft", id: draft.ID, userID: ada, want: nil},
 		{name: "own published article", id: published.ID, userID: ada, want: nil},
-		{name: "own article again", id: published.ID, userID: ada, want: apierror.ErrNotFound},
+		{name: "own article again", id: published.ID, userID: ada, want: errcode.ErrNotFound},
 	}
 	for _, c := range cases {
 		err := s.DeleteArticle(ctx, c.id, c.userID)

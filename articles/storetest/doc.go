@@ -20,7 +20,7 @@
 // # What Run checks
 //
 //   - users: ids, password hashes, a taken e-mail address
-//     ([auth.ErrEmailTaken]), unknown addresses (apierror.ErrNotFound
+//     ([auth.ErrEmailTaken]), unknown addresses (errcode.ErrNotFound
 //     and auth.ErrUserNotFound), deletion, and that ids of deleted users
 //     are never handed out again;
 //   - creating: every field round-trips, Unicode and 200-character titles

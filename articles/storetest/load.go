@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/articles"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // testConcurrency creates 100 articles from 10 goroutines, one user each,
@@ -76,7 +76,7 @@ func testConcurrency(t *testing.T, newStore func(t *testing.T) Store) {
 		t.Errorf("after deleting a writer the total is %d, want %d", got, want)
 	}
 	for _, a := range created[0] {
-		if _, err := s.FindPublished(ctx, a.ID); !errors.Is(err, apierror.ErrNotFound) {
+		if _, err := s.FindPublished(ctx, a.ID); !errors.Is(err, errcode.ErrNotFound) {
 			t.Errorf("FindPublished(%d) of the deleted writer's article error = %v, want ErrNotFound", a.ID, err)
 		}
 	}

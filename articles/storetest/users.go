@@ -8,7 +8,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 func testUsers(t *testing.T, newStore func(t *testing.T) Store) {
@@ -36,8 +36,8 @@ func testUsers(t *testing.T, newStore func(t *testing.T) Store) {
 		addUser(t, s, "ada")
 		for _, email := range []string{"nobody@example.com", "ADA@example.com", " ada@example.com", ""} {
 			id, hash, err := s.PasswordHash(ctx, email)
-			if !errors.Is(err, apierror.ErrNotFound) || !errors.Is(err, auth.ErrUserNotFound) {
-				t.Errorf("PasswordHash(%q) error = %v, want one matching apierror.ErrNotFound and auth.ErrUserNotFound", email, err)
+			if !errors.Is(err, errcode.ErrNotFound) || !errors.Is(err, auth.ErrUserNotFound) {
+				t.Errorf("PasswordHash(%q) error = %v, want one matching errcode.ErrNotFound and auth.ErrUserNotFound", email, err)
 			}
 			if id != 0 || hash != nil {
 				t.Errorf("PasswordHash(%q) = %d, %q; want 0, nil", email, id, hash)
@@ -65,16 +65,16 @@ func testUsers(t *testing.T, newStore func(t *testing.T) Store) {
 		if err := s.DeleteUser(ctx, ada); err != nil {
 			t.Fatalf("DeleteUser error: %v", err)
 		}
-		if _, _, err := s.PasswordHash(ctx, "ada@example.com"); !errors.Is(err, apierror.ErrNotFound) {
+		if _, _, err := s.PasswordHash(ctx, "ada@example.com"); !errors.Is(err, errcode.ErrNotFound) {
 			t.Errorf("PasswordHash of a deleted user error = %v, want ErrNotFound", err)
 		}
 		if id, _, err := s.PasswordHash(ctx, "bob@example.com"); err != nil || id != bob {
 			t.Errorf("PasswordHash of another user = %d, %v; want %d, nil", id, err, bob)
 		}
-		if err := s.DeleteUser(ctx, ada); !errors.Is(err, apierror.ErrNotFound) {
+		if err := s.DeleteUser(ctx, ada); !errors.Is(err, errcode.ErrNotFound) {
 			t.Errorf("DeleteUser again error = %v, want ErrNotFound", err)
 		}
-		if err := s.DeleteUser(ctx, 987654); !errors.Is(err, apierror.ErrNotFound) {
+		if err := s.DeleteUser(ctx, 987654); !errors.Is(err, errcode.ErrNotFound) {
 			t.Errorf("DeleteUser of an unknown id error = %v, want ErrNotFound", err)
 		}
 	})
@@ -117,11 +117,11 @@ func testDeleteUser(t *testing.T, newStore func(t *testing.T) Store) {
 		t.Errorf("after deleting the author ListPublished = %v (total %d), want only [%d]", ids(p.Articles), p.Total, bobs.ID)
 	}
 	for _, a := range adas {
-		if err := s.DeleteArticle(ctx, a.ID, bob); !errors.Is(err, apierror.ErrNotFound) {
+		if err := s.DeleteArticle(ctx, a.ID, bob); !errors.Is(err, errcode.ErrNotFound) {
 			t.Errorf("DeleteArticle of the deleted user's article %d error = %v, want ErrNotFound", a.ID, err)
 		}
 	}
-	if _, err := s.FindPublished(ctx, adas[0].ID); !errors.Is(err, apierror.ErrNotFound) {
+	if _, err := s.FindPublished(ctx, adas[0].ID); !errors.Is(err, errcode.ErrNotFound) {
 		t.Errorf("FindPublished of the deleted user's article error = %v, want ErrNotFound", err)
 	}
 }

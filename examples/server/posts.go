@@ -8,7 +8,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -148,7 +148,7 @@ func (r *postResolvers) find(ctx context.Context, _ any, args postArgs, info gra
 func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs, info graphql.ResolveInfo) (*Post, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok { // the endpoint's mutation gate makes this unreachable
-		return nil, apierror.Unauthenticated("")
+		return nil, errcode.Unauthenticated("")
 	}
 	in := args.Input
 	for i, t := range in.Tags {
@@ -164,11 +164,11 @@ func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs, 
 func (r *postResolvers) delete(ctx context.Context, _ any, args postArgs, info graphql.ResolveInfo) (*Post, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok {
-		return nil, apierror.Unauthenticated("")
+		return nil, errcode.Unauthenticated("")
 	}
 	id, ok := postID(args.ID)
 	if !ok {
-		return nil, apierror.NotFound("Post not found.")
+		return nil, errcode.NotFound("Post not found.")
 	}
 	p, err := r.posts.deleteOwn(ctx, id, userID)
 	if err != nil {

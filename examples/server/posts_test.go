@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/auth"
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -245,8 +245,8 @@ func TestCreatePostRules(t *testing.T) {
 			if len(res.Errors) != 1 {
 				t.Fatalf("errors %v; want one VALIDATION_FAILED", res.Errors)
 			}
-			var coded *apierror.Error
-			if !errors.As(res.Errors[0], &coded) || coded.Code != apierror.CodeValidationFailed {
+			var coded *errcode.Error
+			if !errors.As(res.Errors[0], &coded) || coded.Code != errcode.CodeValidationFailed {
 				t.Fatalf("error %v; want VALIDATION_FAILED", res.Errors[0])
 			}
 			if !reflect.DeepEqual(coded.Fields, tt.want) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 // Post is a row of the posts table, shaped for the GraphQL schema: the
@@ -200,7 +200,7 @@ func (s *postStore) userExists(ctx context.Context, id int64) (bool, error) {
 
 // errUserGone reports a write by a user who has been deleted since their
 // token was issued.
-var errUserGone = apierror.Unauthenticated("")
+var errUserGone = errcode.Unauthenticated("")
 
 // create inserts a post by userID, in one statement that writes nothing
 // when the user no longer exists.
@@ -250,11 +250,11 @@ func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, err
 		return nil, err
 	}
 	if _, err := s.find(ctx, id); errors.Is(err, sql.ErrNoRows) {
-		return nil, apierror.NotFound("Post not found.")
+		return nil, errcode.NotFound("Post not found.")
 	} else if err != nil {
 		return nil, err
 	}
-	return nil, apierror.Forbidden("You can only delete your own posts.")
+	return nil, errcode.Forbidden("You can only delete your own posts.")
 }
 
 // rowFunc is a scanner made of a function, for scanPost.

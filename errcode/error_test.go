@@ -1,12 +1,13 @@
-package errors_test
+package errcode_test
 
 import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/http"
 	"testing"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
+	"github.com/gqlkit/gqlkit/errcode"
 )
 
 func TestSummarize(t *testing.T) {
@@ -44,7 +45,7 @@ func TestSummarize(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := apierror.Summarize(tc.fields, tc.order); got != tc.want {
+			if got := errcode.Summarize(tc.fields, tc.order); got != tc.want {
 				t.Errorf("Summarize(%v, %v) = %q, want %q", tc.fields, tc.order, got, tc.want)
 			}
 		})
@@ -54,24 +55,24 @@ func TestSummarize(t *testing.T) {
 func TestCodeForStatus(t *testing.T) {
 	tests := []struct {
 		status int
-		want   apierror.Code
+		want   errcode.Code
 	}{
 		{400, "BAD_REQUEST"},
-		{401, apierror.CodeUnauthenticated},
-		{403, apierror.CodeForbidden},
-		{404, apierror.CodeNotFound},
+		{401, errcode.CodeUnauthenticated},
+		{403, errcode.CodeForbidden},
+		{404, errcode.CodeNotFound},
 		{409, "CONFLICT"},
 		{413, "REQUEST_ENTITY_TOO_LARGE"},
 		{414, "REQUEST_URI_TOO_LONG"},
 		{418, "IM_A_TEAPOT"},
-		{422, apierror.CodeValidationFailed},
+		{422, errcode.CodeValidationFailed},
 		{429, "TOO_MANY_REQUESTS"},
 		{499, "BAD_REQUEST"},
-		{500, apierror.CodeInternal},
-		{503, apierror.CodeInternal},
+		{500, errcode.CodeInternal},
+		{503, errcode.CodeInternal},
 	}
 	for _, tc := range tests {
-		if got := apierror.CodeForStatus(tc.status); got != tc.want {
+		if got := errcode.CodeForStatus(tc.status); got != tc.want {
 			t.Errorf("CodeForStatus(%d) = %q, want %q", tc.status, got, tc.want)
 		}
 	}
@@ -79,18 +80,18 @@ func TestCodeForStatus(t *testing.T) {
 
 func TestCodeStatus(t *testing.T) {
 	tests := []struct {
-		code apierror.Code
+		code errcode.Code
 		want int
 	}{
-		{apierror.CodeParseFailed, 400},
-		{apierror.CodeGraphQLValidation, 400},
-		{apierror.CodeBadUserInput, 400},
-		{apierror.CodeQueryLimitExceeded, 400},
-		{apierror.CodeUnauthenticated, 401},
-		{apierror.CodeForbidden, 403},
-		{apierror.CodeNotFound, 404},
-		{apierror.CodeValidationFailed, 422},
-		{apierror.CodeInternal, 500},
+		{errcode.CodeParseFailed, 400},
+		{errcode.CodeGraphQLValidation, 400},
+		{errcode.CodeBadUserInput, 400},
+		{errcode.CodeQueryLimitExceeded, 400},
+		{errcode.CodeUnauthenticated, 401},
+		{errcode.CodeForbidden, 403},
+		{errcode.CodeNotFound, 404},
+		{errcode.CodeValidationFailed, 422},
+		{errcode.CodeInternal, 500},
 		{"SOMETHING_ELSE", 400},
 	}
 	for _, tc := range tests {
@@ -105,11 +106,11 @@ func TestErrorText(t *testing.T) {
 		err  error
 		want string
 	}{
-		{err: apierror.NotFound(""), want: `NOT_FOUND "Not found."`},
-		{err: &apierror.Error{Code: apierror.CodeNotFound, Message: "Post not found.", Err: sql.ErrNoRows}, want: `NOT_FOUND "Post not found.": sql: no rows in result set`},
-		{err: &apierror.Error{Code: apierror.CodeForbidden}, want: `FORBIDDEN "This action is unauthorized."`},
-		{err: (*apierror.Error)(nil), want: "<nil>"},
-		{err: &apierror.PanicError{Value: 42}, want: "panic: 42"},
+		{err: errcode.NotFound(""), want: `NOT_FOUND "Not found."`},
+		{err: &errcode.Error{Code: errcode.CodeNotFound, Message: "Post not found.", Err: sql.ErrNoRows}, want: `NOT_FOUND "Post not found.": sql: no rows in result set`},
+		{err: &errcode.Error{Code: errcode.CodeForbidden}, want: `FORBIDDEN "This action is unauthorized."`},
+		{err: (*errcode.Error)(nil), want: "<nil>"},
+		{err: &errcode.PanicError{Value: 42}, want: "panic: 42"},
 	}
 	for _, tc := range tests {
 		if got := tc.err.Error(); got != tc.want {
@@ -120,18 +121,18 @@ func TestErrorText(t *testing.T) {
 
 func TestErrorIdentity(t *testing.T) {
 	cause := errors.New("row 7 missing")
-	e := &apierror.Error{Code: apierror.CodeNotFound, Err: cause}
+	e := &errcode.Error{Code: errcode.CodeNotFound, Err: cause}
 	if !errors.Is(fmt.Errorf("x: %w", e), cause) {
 		t.Error("errors.Is does not reach the cause")
 	}
-	if !errors.Is(apierror.NotFound("Post not found."), apierror.ErrNotFound) {
+	if !errors.Is(errcode.NotFound("Post not found."), errcode.ErrNotFound) {
 		t.Error("errors.Is(NotFound(...), ErrNotFound) = false, want true")
 	}
-	if errors.Is(apierror.Forbidden(""), apierror.ErrNotFound) {
+	if errors.Is(errcode.Forbidden(""), errcode.ErrNotFound) {
 		t.Error("errors.Is(Forbidden(...), ErrNotFound) = true, want false")
 	}
-	var sc apierror.StatusCoder
-	if !errors.As(fmt.Errorf("x: %w", apierror.Forbidden("")), &sc) || sc.StatusCode() != 403 {
+	var sc errcode.StatusCoder
+	if !errors.As(fmt.Errorf("x: %w", errcode.Forbidden("")), &sc) || sc.StatusCode() != 403 {
 		t.Errorf("an *Error is not a StatusCoder with 403")
 	}
 }
@@ -139,15 +140,15 @@ func TestErrorIdentity(t *testing.T) {
 func TestConstructors(t *testing.T) {
 	fields := map[string][]string{"title": {"The title field is required."}}
 	tests := []struct {
-		err  *apierror.Error
-		want apierror.Error
+		err  *errcode.Error
+		want errcode.Error
 	}{
-		{err: apierror.Forbidden(""), want: apierror.Error{Code: apierror.CodeForbidden, Message: "This action is unauthorized."}},
-		{err: apierror.Forbidden("No."), want: apierror.Error{Code: apierror.CodeForbidden, Message: "No."}},
-		{err: apierror.NotFound(""), want: apierror.Error{Code: apierror.CodeNotFound, Message: "Not found."}},
-		{err: apierror.Unauthenticated(""), want: apierror.Error{Code: apierror.CodeUnauthenticated, Message: "Unauthenticated."}},
-		{err: apierror.New(apierror.CodeQueryLimitExceeded, ""), want: apierror.Error{Code: apierror.CodeQueryLimitExceeded, Message: "The query exceeds a limit."}},
-		{err: apierror.ValidationFailed("", fields), want: apierror.Error{Code: apierror.CodeValidationFailed, Message: "The title field is required.", Fields: fields}},
+		{err: errcode.Forbidden(""), want: errcode.Error{Code: errcode.CodeForbidden, Message: "This action is unauthorized."}},
+		{err: errcode.Forbidden("No."), want: errcode.Error{Code: errcode.CodeForbidden, Message: "No."}},
+		{err: errcode.NotFound(""), want: errcode.Error{Code: errcode.CodeNotFound, Message: "Not found."}},
+		{err: errcode.Unauthenticated(""), want: errcode.Error{Code: errcode.CodeUnauthenticated, Message: "Unauthenticated."}},
+		{err: errcode.New(errcode.CodeQueryLimitExceeded, ""), want: errcode.Error{Code: errcode.CodeQueryLimitExceeded, Message: "The query exceeds a limit."}},
+		{err: errcode.ValidationFailed("", fields), want: errcode.Error{Code: errcode.CodeValidationFailed, Message: "The title field is required.", Fields: fields}},
 	}
 	for _, tc := range tests {
 		got := tc.err
@@ -157,20 +158,12 @@ func TestConstructors(t *testing.T) {
 	}
 }
 
-func TestCodeOf(t *testing.T) {
-	tests := []struct {
-		err  error
-		want apierror.Code
-	}{
-		{err: nil, want: apierror.CodeInternal},
-		{err: errors.New("x"), want: apierror.CodeInternal},
-		{err: fmt.Errorf("x: %w", sql.ErrNoRows), want: apierror.CodeNotFound},
-		{err: apierror.ValidationFailed("", nil), want: apierror.CodeValidationFailed},
-		{err: httpError{409, "c"}, want: "CONFLICT"},
+func TestPanicErrorUnwrap(t *testing.T) {
+	err := errcode.Recovered(http.ErrAbortHandler)
+	if !errors.Is(err, http.ErrAbortHandler) {
+		t.Errorf("errors.Is(%v, http.ErrAbortHandler) = false, want true", err)
 	}
-	for _, tc := range tests {
-		if got := apierror.CodeOf(tc.err); got != tc.want {
-			t.Errorf("CodeOf(%v) = %q, want %q", tc.err, got, tc.want)
-		}
+	if got := errcode.Recovered(42).Unwrap(); got != nil {
+		t.Errorf("Unwrap of a non-error panic = %v, want nil", got)
 	}
 }
