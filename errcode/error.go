@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/gqlkit/gqlkit/validate"
 )
 
 // ErrNotFound is the kit's "no such thing" sentinel. Stores and resolvers
@@ -101,23 +98,40 @@ func ValidationFailed(msg string, fields map[string][]string) *Error {
 // taken in the given order first, then the remaining ones in sorted order.
 // With no message at all it returns "The given data was invalid.".
 func Summarize(fields map[string][]string, order []string) string {
-	ordered := make(validate.Failures, 0, len(fields))
+	first, n := "", 0
+	count := func(msgs []string) {
+		if n == 0 && len(msgs) > 0 {
+			first = msgs[0]
+		}
+		n += len(msgs)
+	}
+	seen := make(map[string]bool, len(order))
 	for _, k := range order {
-		if msgs, ok := fields[k]; ok && !slices.ContainsFunc(ordered, func(f validate.Failure) bool { return f.Path == k }) {
-			ordered = append(ordered, validate.Failure{Path: k, Messages: msgs})
+		if msgs, ok := fields[k]; ok && !seen[k] {
+			seen[k] = true
+			count(msgs)
 		}
 	}
 	rest := make([]string, 0, len(fields))
 	for k := range fields {
-		if !slices.ContainsFunc(ordered, func(f validate.Failure) bool { return f.Path == k }) {
+		if !seen[k] {
 			rest = append(rest, k)
 		}
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		ordered = append(ordered, validate.Failure{Path: k, Messages: fields[k]})
+		count(fields[k])
 	}
-	return ordered.Summary()
+	switch n {
+	case 0:
+		return MessageValidationFailed
+	case 1:
+		return first
+	case 2:
+		return first + " (and 1 more error)"
+	default:
+		return first + " (and " + strconv.Itoa(n-1) + " more errors)"
+	}
 }
 
 // Error returns log text: the code, the client message in quotes and, after

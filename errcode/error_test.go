@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 func TestSummarize(t *testing.T) {
@@ -49,6 +50,26 @@ func TestSummarize(t *testing.T) {
 				t.Errorf("Summarize(%v, %v) = %q, want %q", tc.fields, tc.order, got, tc.want)
 			}
 		})
+	}
+}
+
+// TestSummarizeAgreesWithValidate: errcode imports no package of the kit,
+// so it words the summary itself; it must read as validate.Failures.Summary
+// does for the same failures.
+func TestSummarizeAgreesWithValidate(t *testing.T) {
+	for _, f := range []validate.Failures{
+		nil,
+		{{Path: "title", Messages: []string{"T."}}},
+		{{Path: "title", Messages: []string{"T."}}, {Path: "body", Messages: []string{"B1.", "B2."}}},
+		{{Path: "a"}, {Path: "b", Messages: []string{"B."}}, {Path: "c", Messages: []string{"C."}}},
+	} {
+		order := make([]string, len(f))
+		for i, e := range f {
+			order[i] = e.Path
+		}
+		if got, want := errcode.Summarize(f.Map(), order), f.Summary(); got != want {
+			t.Errorf("Summarize(%v) = %q, want validate's %q", f, got, want)
+		}
 	}
 }
 
