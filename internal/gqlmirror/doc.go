@@ -1,7 +1,8 @@
 // Package gqlmirror holds the parts of the engine that do what
 // github.com/vektah/gqlparser/v2 does, faster: they must keep doing exactly
 // what gqlparser does, and were checked against one version of it,
-// [CheckedVersion].
+// [CheckedVersion]. They sit at the module's top, below both package
+// graphql and package limits; they import neither.
 //
 //   - syntax: the lexer and parser, which read a document into the very AST
 //     gqlparser's parser reads, and fail with its messages;
