@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/errcode"
+	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
