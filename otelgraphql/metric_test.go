@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -174,20 +175,36 @@ func TestSampledOut(t *testing.T) {
 // Without a TracerProvider the tracer only records the metric; without a
 // MeterProvider, only spans; without either, New refuses.
 func TestProviders(t *testing.T) {
-	if _, err := otelgraphql.New(otelgraphql.Config{}); err == nil {
-		t.Error("New(Config{}) succeeded; want an error: it would report nowhere")
+	// A zero Config reports to the global providers.
+	global := tracetest.NewSpanRecorder()
+	before := otel.GetTracerProvider()
+	otel.SetTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(global)))
+	defer otel.SetTracerProvider(before)
+	zero, err := otelgraphql.New(otelgraphql.Config{})
+	if err != nil {
+		t.Fatalf("New(Config{}): %v", err)
 	}
+	quiet := zerolog.Nop()
+	hz, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: zero})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(postsQuery))
+	req.Header.Set("Content-Type", "application/json")
+	hz.ServeHTTP(httptest.NewRecorder(), req)
+	spans(global.Ended()).one(t, "query")
+	otel.SetTracerProvider(before)
+
 	reader := sdkmetric.NewManualReader()
 	tracer, err := otelgraphql.New(otelgraphql.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	quiet := zerolog.Nop()
 	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(postsQuery))
+	req = httptest.NewRequest(http.MethodPost, "/", strings.NewReader(postsQuery))
 	req.Header.Set("Content-Type", "application/json")
 	h.ServeHTTP(httptest.NewRecorder(), req)
 	if got := points(t, reader); got["query/GetPosts/success"] != 1 {

@@ -95,13 +95,13 @@ package otelgraphql
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
@@ -174,15 +174,16 @@ const (
 // those the semantic conventions recommend for http.server.request.duration.
 var durationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}
 
-// Config configures a [Tracer]. A zero Config is refused: it would report
-// nowhere; set a TracerProvider, a MeterProvider, or both.
+// Config configures a [Tracer]. A zero Config reports to OpenTelemetry's
+// global providers, as the OpenTelemetry instrumentations do.
 type Config struct {
-	// TracerProvider makes the spans; nil means no spans. The
-	// OpenTelemetry global provider is never used unless it is passed here
-	// (otel.GetTracerProvider()).
+	// TracerProvider makes the spans; nil means the global provider
+	// (otel.GetTracerProvider(), which makes no spans until a program
+	// sets one). Pass a no-op provider for no spans.
 	TracerProvider trace.TracerProvider
 
-	// MeterProvider makes the duration histogram; nil means no metric.
+	// MeterProvider makes the duration histogram; nil means the global
+	// provider (otel.GetMeterProvider()).
 	MeterProvider metric.MeterProvider
 
 	// RecordDocument puts the query text in graphql.document. Off by
@@ -226,12 +227,14 @@ type Tracer struct {
 
 var _ graphql.Tracer = (*Tracer)(nil)
 
-// New returns a Tracer reporting to the providers of cfg. It fails when
-// cfg has neither a TracerProvider nor a MeterProvider, or when the
-// histogram cannot be made.
+// New returns a Tracer reporting to the providers of cfg (the global
+// ones where cfg has none). It fails when the histogram cannot be made.
 func New(cfg Config) (*Tracer, error) {
-	if cfg.TracerProvider == nil && cfg.MeterProvider == nil {
-		return nil, errors.New("otelgraphql: Config needs a TracerProvider, a MeterProvider or both")
+	if cfg.TracerProvider == nil {
+		cfg.TracerProvider = otel.GetTracerProvider()
+	}
+	if cfg.MeterProvider == nil {
+		cfg.MeterProvider = otel.GetMeterProvider()
 	}
 	t := &Tracer{
 		document:   cfg.RecordDocument,
