@@ -7,8 +7,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
 // QuickValid exposes the fast path of Validate to the package's tests.

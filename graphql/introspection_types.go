@@ -3,7 +3,7 @@ package graphql
 import (
 	"context"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
 // The introspection types, one constructor each, with graphql-js 16's

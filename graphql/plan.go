@@ -8,8 +8,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
 // A selectionPlan is a selection set collected for one object type: the

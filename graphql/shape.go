@@ -6,7 +6,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
 // This file bounds the shape of an operation before it is planned: how

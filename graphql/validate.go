@@ -7,7 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
 // ValidateOptions adjusts [Schema.Validate].

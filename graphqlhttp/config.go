@@ -172,7 +172,7 @@ type Config struct {
 	AllowIntrospection func(ctx context.Context) bool
 
 	// Timeout bounds the execution of an operation; 0 (the default)
-	// means no bound. Past it, the resolvers not yet called are not
+	// and a negative value mean no bound. Past it, the resolvers not yet called are not
 	// called, the fields not yet resolved are null, and the answer has
 	// one error with extensions.code TIMEOUT (status 200, as for any
 	// field error; data is null only when a non-null field could not be

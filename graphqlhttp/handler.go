@@ -51,20 +51,19 @@ type Handler struct {
 }
 
 // New returns the endpoint for schema. It refuses a nil schema, and a
-// schema with mutations without a Config.Auth to let any of them through.
+// schema with mutations without a Config.Auth to let any of them through;
+// the error names every problem of cfg at once.
 func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	if schema == nil {
 		return nil, errors.New("graphqlhttp: New needs a schema")
 	}
+	var problems []error
 	if schema.AST().Mutation != nil && cfg.Auth == nil {
-		return nil, errors.New("graphqlhttp: the schema has mutations but Config.Auth is nil, so every mutation would be refused")
+		problems = append(problems, errors.New("graphqlhttp: the schema has mutations but Config.Auth is nil, so every mutation would be refused"))
 	}
 	h := &Handler{schema: schema, cfg: cfg}
 	h.prep = graphql.NewPreparer(schema, graphql.PrepareConfig{Limits: cfg.Limits, CacheSize: cfg.CacheSize,
 		CacheBytes: cfg.CacheBytes, MaxErrors: MaxErrors, IntrospectionVaries: cfg.AllowIntrospection != nil})
-	if cfg.Timeout < 0 {
-		return nil, errors.New("graphqlhttp: Config.Timeout is negative")
-	}
 	h.presenter = cfg.Presenter
 	switch {
 	case cfg.MaxResponseBytes == 0:
@@ -74,7 +73,10 @@ func New(schema *graphql.Schema, cfg Config) (*Handler, error) {
 	}
 	var err error
 	if h.budget, err = budgetConfig(cfg, h.maxResponse); err != nil {
-		return nil, err
+		problems = append(problems, err)
+	}
+	if len(problems) > 0 {
+		return nil, errors.Join(problems...)
 	}
 	switch {
 	case cfg.StallTimeout == 0:

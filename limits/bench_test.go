@@ -153,3 +153,26 @@ func BenchmarkCheckDocument(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCheck runs the whole pre-validation step, scan, parse and
+// document check, on documents within the default limits.
+func BenchmarkCheck(b *testing.B) {
+	for _, bm := range []struct {
+		name  string
+		query string
+	}{
+		{name: "query-300B", query: smallQuery},
+		{name: "document-20KB", query: largeDocument()},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			if _, err := (Config{}).Check(bm.query); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(bm.query)))
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = Config{}.Check(bm.query)
+			}
+		})
+	}
+}

@@ -2,7 +2,7 @@
 // are validated: length, tokens and nesting on the raw text, depth and
 // nodes on the parsed document, and, already on the raw text, depth and
 // nodes as far as the text shows them. It knows nothing of any schema and
-// depends only on gqlparser, so it can guard any gqlparser-based server.
+// works on gqlparser's AST, so it can guard any gqlparser-based server.
 //
 // A sixth limit, the cost of an operation, lives in the same [Config] and
 // is reported with the same [*Error], but this package does not compute
@@ -28,7 +28,12 @@
 //
 //  1. [Config.Scan] reads the raw text: length, then tokens and nesting,
 //     and lower bounds of depth and nodes.
-//  2. gqlparser parses the text (parser.ParseQueryWithTokenLimit).
+//  2. A parser reads the text into gqlparser's AST, with MaxTokens as its
+//     token limit: gqlparser's parser.ParseQueryWithTokenLimit, or the
+//     kit's own parser, which reads every text exactly as that function
+//     does (the same document, node for node and position for position,
+//     or the same error) without allocating for every token. Package
+//     graphql and [Config.Check] use the kit's parser.
 //  3. [Config.CheckDocument] walks the parsed, not yet validated, document:
 //     depth and nodes.
 //  4. gqlparser validates the document against the schema.
@@ -251,7 +256,8 @@
 // and nesting Found is Max+1: a lower bound too. Line and Column count as
 // the GraphQL specification does; after a CRLF line break between tokens,
 // gqlparser (and so CheckDocument) counts one column more.
-// [Config.Check] returns gqlparser's *gqlerror.Error for a syntax error.
+// [Config.Check] returns, for a syntax error, the *gqlerror.Error that
+// gqlparser's parser returns for that text: its message and location.
 //
 // # Measuring
 //

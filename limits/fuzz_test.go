@@ -2,6 +2,7 @@ package limits
 
 import (
 	"errors"
+	"reflect"
 	"testing"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -79,14 +80,24 @@ func FuzzScan(f *testing.F) {
 	})
 }
 
-// FuzzCheckDocument checks that CheckDocument never panics on whatever the
-// parser returns, even the partial document of a syntax error, is
-// deterministic, and fails exactly when a measurement without limits
-// crosses the limits. Seeds are in testdata/fuzz/FuzzCheckDocument.
+// FuzzCheckDocument checks that Check reads a document as gqlparser's
+// parser does (the same document, or the same error), and that
+// CheckDocument never panics on whatever gqlparser's parser returns, even
+// the partial document of a syntax error, is deterministic, and fails
+// exactly when a measurement without limits crosses the limits. Seeds are
+// in testdata/fuzz/FuzzCheckDocument.
 func FuzzCheckDocument(f *testing.F) {
 	f.Add("{ a { b } ...F } fragment F on Query { c }", int16(0), int16(0))
 	f.Fuzz(func(t *testing.T, q string, maxDepth, maxNodes int16) {
 		doc, parseErr := parser.ParseQuery(&ast.Source{Input: q})
+		checked, checkErr := unlimited().Check(q)
+		if parseErr != nil {
+			if checked != nil || !reflect.DeepEqual(checkErr, parseErr) {
+				t.Fatalf("Check(%q) = %v, %#v; gqlparser's error %#v", q, checked != nil, checkErr, parseErr)
+			}
+		} else if checkErr != nil || !reflect.DeepEqual(checked, doc) {
+			t.Fatalf("Check(%q) = %v, %v: not gqlparser's document", q, checked != nil, checkErr)
+		}
 		all, err := unlimited().CheckDocument(doc)
 		if err != nil {
 			t.Fatalf("CheckDocument without limits: %v", err)

@@ -95,16 +95,13 @@ package otelgraphql
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
@@ -178,15 +175,16 @@ const (
 // those the semantic conventions recommend for http.server.request.duration.
 var durationBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10}
 
-// Config configures a [Tracer]. A zero Config is refused: it would report
-// nowhere; set a TracerProvider, a MeterProvider, or both.
+// Config configures a [Tracer]. A zero Config reports to OpenTelemetry's
+// global providers, as the OpenTelemetry instrumentations do.
 type Config struct {
-	// TracerProvider makes the spans; nil means no spans. The
-	// OpenTelemetry global provider is never used unless it is passed here
-	// (otel.GetTracerProvider()).
+	// TracerProvider makes the spans; nil means the global provider
+	// (otel.GetTracerProvider(), which makes no spans until a program
+	// sets one). Pass a no-op provider for no spans.
 	TracerProvider trace.TracerProvider
 
-	// MeterProvider makes the duration histogram; nil means no metric.
+	// MeterProvider makes the duration histogram; nil means the global
+	// provider (otel.GetMeterProvider()).
 	MeterProvider metric.MeterProvider
 
 	// RecordDocument puts the query text in graphql.document. Off by
@@ -230,12 +228,14 @@ type Tracer struct {
 
 var _ graphql.Tracer = (*Tracer)(nil)
 
-// New returns a Tracer reporting to the providers of cfg. It fails when
-// cfg has neither a TracerProvider nor a MeterProvider, or when the
-// histogram cannot be made.
+// New returns a Tracer reporting to the providers of cfg (the global
+// ones where cfg has none). It fails when the histogram cannot be made.
 func New(cfg Config) (*Tracer, error) {
-	if cfg.TracerProvider == nil && cfg.MeterProvider == nil {
-		return nil, errors.New("otelgraphql: Config needs a TracerProvider, a MeterProvider or both")
+	if cfg.TracerProvider == nil {
+		cfg.TracerProvider = otel.GetTracerProvider()
+	}
+	if cfg.MeterProvider == nil {
+		cfg.MeterProvider = otel.GetMeterProvider()
 	}
 	t := &Tracer{
 		document:   cfg.RecordDocument,
@@ -518,125 +518,4 @@ func (t *Tracer) endSpan(span trace.Span, info graphql.RequestInfo, out string) 
 		span.SetStatus(codes.Error, desc)
 	}
 	span.End()
-}
-
-// metricNames keeps the operation names the metric admits and the record
-// options of every attribute combination seen, so that recording a request
-// allocates nothing once its combination is known. Both are copied on
-// write: reading them takes no lock, and they stop growing at the bound.
-type metricNames struct {
-	admitted cowMap[string, string] // a name to its own copy
-	sets     cowMap[metricKey, []metric.RecordOption]
-}
-
-type metricKey struct{ typ, name, outcome string }
-
-// options returns the record options of a request: its attribute set.
-func (m *metricNames) options(maxNames int, info graphql.RequestInfo, out string) []metric.RecordOption {
-	key := metricKey{typ: info.OperationType, name: m.bound(maxNames, info.OperationName), outcome: out}
-	switch key.typ {
-	case "", "query", "mutation", "subscription":
-	default:
-		key.typ = OverflowOperationName
-	}
-	o, _ := m.sets.loadOrStore(key, func(int) (metricKey, []metric.RecordOption, bool) {
-		return key, []metric.RecordOption{metric.WithAttributeSet(metricAttributes(key))}, true
-	})
-	return o
-}
-
-// metricAttributes is the attribute set of a metric key.
-func metricAttributes(key metricKey) attribute.Set {
-	attrs := make([]attribute.KeyValue, 0, 3)
-	if key.typ != "" {
-		attrs = append(attrs, semconv.GraphQLOperationTypeKey.String(key.typ))
-	}
-	if key.name != "" {
-		attrs = append(attrs, semconv.GraphQLOperationName(key.name))
-	}
-	attrs = append(attrs, OutcomeKey.String(key.outcome))
-	return attribute.NewSet(attrs...)
-}
-
-// bound returns name when the metric admits it (admitting it when there is
-// room), OverflowOperationName when there is none, and "" for an
-// anonymous operation or when names are left out (maxNames < 0).
-func (m *metricNames) bound(maxNames int, name string) string {
-	if name == "" || maxNames < 0 {
-		return ""
-	}
-	if own, ok := m.admitted.load(name); ok {
-		return own
-	}
-	if m.admitted.len() >= maxNames { // full: no lock for the names past the bound
-		return OverflowOperationName
-	}
-	own, ok := m.admitted.loadOrStore(name, func(n int) (string, string, bool) {
-		if n >= maxNames {
-			return "", "", false
-		}
-		// A copy of its own: the name may be part of a whole document
-		// that the metric must not keep alive.
-		own := strings.Clone(name)
-		return own, own, true
-	})
-	if !ok {
-		return OverflowOperationName
-	}
-	return own
-}
-
-// cowMap is a map that readers use without a lock and writers copy whole:
-// for the few keys a process meets (field span names, operation names,
-// metric attribute sets), read on every request.
-type cowMap[K comparable, V any] struct {
-	m  atomic.Pointer[map[K]V]
-	mu sync.Mutex // serialises the writers
-}
-
-func (c *cowMap[K, V]) load(k K) (V, bool) {
-	if m := c.m.Load(); m != nil {
-		v, ok := (*m)[k]
-		return v, ok
-	}
-	var zero V
-	return zero, false
-}
-
-func (c *cowMap[K, V]) len() int { return mapLen(c.m.Load()) }
-
-// loadOrStore returns the value of k. When there is none, newEntry, given
-// the number of keys, returns the key to store (a copy of k the map may
-// keep), its value, and whether to store it at all; declined, the result
-// is false.
-func (c *cowMap[K, V]) loadOrStore(k K, newEntry func(n int) (K, V, bool)) (V, bool) {
-	if v, ok := c.load(k); ok {
-		return v, true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	old := c.m.Load()
-	if old != nil {
-		if v, ok := (*old)[k]; ok {
-			return v, true
-		}
-	}
-	key, v, ok := newEntry(mapLen(old))
-	if !ok {
-		return v, false
-	}
-	next := make(map[K]V, mapLen(old)+1)
-	if old != nil {
-		maps.Copy(next, *old)
-	}
-	next[key] = v
-	c.m.Store(&next)
-	return v, true
-}
-
-func mapLen[K comparable, V any](m *map[K]V) int {
-	if m == nil {
-		return 0
-	}
-	return len(*m)
 }

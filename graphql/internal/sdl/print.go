@@ -7,7 +7,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
 // Print returns sch in the Schema Definition Language, formatted as

@@ -10,7 +10,7 @@ import (
 
 	_ "github.com/vektah/gqlparser/v2/ast" // so that the build info lists gqlparser
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror"
 )
 
 const gqlparserPath = "github.com/vektah/gqlparser/v2"
@@ -20,7 +20,7 @@ const gqlparserPath = "github.com/vektah/gqlparser/v2"
 // (a require or a replace) and, where the test binary lists its
 // dependencies, in the build of this very test.
 func TestGqlparserVersion(t *testing.T) {
-	const help = "the mirrors of gqlparser in graphql/internal/gqlmirror (and limits' scanner) were checked against " +
+	const help = "the mirrors of gqlparser in internal/gqlmirror (and limits' scanner) were checked against " +
 		gqlmirror.CheckedVersion + ": run their fuzz targets against the new version, read its changelog and diff, " +
 		"fix what differs, then update gqlmirror.CheckedVersion"
 	required, replaced := goModVersion(t)
@@ -50,7 +50,7 @@ func TestGqlparserVersion(t *testing.T) {
 // requires, and what a replace directive puts in its place, if any.
 func goModVersion(t *testing.T) (required, replaced string) {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "..", "..", "go.mod"))
+	f, err := os.Open(filepath.Join("..", "..", "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/parser"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
 // TestParseLikeGqlparser compares Parse with gqlparser's parser on a few

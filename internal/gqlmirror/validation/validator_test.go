@@ -9,8 +9,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/validation"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
 const testSchema = `

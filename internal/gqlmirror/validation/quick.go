@@ -6,7 +6,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
 // This file is the fast path of [Validator.Validate]. Running gqlparser's

@@ -7,6 +7,11 @@
 // of allocating per token. A [LiteralMemory] holds what the document's list
 // and object literals hold, and can be reused from one document to the
 // next.
+//
+// Two packages parse with it. Package graphql (ParseQuery, Parser) adds
+// graphql-js's checks and its own causes of error; limits.Config.Check
+// returns the very error gqlparser's parser returns, the message without
+// the "Syntax Error: " that Parse puts before it.
 package syntax
 
 import "errors"

@@ -9,7 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator/core"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/gqlmirror/syntax"
+	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
 // literalValuesRule checks what gqlparser's ValuesOfCorrectType leaves out:
