@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/errcode"
-	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
