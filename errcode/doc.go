@@ -5,9 +5,10 @@
 // panic. Every package of the kit shares them; package errors (imported
 // as apierror) presents them to clients.
 //
-// It imports no other package of the kit, nor net/http or a logger, so
-// that the GraphQL engine (package graphql), the stores and the HTTP
-// layers can all use one table of codes.
+// Of the kit it imports only package validate (a leaf, for the wording of
+// validation summaries), and neither net/http nor a logger, so that the
+// GraphQL engine (package graphql), the stores and the HTTP layers can all
+// use one table of codes.
 //
 // # Returning errors
 //

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // ErrNotFound is the kit's "no such thing" sentinel. Stores and resolvers
@@ -98,18 +100,12 @@ func ValidationFailed(msg string, fields map[string][]string) *Error {
 // taken in the given order first, then the remaining ones in sorted order.
 // With no message at all it returns "The given data was invalid.".
 func Summarize(fields map[string][]string, order []string) string {
-	first, n := "", 0
-	count := func(msgs []string) {
-		if n == 0 && len(msgs) > 0 {
-			first = msgs[0]
-		}
-		n += len(msgs)
-	}
-	seen := make(map[string]bool, len(order))
+	ordered := make(validate.Failures, 0, len(fields))
+	seen := make(map[string]bool, len(fields))
 	for _, k := range order {
 		if msgs, ok := fields[k]; ok && !seen[k] {
 			seen[k] = true
-			count(msgs)
+			ordered = append(ordered, validate.Failure{Path: k, Messages: msgs})
 		}
 	}
 	rest := make([]string, 0, len(fields))
@@ -120,18 +116,9 @@ func Summarize(fields map[string][]string, order []string) string {
 	}
 	sort.Strings(rest)
 	for _, k := range rest {
-		count(fields[k])
+		ordered = append(ordered, validate.Failure{Path: k, Messages: fields[k]})
 	}
-	switch n {
-	case 0:
-		return MessageValidationFailed
-	case 1:
-		return first
-	case 2:
-		return first + " (and 1 more error)"
-	default:
-		return first + " (and " + strconv.Itoa(n-1) + " more errors)"
-	}
+	return ordered.Summary()
 }
 
 // Error returns log text: the code, the client message in quotes and, after

@@ -53,9 +53,8 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-// TestSummarizeAgreesWithValidate: errcode imports no package of the kit,
-// so it words the summary itself; it must read as validate.Failures.Summary
-// does for the same failures.
+// TestSummarizeAgreesWithValidate: Summarize reads as
+// validate.Failures.Summary does for the same failures.
 func TestSummarizeAgreesWithValidate(t *testing.T) {
 	for _, f := range []validate.Failures{
 		nil,

@@ -14,7 +14,11 @@
 //	}
 package testenv
 
-import "testing"
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
 
 // SkipIfShort skips t when the tests run with -short, giving why as the
 // reason; otherwise it does nothing. Call it before the test does any
@@ -24,4 +28,25 @@ func SkipIfShort(t testing.TB, why string) {
 	if testing.Short() {
 		t.Skip("skipped with -short: " + why)
 	}
+}
+
+// Deps returns the packages that the package under test depends on, as
+// `go list -deps .` lists them in the test's directory, itself included.
+// It skips t when there is no go command, and fails it when the list
+// cannot be made.
+func Deps(t testing.TB) []string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to list the dependencies with")
+	}
+	out, err := exec.Command(goTool, "list", "-deps", ".").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 10 {
+		t.Fatalf("go list -deps listed %d packages: %q", len(deps), deps)
+	}
+	return deps
 }
