@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // TestCrash runs a short crash soak on each database: the server is killed
@@ -15,6 +17,7 @@ import (
 // exactly once. The same run without keys must lose nothing either; its
 // duplicates are not asserted (they depend on where the kills land).
 func TestCrash(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: the example server killed with SIGKILL and restarted, on each database")
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
 			dir := t.TempDir()

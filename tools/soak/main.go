@@ -7,7 +7,7 @@
 // In its default mode it starts nothing itself. Build and start the server,
 // add users, then:
 //
-//	go -C tools run ./soak -url http://127.0.0.1:8080 \
+//	go run ./tools/soak -url http://127.0.0.1:8080 \
 //		-users ada@example.com:secret,bob@example.com:secret -pid "$SERVER_PID"
 //
 // run.sh, next to this file, does all of that on a fresh SQLite database and,

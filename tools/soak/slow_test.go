@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gqlkit/gqlkit/internal/testenv"
 )
 
 // TestSlowClients runs a short comparison against a fresh server on each
@@ -18,9 +20,7 @@ import (
 // off by the stall timeout (long before the server's 30 s write timeout)
 // while their ordinary answers arrive whole.
 func TestSlowClients(t *testing.T) {
-	if testing.Short() {
-		t.Skip("seeds 36 MB and runs two phases of 3 s on each database")
-	}
+	testenv.SkipIfShort(t, "end-to-end: seeds 36 MB and runs two phases of 3 s on each database")
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
 			dir := t.TempDir()

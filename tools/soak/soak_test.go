@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/internal/testbin"
+	"github.com/gqlkit/gqlkit/internal/testenv"
 	"github.com/jackc/pgx/v5"
 )
 
@@ -199,6 +200,7 @@ func postgresSchema(t *testing.T, _ string) string {
 // tell a leak from a warm-up; the readings must be taken, though. Then it
 // checks that the checks themselves catch writes that are not there.
 func TestSoak(t *testing.T) {
+	testenv.SkipIfShort(t, "end-to-end: a soak of the example server on each database")
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
 			dir := t.TempDir()
