@@ -94,17 +94,36 @@ type SQLRows struct{ *sql.Rows }
 // Close closes the rows.
 func (r SQLRows) Close() { _ = r.Rows.Close() }
 
-// writeReturning runs a write with a RETURNING clause and scans its one
-// row into dest, reading the result to its end (sql.ErrNoRows when there
-// is no row). QueryRow would stop after the first row: SQLite then
-// commits an autocommit write when the statement is reset, where it skips
-// its automatic WAL checkpoint, and under a stream of such inserts the
-// WAL grows without bound (hundreds of MB in a few seconds).
+// WriteReturning runs a write with a RETURNING clause through q (a
+// *sql.DB, *sql.Conn or *sql.Tx) and scans its one row into dest, reading
+// the result to its end (sql.ErrNoRows when there is no row). QueryRow
+// would stop after the first row: SQLite then commits an autocommit write
+// when the statement is reset, where it skips its automatic WAL
+// checkpoint, and under a stream of such inserts the WAL grows without
+// bound (hundreds of MB in a few seconds). Use it for an application's own
+// tables beside the stores' (sqlite.Store.WriteDB).
+func WriteReturning(ctx context.Context, q interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}, query string, args []any, dest ...any) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	return scanReturning(SQLRows{rows}, dest...)
+}
+
+// writeReturning is WriteReturning through a DB.
 func writeReturning(ctx context.Context, db DB, query string, args []any, dest ...any) error {
 	rows, err := db.Query(ctx, query, args...)
 	if err != nil {
 		return err
 	}
+	return scanReturning(rows, dest...)
+}
+
+// scanReturning scans the first row of rows into dest and reads the rest
+// to its end; it closes rows.
+func scanReturning(rows Rows, dest ...any) error {
 	defer rows.Close()
 	if !rows.Next() {
 		if err := rows.Err(); err != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/sqlstore"
 )
 
 // Post is a row of the posts table, shaped for the GraphQL schema: the
@@ -219,7 +220,7 @@ func (s *postStore) create(ctx context.Context, userID int64, title, body string
 	if err != nil {
 		return nil, err
 	}
-	err = writeReturning(ctx, w,
+	err = sqlstore.WriteReturning(ctx, w,
 		"INSERT INTO posts (user_id, title, body, tags, created_at) "+
 			"SELECT $1, $2, $3, $4, $5 WHERE EXISTS (SELECT 1 FROM users WHERE id = $1) RETURNING id",
 		[]any{userID, title, body, tagsJSON, s.timestamp(now)}, &id)
@@ -240,7 +241,7 @@ func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, err
 		return nil, err
 	}
 	p, err := scanPost(rowFunc(func(dest ...any) error {
-		return writeReturning(ctx, w, "DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns,
+		return sqlstore.WriteReturning(ctx, w, "DELETE FROM posts WHERE id = $1 AND user_id = $2 RETURNING "+postColumns,
 			[]any{id, userID}, dest...)
 	}))
 	if err == nil {
@@ -261,28 +262,3 @@ func (s *postStore) deleteOwn(ctx context.Context, id, userID int64) (*Post, err
 type rowFunc func(dest ...any) error
 
 func (f rowFunc) Scan(dest ...any) error { return f(dest...) }
-
-// writeReturning runs a write with a RETURNING clause and scans its one row
-// into dest, reading the result to its end (sql.ErrNoRows when there is no
-// row). QueryRowContext stops after the first row: SQLite then commits an
-// autocommit write when the statement is reset, where it skips its
-// automatic WAL checkpoint, and the WAL grows without bound.
-func writeReturning(ctx context.Context, q querier, query string, args []any, dest ...any) error {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := rows.Scan(dest...); err != nil {
-		return err
-	}
-	for rows.Next() {
-	}
-	return rows.Err()
-}
