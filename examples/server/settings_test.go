@@ -55,14 +55,9 @@ func TestSettingsGraphQLTimeoutAndCost(t *testing.T) {
 		{env: map[string]string{"GRAPHQL_TIMEOUT": "soon"}, wantError: `GRAPHQL_TIMEOUT="soon"`},
 		{env: map[string]string{"GRAPHQL_MAX_COST": "-1"}, wantError: `GRAPHQL_MAX_COST="-1"`},
 	} {
-		s, err := loadSettings(func(name string) string { return tc.env[name] })
+		s, ok := settingsFor(t, tc.env, tc.wantError)
 		switch {
-		case tc.wantError != "":
-			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
-				t.Errorf("%v: error %v, want one containing %q", tc.env, err, tc.wantError)
-			}
-		case err != nil:
-			t.Errorf("%v: %v", tc.env, err)
+		case !ok:
 		case s.graphql.Timeout != tc.timeout || s.graphql.Limits.MaxCost != tc.maxCost:
 			t.Errorf("%v: timeout %v, max cost %d; want %v, %d", tc.env, s.graphql.Timeout, s.graphql.Limits.MaxCost, tc.timeout, tc.maxCost)
 		}
@@ -84,14 +79,9 @@ func TestSettingsDebug(t *testing.T) {
 		{env: map[string]string{"APP_DEBUG": "false", "GRAPHQL_INTROSPECTION": "1"}, introspection: true},
 		{env: map[string]string{"APP_DEBUG": "yes"}, wantError: `APP_DEBUG="yes"`},
 	} {
-		s, err := loadSettings(func(name string) string { return tc.env[name] })
+		s, ok := settingsFor(t, tc.env, tc.wantError)
 		switch {
-		case tc.wantError != "":
-			if err == nil || !strings.Contains(err.Error(), tc.wantError) {
-				t.Errorf("%v: error %v, want one containing %q", tc.env, err, tc.wantError)
-			}
-		case err != nil:
-			t.Errorf("%v: %v", tc.env, err)
+		case !ok:
 		case s.debug != tc.debug || s.graphql.Introspection != tc.introspection:
 			t.Errorf("%v: debug %v, introspection %v; want %v, %v", tc.env, s.debug, s.graphql.Introspection, tc.debug, tc.introspection)
 		}
@@ -194,4 +184,23 @@ func TestSettingsSessions(t *testing.T) {
 			t.Errorf("%q:\n got %+v\nwant %+v", tc.env, got, tc.want)
 		}
 	}
+}
+
+// settingsFor loads the settings of env. With wantError set it checks that
+// loading fails with an error containing it; otherwise that it succeeds.
+// ok says whether s is there to be checked further.
+func settingsFor(t *testing.T, env map[string]string, wantError string) (s settings, ok bool) {
+	t.Helper()
+	s, err := loadSettings(func(name string) string { return env[name] })
+	switch {
+	case wantError != "":
+		if err == nil || !strings.Contains(err.Error(), wantError) {
+			t.Errorf("%v: error %v, want one containing %q", env, err, wantError)
+		}
+		return s, false
+	case err != nil:
+		t.Errorf("%v: %v", env, err)
+		return s, false
+	}
+	return s, true
 }
