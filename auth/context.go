@@ -1,9 +1,13 @@
 package auth
 
-import "context"
+import (
+	"context"
+	"strconv"
+)
 
 // userKey is the context key of the authenticated user: an int64 from
-// [WithUserID], a [Token] from [WithToken], or a verified token from the
+// [WithUserID], a string from [WithSubject], a [Token] from [WithToken], or
+// a verified token from the
 // middlewares of a [Verifier] and [Verifier.AuthenticateContext].
 type userKey struct{}
 
@@ -28,6 +32,30 @@ func WithUserID(ctx context.Context, id int64) context.Context {
 	return context.WithValue(ctx, userKey{}, id)
 }
 
+// WithSubject returns a copy of ctx that carries subject (a token's "sub":
+// a UUID, an e-mail, a decimal id) as the authenticated user, read back with
+// [Subject]. [UserID] reads it too when it is a decimal int64.
+func WithSubject(ctx context.Context, subject string) context.Context {
+	return context.WithValue(ctx, userKey{}, subject)
+}
+
+// Subject returns the authenticated user that ctx carries as a string (the
+// token's "sub"; an id from [WithUserID] in decimal), and whether there is
+// one. It never panics.
+func Subject(ctx context.Context) (string, bool) {
+	switch v := ctx.Value(userKey{}).(type) {
+	case int64:
+		return strconv.FormatInt(v, 10), true
+	case string:
+		return v, true
+	case verified:
+		return strconv.FormatInt(v.token.UserID, 10), true
+	case Token:
+		return strconv.FormatInt(v.UserID, 10), true
+	}
+	return "", false
+}
+
 // WithToken returns a copy of ctx that carries the verified token t, and
 // so its user ([UserID]), for tests and for code that verified t itself
 // ([Verifier.Authenticate]). It carries no token store: [Recheck] has
@@ -43,6 +71,9 @@ func UserID(ctx context.Context) (int64, bool) {
 	switch v := ctx.Value(userKey{}).(type) {
 	case int64:
 		return v, true
+	case string:
+		id, err := strconv.ParseInt(v, 10, 64)
+		return id, err == nil
 	case verified:
 		return v.token.UserID, true
 	case Token:
