@@ -8,13 +8,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/graphql"
@@ -29,7 +28,7 @@ type greeting struct{ Text string }
 type helloArgs struct{ Name string } // the argument "name"
 
 // newServer mounts a GraphQL endpoint on a standard library ServeMux.
-func newServer(secret []byte, logger zerolog.Logger) (http.Handler, error) {
+func newServer(secret []byte, logger *slog.Logger) (http.Handler, error) {
 	greetingType := &graphql.Object{Name: "Greeting", Fields: graphql.Fields{
 		{Name: "text", Type: graphql.NewNonNull(graphql.String)}, // read from greeting.Text
 	}}
@@ -62,7 +61,7 @@ func newServer(secret []byte, logger zerolog.Logger) (http.Handler, error) {
 // README:end
 
 func Example() {
-	h, err := newServer([]byte("a secret of thirty-two bytes or more"), zerolog.Nop())
+	h, err := newServer([]byte("a secret of thirty-two bytes or more"), slog.New(slog.DiscardHandler))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,12 +1,11 @@
 package articles_test
 
 import (
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
@@ -58,8 +57,8 @@ func TestCreateNotUTF8LeavesListUnchanged(t *testing.T) {
 func TestCreateOversizedBodyAnswered(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: bodies of megabytes over a real connection")
 	s, _ := sqliteStore(t)
-	nop := zerolog.Nop()
-	h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: &nop}})
+	nop := slog.New(slog.DiscardHandler)
+	h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: nop}})
 	if err != nil {
 		t.Fatalf("NewHandler: %v", err)
 	}

@@ -182,7 +182,8 @@
 // [ErrNotAuthor] and errcode.ErrNotFound, unless the Hooks of
 // [Config.Presenter] map it to a coded error (a unique violation to
 // VALIDATION_FAILED, say); it is logged in full with the request id (the
-// Presenter's Logger, else the request's logger, else standard error). The store errors carry their client view, and the handler
+// Presenter's Logger, else the request's reqlog logger, else
+// slog.Default()). The store errors carry their client view, and the handler
 // answers them through apierror.Presenter, so a GraphQL resolver that
 // returns one unchanged gets the same answer.
 //

@@ -22,7 +22,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
@@ -38,9 +37,9 @@ import (
 func serveLikeExample(t *testing.T, store articles.Store) (*httptest.Server, *logbuf.Buffer, *atomic.Int32) {
 	t.Helper()
 	logs := new(logbuf.Buffer)
-	logger := zerolog.New(logs)
-	presenter := apierror.Presenter{Logger: &logger}
-	h, err := articles.NewHandler(store, articles.Config{Presenter: apierror.Presenter{Logger: &logger}})
+	logger := logbuf.Logger(logs)
+	presenter := apierror.Presenter{Logger: logger}
+	h, err := articles.NewHandler(store, articles.Config{Presenter: apierror.Presenter{Logger: logger}})
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)
 	}

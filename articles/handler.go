@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -155,9 +156,9 @@ type Config struct {
 	// alike. Its Debug shows the real message of unexpected failures,
 	// which clients otherwise see as a 500 {"message":"Internal server
 	// error."} (never in production); its Logger receives their real
-	// cause, with the request id (nil: the request's zerolog logger,
-	// which reqlog puts in the context, else a JSON logger on standard
-	// error); its Hooks map a store's domain errors before they are
+	// cause, with the request's context and its request id (nil: the
+	// logger of the request's reqlog.Handler, else slog.Default()); its
+	// Hooks map a store's domain errors before they are
 	// classified and report every unexpected failure once. The zero value
 	// masks, logs to the request's logger, and maps nothing.
 	Presenter apierror.Presenter
@@ -449,7 +450,7 @@ func (h *Handler) recheck(w http.ResponseWriter, r *http.Request) bool {
 	case err == nil:
 		return true
 	case errors.Is(err, auth.ErrUnavailable):
-		ctxlog.For(r.Context(), h.errs.Logger).Error().Err(err).Msg("articles: the write's token could not be checked again")
+		ctxlog.Log(r.Context(), h.errs.Logger, slog.LevelError, "articles: the write's token could not be checked again", ctxlog.Err(err))
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 	default:
 		h.errs.WriteREST(w, r, &errcode.Error{Code: errcode.CodeUnauthenticated, Err: err})

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
@@ -262,8 +262,8 @@ func TestInternalError(t *testing.T) {
 	cause := fmt.Errorf("articles: listing: %w", errors.New("dial tcp 10.0.0.1:5432: connection refused"))
 	for _, debug := range []bool{false, true} {
 		var logs strings.Builder
-		logger := zerolog.New(&logs)
-		h, err := articles.NewHandler(failingStore{err: cause}, articles.Config{Presenter: apierror.Presenter{Debug: debug, Logger: &logger}})
+		logger := logbuf.Logger(&logs)
+		h, err := articles.NewHandler(failingStore{err: cause}, articles.Config{Presenter: apierror.Presenter{Debug: debug, Logger: logger}})
 		if err != nil {
 			t.Fatal(err)
 		}

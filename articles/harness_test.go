@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
@@ -74,9 +74,9 @@ func forEachStore(t *testing.T, f func(t *testing.T, e *env)) {
 func newEnv(t *testing.T, s storetest.Store, c *testdb.Counter, cfg articles.Config) *env {
 	t.Helper()
 	e := &env{t: t, store: s, counter: c, logs: new(bytes.Buffer)}
-	logger := zerolog.New(e.logs)
+	logger := logbuf.Logger(e.logs)
 	cfg.Now = func() time.Time { return now }
-	cfg.Presenter.Logger = &logger
+	cfg.Presenter.Logger = logger
 	h, err := articles.NewHandler(s, cfg)
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)

@@ -3,6 +3,7 @@ package articles_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -11,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/rs/zerolog"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -85,7 +85,7 @@ func TestErrorHooks(t *testing.T) {
 			var reports reportLog
 			e := newEnv(t, s, c, articles.Config{Presenter: apierror.Presenter{Hooks: apierror.Hooks{Map: mapTitleTaken, Report: reports.report}}})
 			// reqlog outermost, as in a real server, for the request id.
-			srv := httptest.NewServer(reqlog.Handler(zerolog.Nop())(e.srv.Config.Handler))
+			srv := httptest.NewServer(reqlog.Handler(slog.New(slog.DiscardHandler))(e.srv.Config.Handler))
 			t.Cleanup(srv.Close)
 			e.srv = srv
 

@@ -2,14 +2,13 @@ package articles_test
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
@@ -29,12 +28,12 @@ func keyed(t *testing.T, e *env, failAfter *atomic.Bool) *httptest.Server {
 		t.Fatalf("no idempotency keys in a %T", e.store)
 	}
 	keys := s.Idempotency()
-	nop := zerolog.Nop()
-	mw, err := idempotency.Middleware(idempotency.Config{Store: keys, Presenter: apierror.Presenter{Logger: &nop}})
+	nop := slog.New(slog.DiscardHandler)
+	mw, err := idempotency.Middleware(idempotency.Config{Store: keys, Presenter: apierror.Presenter{Logger: nop}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := articles.NewHandler(e.store, articles.Config{Presenter: apierror.Presenter{Logger: &nop}})
+	h, err := articles.NewHandler(e.store, articles.Config{Presenter: apierror.Presenter{Logger: nop}})
 	if err != nil {
 		t.Fatal(err)
 	}

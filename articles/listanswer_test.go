@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
@@ -167,8 +167,8 @@ func TestListClientGone(t *testing.T) {
 		`"meta":{"current_page":1,"from":1,"last_page":1,"path":"` + p + `","per_page":100,"to":40,"total":40}}`
 	rs := &replayStore{Store: store, after: 1000}
 	var logs strings.Builder
-	logger := zerolog.New(&logs)
-	h, err := articles.NewHandler(rs, articles.Config{Presenter: apierror.Presenter{Logger: &logger}})
+	logger := logbuf.Logger(&logs)
+	h, err := articles.NewHandler(rs, articles.Config{Presenter: apierror.Presenter{Logger: logger}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -18,8 +19,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/internal/testenv"
@@ -49,8 +48,8 @@ func (l smallBuffers) Accept() (net.Conn, error) {
 // buffer little (see smallBuffers), and returns its address.
 func budgetServer(t *testing.T, s articles.Store, cfg articles.Config) string {
 	t.Helper()
-	logger := zerolog.Nop()
-	cfg.Presenter.Logger = &logger
+	logger := slog.New(slog.DiscardHandler)
+	cfg.Presenter.Logger = logger
 	h, err := articles.NewHandler(s, cfg)
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/articles/storetest"
@@ -65,8 +65,8 @@ func TestWriteRecheck(t *testing.T) {
 			ctx := context.Background()
 			s, closeTokens := st.open(t)
 			logs := new(bytes.Buffer)
-			logger := zerolog.New(logs)
-			h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: &logger}})
+			logger := logbuf.Logger(logs)
+			h, err := articles.NewHandler(s, articles.Config{Presenter: apierror.Presenter{Logger: logger}})
 			if err != nil {
 				t.Fatal(err)
 			}

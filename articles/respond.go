@@ -1,6 +1,7 @@
 package articles
 
 import (
+	"log/slog"
 	"net/http"
 
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
@@ -29,8 +30,7 @@ func (h *Handler) writeBody(w http.ResponseWriter, r *http.Request, status int, 
 		return // net/http sends no body
 	}
 	if err := stall.Write(w, h.stall, body); err != nil {
-		ctxlog.For(r.Context(), h.errs.Logger).Info().Err(err).Int("bytes", len(body)).
-			Msg("articles: the client did not take its answer")
+		ctxlog.Log(r.Context(), h.errs.Logger, slog.LevelInfo, "articles: the client did not take its answer", ctxlog.Err(err), slog.Int("bytes", len(body)))
 	}
 }
 

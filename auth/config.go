@@ -5,9 +5,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
-
-	"github.com/rs/zerolog"
 )
 
 // Defaults and fixed limits of [Config].
@@ -81,10 +80,11 @@ type Config struct {
 	Now func() time.Time
 
 	// Logger receives why the Verifier's middlewares refused a request
-	// (never the token), with the request id. nil means the request's
-	// zerolog logger (reqlog puts one in the context), else a JSON logger
-	// on standard error; use a pointer to zerolog.Nop() to log nothing.
-	Logger *zerolog.Logger
+	// (never the token), logged with the request's context and its
+	// request id. nil means the logger of the request's reqlog.Handler,
+	// else slog.Default(); use slog.New(slog.DiscardHandler) to log
+	// nothing.
+	Logger *slog.Logger
 }
 
 // settings is a validated Config with its defaults applied.

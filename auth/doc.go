@@ -157,8 +157,9 @@
 // The reason (an error wrapping one of [ErrNoToken], [ErrMalformedHeader],
 // [ErrUnsupportedScheme], [ErrTokenTooLarge], [ErrInvalidToken] or
 // [ErrInvalidSubject]) is logged
-// through [Config.Logger], else the request's zerolog logger, else
-// standard error: at debug level for a
+// through [Config.Logger], else the logger of the request's reqlog.Handler,
+// else [slog.Default], with the request's context and its request id: at
+// debug level for a
 // missing header, at info level otherwise. The token itself is never logged.
 //
 // A handler that must word the 401 its own way, such as a GraphQL endpoint

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -16,10 +17,10 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
+	"github.com/gqlkit/gqlkit/reqlog"
 )
 
 // testSecret is exactly auth.MinSecretBytes long.
@@ -155,17 +156,24 @@ func rawToken(header, payload string, secret []byte) string {
 	return input + "." + enc.EncodeToString(mac.Sum(nil))
 }
 
-// logBuffer returns a middleware that gives every request a debug-level
-// zerolog logger writing into the returned buffer.
+// logBuffer returns reqlog's middleware with a debug-level logger writing
+// into the returned buffer: the request's logger, which the handlers
+// inside log to when their Config names none. The buffer holds their
+// lines only, without reqlog's access line.
 func logBuffer(t *testing.T) (*logbuf.Buffer, func(http.Handler) http.Handler) {
 	t.Helper()
 	buf := new(logbuf.Buffer)
-	logger := zerolog.New(buf).Level(zerolog.DebugLevel)
-	return buf, func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			next.ServeHTTP(w, r.WithContext(logger.WithContext(r.Context())))
-		})
+	return buf, reqlog.Handler(slog.New(withoutAccessLine{logbuf.Logger(buf).Handler()}))
+}
+
+// withoutAccessLine drops reqlog's access line (the message "request").
+type withoutAccessLine struct{ slog.Handler }
+
+func (h withoutAccessLine) Handle(ctx context.Context, r slog.Record) error {
+	if r.Message == "request" {
+		return nil
 	}
+	return h.Handler.Handle(ctx, r)
 }
 
 // response is what the tests compare: status, selected headers and body.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/netip"
 	"runtime"
@@ -15,7 +16,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gqlkit/gqlkit/errcode"
@@ -64,10 +64,10 @@ type LoginConfig struct {
 	MaxBodyBytes int64
 
 	// Logger receives why a login was refused or failed (never the
-	// password), with the request id. nil means the request's zerolog
-	// logger (reqlog puts one in the context), else a JSON logger on
-	// standard error; use a pointer to zerolog.Nop() to log nothing.
-	Logger *zerolog.Logger
+	// password), logged with the request's context and its request id.
+	// nil means the logger of the request's reqlog.Handler, else
+	// slog.Default(); use slog.New(slog.DiscardHandler) to log nothing.
+	Logger *slog.Logger
 
 	// Throttle keeps the counts of failed logins that ClientLimit and
 	// AccountLimit are checked against. nil means a [MemoryThrottle] of
@@ -199,7 +199,7 @@ type Login struct {
 	users        Users
 	issuer       *Issuer
 	maxBody      int64
-	logger       *zerolog.Logger                   // nil: the request's
+	logger       *slog.Logger                      // nil: the request's
 	dummy        []byte                            // stand-in hash for unknown users
 	compare      func(hash, password []byte) error // bcrypt.CompareHashAndPassword; replaced in tests
 	throttle     LoginThrottle
@@ -335,14 +335,14 @@ func (l *Login) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var refresh, session string
 	if l.refresh != nil {
 		if refresh, session, err = l.refresh.Start(r.Context(), id); err != nil {
-			logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: storing the refresh token")
+			ctxlog.Log(r.Context(), logger, slog.LevelError, "auth: login: storing the refresh token", ctxlog.Err(err), slog.Int64("user_id", id))
 			httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 			return
 		}
 	}
 	token, err := l.issuer.issue(id, session)
 	if err != nil {
-		logger.Error().Err(err).Int64("user_id", id).Msg("auth: login: issuing the token")
+		ctxlog.Log(r.Context(), logger, slog.LevelError, "auth: login: issuing the token", ctxlog.Err(err), slog.Int64("user_id", id))
 		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
 		return
 	}
@@ -362,7 +362,7 @@ func (l *Login) readCredentials(w http.ResponseWriter, r *http.Request) (email, 
 	fields, f := httpjson.ReadObject(w, r, l.maxBody)
 	if f != nil {
 		if f.Err != nil {
-			ctxlog.For(r.Context(), l.logger).Info().Err(f.Err).Msg("auth: login: reading the body")
+			ctxlog.Log(r.Context(), l.logger, slog.LevelInfo, "auth: login: reading the body", ctxlog.Err(f.Err))
 		}
 		f.Write(w)
 		return "", "", false

@@ -4,18 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"golang.org/x/crypto/bcrypt"
 )
 
 // authenticate decides a login of email with password, in the order the
 // documentation of [Login] gives, and returns the user's id, or else the
 // refusal to answer with once the account's turn is given back.
-func (l *Login) authenticate(r *http.Request, email, password string, logger *zerolog.Logger) (int64, refusal) {
+func (l *Login) authenticate(r *http.Request, email, password string, logger *slog.Logger) (int64, refusal) {
 	ctx := r.Context()
 	if l.inFlight.Add(1) > l.maxInFlight {
 		l.inFlight.Add(-1)
@@ -41,7 +42,7 @@ func (l *Login) authenticate(r *http.Request, email, password string, logger *ze
 	case err != nil && known && ctx.Err() != nil:
 		return 0, gaveUp(ctx, err, "looking up the user", logger)
 	case err != nil && known:
-		logger.Error().Err(err).Msg("auth: login: looking up the user")
+		ctxlog.Log(ctx, logger, slog.LevelError, "auth: login: looking up the user", ctxlog.Err(err))
 		return 0, refuseInternal
 	case !known:
 		hash = nil
@@ -65,7 +66,7 @@ func (l *Login) authenticate(r *http.Request, email, password string, logger *ze
 	if err == nil {
 		if keys.pair != "" {
 			if err := l.throttle.Reset(record, keys.pair); err != nil {
-				logger.Error().Err(err).Msg("auth: login: recording the attempt with the throttle")
+				ctxlog.Log(ctx, logger, slog.LevelError, "auth: login: recording the attempt with the throttle", ctxlog.Err(err))
 				return 0, refuseUnavailable
 			}
 		}
@@ -73,17 +74,17 @@ func (l *Login) authenticate(r *http.Request, email, password string, logger *ze
 	}
 	switch {
 	case !known:
-		logger.Info().Msg("auth: login refused: unknown e-mail address")
+		ctxlog.Log(ctx, logger, slog.LevelInfo, "auth: login refused: unknown e-mail address")
 	case len(hash) == 0:
-		logger.Info().Int64("user_id", id).Msg("auth: login refused: the user has no password")
+		ctxlog.Log(ctx, logger, slog.LevelInfo, "auth: login refused: the user has no password", slog.Int64("user_id", id))
 	case errors.Is(err, bcrypt.ErrMismatchedHashAndPassword):
-		logger.Info().Int64("user_id", id).Msg("auth: login refused: wrong password")
+		ctxlog.Log(ctx, logger, slog.LevelInfo, "auth: login refused: wrong password", slog.Int64("user_id", id))
 	default:
-		logger.Error().Err(err).Int64("user_id", id).Msg("auth: login refused: the stored password hash is unusable")
+		ctxlog.Log(ctx, logger, slog.LevelError, "auth: login refused: the stored password hash is unusable", ctxlog.Err(err), slog.Int64("user_id", id))
 	}
 	if len(keys.keys) > 0 {
 		if err := l.throttle.Fail(record, keys.keys, l.now()); err != nil {
-			logger.Error().Err(err).Msg("auth: login: recording the attempt with the throttle")
+			ctxlog.Log(ctx, logger, slog.LevelError, "auth: login: recording the attempt with the throttle", ctxlog.Err(err))
 			return 0, refuseUnavailable
 		}
 	}
@@ -118,7 +119,7 @@ func (l *Login) throttleKeys(account, pair string) loginKeys {
 // throttled reads the failures of keys and reports whether one of them
 // has reached its limit, with the refusal: a 429 until the last of those
 // windows ends, or a 503 when the throttle fails.
-func (l *Login) throttled(ctx context.Context, keys loginKeys, logger *zerolog.Logger) (refusal, bool) {
+func (l *Login) throttled(ctx context.Context, keys loginKeys, logger *slog.Logger) (refusal, bool) {
 	if len(keys.names) == 0 {
 		return refusal{}, false
 	}
@@ -131,7 +132,7 @@ func (l *Login) throttled(ctx context.Context, keys loginKeys, logger *zerolog.L
 		return gaveUp(ctx, err, "checking the throttle", logger), true
 	}
 	if err != nil {
-		logger.Error().Err(err).Msg("auth: login: checking the throttle")
+		ctxlog.Log(ctx, logger, slog.LevelError, "auth: login: checking the throttle", ctxlog.Err(err))
 		return refuseUnavailable, true
 	}
 	var wait time.Duration
@@ -144,7 +145,7 @@ func (l *Login) throttled(ctx context.Context, keys loginKeys, logger *zerolog.L
 		return refusal{}, false
 	}
 	no := refuseTooMany(wait)
-	logger.Info().Int64("retry_after", no.retryAfter).Msg("auth: login refused: too many failed attempts")
+	ctxlog.Log(ctx, logger, slog.LevelInfo, "auth: login refused: too many failed attempts", slog.Int64("retry_after", no.retryAfter))
 	return no, true
 }
 
@@ -171,8 +172,10 @@ func (l *Login) checkPassword(hash []byte, password string) error {
 // was checked, and returns its refusal: 499 when the client went away,
 // else 503 with Retry-After (the login's wait or deadline ran out, or too
 // many logins were under way).
-func gaveUp(ctx context.Context, err error, what string, logger *zerolog.Logger) refusal {
-	logger.Info().Err(err).Msg("auth: login: gave up " + what)
+func gaveUp(ctx context.Context, err error, what string, logger *slog.Logger) refusal {
+	if ctxlog.Enabled(ctx, logger, slog.LevelInfo) { // the message is made only for a line written
+		ctxlog.Log(ctx, logger, slog.LevelInfo, "auth: login: gave up "+what, ctxlog.Err(err))
+	}
 	if errors.Is(ctx.Err(), context.Canceled) { // the client went away: nobody reads this
 		return refuseCanceled
 	}

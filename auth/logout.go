@@ -2,9 +2,8 @@ package auth
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
@@ -22,8 +21,9 @@ type LogoutConfig struct {
 	MaxBodyBytes int64
 
 	// Logger receives why a logout was refused or failed, with the
-	// request id; nil means the request's zerolog logger.
-	Logger *zerolog.Logger
+	// request's context and its request id; nil means the logger of the
+	// request's reqlog.Handler, else slog.Default() (as Config.Logger).
+	Logger *slog.Logger
 }
 
 // Logout is the logout endpoint, an [http.Handler] for POST requests with
@@ -51,7 +51,7 @@ type Logout struct {
 	verifier *Verifier
 	refresh  *Refresher
 	maxBody  int64
-	logger   *zerolog.Logger
+	logger   *slog.Logger
 }
 
 // NewLogout returns the logout endpoint of the tokens verifier accepts.
@@ -105,7 +105,7 @@ func (l *Logout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	tokens := l.verifier.tokens
 	fail := func(what string, err error) {
-		logger.Error().Err(err).Int64("user_id", t.UserID).Msg("auth: logout: " + what)
+		ctxlog.Log(ctx, logger, slog.LevelError, "auth: logout: "+what, ctxlog.Err(err), slog.Int64("user_id", t.UserID))
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 	}
 	if t.Session == "" {
@@ -124,6 +124,6 @@ func (l *Logout) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if l.refresh != nil {
 		l.refresh.ClearCookie(w)
 	}
-	logger.Info().Int64("user_id", t.UserID).Msg("auth: logged out")
+	ctxlog.Log(ctx, logger, slog.LevelInfo, "auth: logged out", slog.Int64("user_id", t.UserID))
 	w.WriteHeader(http.StatusNoContent)
 }

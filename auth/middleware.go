@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -19,8 +20,8 @@ const unauthenticatedBody = `{"message":"Unauthenticated."}`
 // reaches next with the user id in its context ([UserID]; a handler that
 // writes calls [Recheck] once it has read the body); any other request
 // gets 401 {"message":"Unauthenticated."} with Content-Type: application/json
-// and WWW-Authenticate: Bearer, and the reason goes to the request's zerolog
-// logger.
+// and WWW-Authenticate: Bearer, and the reason goes to [Config.Logger] (see
+// there).
 func (v *Verifier) Required(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t, err := v.Authenticate(r)
@@ -140,13 +141,13 @@ func (v *Verifier) refuse(w http.ResponseWriter, r *http.Request, err error) {
 	logger := ctxlog.For(r.Context(), v.logger)
 	switch {
 	case errors.Is(err, ErrUnavailable):
-		logger.Error().Err(err).Msg("auth: request refused: the token store is unavailable")
+		ctxlog.Log(r.Context(), logger, slog.LevelError, "auth: request refused: the token store is unavailable", ctxlog.Err(err))
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 		return
 	case errors.Is(err, ErrNoToken):
-		logger.Debug().Err(err).Msg("auth: request refused")
+		ctxlog.Log(r.Context(), logger, slog.LevelDebug, "auth: request refused", ctxlog.Err(err))
 	default:
-		logger.Info().Err(err).Msg("auth: request refused")
+		ctxlog.Log(r.Context(), logger, slog.LevelInfo, "auth: request refused", ctxlog.Err(err))
 	}
 	writeUnauthenticated(w)
 }

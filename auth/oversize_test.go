@@ -1,10 +1,10 @@
 package auth_test
 
 import (
+	"log/slog"
 	"net/http/httptest"
 	"testing"
 
-	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gqlkit/gqlkit/auth"
@@ -25,7 +25,7 @@ func TestLoginOversizedBodyAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NewLogin: %v", err)
 	}
-	srv := httptest.NewServer(reqlog.Handler(zerolog.Nop())(login))
+	srv := httptest.NewServer(reqlog.Handler(slog.New(slog.DiscardHandler))(login))
 	t.Cleanup(srv.Close)
 	addr := srv.Listener.Addr().String()
 	const tooLarge = `{"message":"The request body is too large."}`

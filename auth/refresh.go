@@ -10,10 +10,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
@@ -81,8 +80,9 @@ type RefreshConfig struct {
 	MaxBodyBytes int64
 
 	// Logger receives why a refresh was refused (never a token), with the
-	// request id; nil means the request's zerolog logger.
-	Logger *zerolog.Logger
+	// request's context and its request id; nil means the logger of the
+	// request's reqlog.Handler, else slog.Default() (as Config.Logger).
+	Logger *slog.Logger
 
 	// Now returns the current time; nil means time.Now.
 	Now func() time.Time
@@ -122,7 +122,7 @@ type Refresher struct {
 	secure  bool
 	path    string
 	maxBody int64
-	logger  *zerolog.Logger
+	logger  *slog.Logger
 	now     func() time.Time
 }
 
@@ -261,7 +261,7 @@ func (f *Refresher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	logger := ctxlog.For(r.Context(), f.logger)
 	refuse := func(reason error) {
-		logger.Info().Err(reason).Msg("auth: refresh refused")
+		ctxlog.Log(r.Context(), logger, slog.LevelInfo, "auth: refresh refused", ctxlog.Err(reason))
 		if !fromBody {
 			f.ClearCookie(w)
 		}
@@ -281,13 +281,13 @@ func (f *Refresher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(err)
 		return
 	case err != nil:
-		logger.Error().Err(err).Msg("auth: refresh failed")
+		ctxlog.Log(r.Context(), logger, slog.LevelError, "auth: refresh failed", ctxlog.Err(err))
 		httpjson.WriteMessage(w, http.StatusServiceUnavailable, errcode.MessageUnavailable)
 		return
 	}
 	access, err := f.issuer.issueFor(rec.UserID, rec.Family, rec.SessionStart)
 	if err != nil {
-		logger.Error().Err(err).Int64("user_id", rec.UserID).Msg("auth: refresh: issuing the token")
+		ctxlog.Log(r.Context(), logger, slog.LevelError, "auth: refresh: issuing the token", ctxlog.Err(err), slog.Int64("user_id", rec.UserID))
 		httpjson.WriteMessage(w, http.StatusInternalServerError, httpjson.MessageInternal)
 		return
 	}
@@ -355,7 +355,7 @@ func (f *Refresher) rotate(ctx context.Context, token string) (string, RefreshTo
 // presentedRefresh returns the refresh token of r: from a JSON body's
 // refresh_token when r has a JSON body that holds one, else from the
 // cookie ("" when there is none). When ok is false it has answered.
-func presentedRefresh(w http.ResponseWriter, r *http.Request, maxBody int64, logger *zerolog.Logger) (token string, fromBody, ok bool) {
+func presentedRefresh(w http.ResponseWriter, r *http.Request, maxBody int64, logger *slog.Logger) (token string, fromBody, ok bool) {
 	if r.ContentLength != 0 && httpjson.IsJSON(r.Header.Get("Content-Type")) {
 		token, present, ok := readRefreshField(w, r, maxBody, logger)
 		if !ok || present {
@@ -372,11 +372,11 @@ func presentedRefresh(w http.ResponseWriter, r *http.Request, maxBody int64, log
 // present is false when the body is empty or the object has no such field.
 // When ok is false it has answered: 400, 413 or, for a refresh_token that
 // is not a string, 422.
-func readRefreshField(w http.ResponseWriter, r *http.Request, maxBody int64, logger *zerolog.Logger) (token string, present, ok bool) {
+func readRefreshField(w http.ResponseWriter, r *http.Request, maxBody int64, logger *slog.Logger) (token string, present, ok bool) {
 	fields, failure := httpjson.ReadObject(w, r, maxBody)
 	if failure != nil {
 		if failure.Err != nil {
-			ctxlog.For(r.Context(), logger).Info().Err(failure.Err).Msg("auth: reading the body")
+			ctxlog.Log(r.Context(), logger, slog.LevelInfo, "auth: reading the body", ctxlog.Err(failure.Err))
 		}
 		failure.Write(w)
 		return "", false, false

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -13,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gqlkit/gqlkit/internal/logbuf"
@@ -39,8 +39,8 @@ func newTestLogin(t *testing.T, users Users, cfg LoginConfig) *Login {
 		cfg.Now = func() time.Time { return throttleNow }
 	}
 	if cfg.Logger == nil {
-		nop := zerolog.Nop()
-		cfg.Logger = &nop
+		nop := slog.New(slog.DiscardHandler)
+		cfg.Logger = nop
 	}
 	l, err := NewLogin(users, iss, cfg)
 	if err != nil {
@@ -236,8 +236,8 @@ func TestLoginWaiterLeaves(t *testing.T) {
 		return 0, nil, ErrUserNotFound
 	})
 	logs := new(logbuf.Buffer)
-	logger := zerolog.New(logs)
-	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: 1, Logger: &logger})
+	logger := logbuf.Logger(logs)
+	l := newTestLogin(t, users, LoginConfig{MaxConcurrentChecks: 1, Logger: logger})
 	entered, free := blockedCompare(t, l)
 	url, served := watched(t, l)
 
@@ -326,8 +326,8 @@ func TestLoginWaiterLeaves(t *testing.T) {
 // a login that waits MaxWait gives up, both 503 with Retry-After: 1.
 func TestLoginWaitBounds(t *testing.T) {
 	logs := new(logbuf.Buffer)
-	logger := zerolog.New(logs)
-	l := newTestLogin(t, noUsers{}, LoginConfig{MaxConcurrentChecks: 1, MaxInFlight: 3, MaxWait: 300 * time.Millisecond, Logger: &logger})
+	logger := logbuf.Logger(logs)
+	l := newTestLogin(t, noUsers{}, LoginConfig{MaxConcurrentChecks: 1, MaxInFlight: 3, MaxWait: 300 * time.Millisecond, Logger: logger})
 	entered, free := blockedCompare(t, l)
 	url, served := watched(t, l)
 

@@ -6,11 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/rs/zerolog"
 )
 
 // Verifier checks access tokens and guards handlers with them. Build it with
@@ -32,7 +32,7 @@ type Verifier struct {
 	tokens  TokenStore // nil: no revocation
 	leeway  time.Duration
 	now     func() time.Time
-	logger  *zerolog.Logger // nil: the request's (see Config.Logger)
+	logger  *slog.Logger // nil: the request's (see Config.Logger)
 }
 
 // NewVerifier returns a Verifier for cfg. It fails when a secret is

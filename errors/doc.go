@@ -93,10 +93,12 @@
 // # Logging
 //
 // Each call of a presenting method logs at most one line (and one more for
-// each hook that panics; see below) through
-// [github.com/rs/zerolog]: the logger of the context ([zerolog.Ctx], which
-// carries request_id when the reqlog middleware ran), else
-// [Presenter.Logger]. A masked error is logged at error level with its full
+// each hook that panics; see below) through [log/slog]: to
+// [Presenter.Logger], else the logger of the request's reqlog.Handler,
+// else [slog.Default]. The line is logged with the request's context, so
+// that the service's [slog.Handler] can add what the context holds (a
+// trace id), and carries the request id that reqlog gave the request in
+// "request_id". A masked error is logged at error level with its full
 // text in "error", "code", "status", the GraphQL path in "graphql_path" and,
 // for a panic, its value in "panic" and its stack in "stack". A known
 // [errcode.Error] with a cause (Err) is logged at info level the same way,

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 
-	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -19,10 +19,18 @@ import (
 )
 
 func ExamplePresenter_GraphQL() {
-	// Log lines go to stdout here; a server would use the request's logger.
-	logger := zerolog.New(os.Stdout).With().Str("request_id", "req-1").Logger()
-	ctx := logger.WithContext(context.Background())
-	p := apierror.Presenter{}
+	// Log lines go to stdout here (without their time, which varies); a
+	// server's also carry the request id, from reqlog.
+	logger := slog.New(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
+	ctx := context.Background()
+	p := apierror.Presenter{Logger: logger}
 
 	// A resolver's error, wrapped by the engine with the field's path.
 	missing := fmt.Errorf("post 7: %w", sql.ErrNoRows)
@@ -42,7 +50,7 @@ func ExamplePresenter_GraphQL() {
 	// {"message":"Not found.","path":["post"],"extensions":{"code":"NOT_FOUND"}}
 	// {"message":"You can only delete your own posts.","path":["deletePost"],"extensions":{"code":"FORBIDDEN"}}
 	// {"message":"The title field is required.","path":["createPost"],"extensions":{"code":"VALIDATION_FAILED","validation":{"input.title":["The title field is required."]}}}
-	// {"level":"error","request_id":"req-1","error":"pq: connection refused","code":"INTERNAL_SERVER_ERROR","status":500,"graphql_path":"posts","message":"internal server error"}
+	// {"level":"ERROR","msg":"internal server error","error":"pq: connection refused","code":"INTERNAL_SERVER_ERROR","status":500,"graphql_path":"posts"}
 	// {"message":"Internal server error.","path":["posts"],"extensions":{"code":"INTERNAL_SERVER_ERROR"}}
 }
 
@@ -95,8 +103,8 @@ func ExamplePresenter_GraphQL_panic() {
 	}
 
 	_, err := resolve()
-	nop := zerolog.Nop() // a program would log the panic and its stack
-	out, _ := json.Marshal(apierror.Presenter{Debug: true, Logger: &nop}.GraphQL(context.Background(), err))
+	nop := slog.New(slog.DiscardHandler) // a program would log the panic and its stack
+	out, _ := json.Marshal(apierror.Presenter{Debug: true, Logger: nop}.GraphQL(context.Background(), err))
 	fmt.Println(string(out))
 	// Output:
 	// {"message":"panic: index out of range","extensions":{"code":"INTERNAL_SERVER_ERROR"}}
@@ -128,8 +136,8 @@ func ExampleHooks() {
 			fmt.Printf("report: %s %d path=%v err=%q\n", r.Code, r.Status, r.Path, r.Err)
 		},
 	}
-	nop := zerolog.Nop() // a server would log to the request's logger
-	p := apierror.Presenter{Logger: &nop, Hooks: hooks}
+	nop := slog.New(slog.DiscardHandler) // a server would log to the request's logger
+	p := apierror.Presenter{Logger: nop, Hooks: hooks}
 	ctx := context.Background()
 
 	taken := fmt.Errorf("creating user: %w", &uniqueError{column: "email"})

@@ -3,12 +3,13 @@ package errors
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 
-	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/errclass"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
@@ -144,13 +145,8 @@ func hookContext(ctx context.Context) context.Context {
 // named hook, with the stack of the panic.
 func (p Presenter) hookPanicked(ctx context.Context, hook string, v any) {
 	stack := debug.Stack() // still the panicking goroutine's, below the deferred call
-	l := p.logger(ctx)
-	if l == nil {
-		return
-	}
-	l.Error().
-		Str("hook", hook).
-		Str("panic", fmt.Sprint(v)). // fmt survives a String method that panics
-		Str(zerolog.ErrorStackFieldName, string(stack)).
-		Msg("error hook panicked")
+	ctxlog.Log(ctx, p.Logger, slog.LevelError, "error hook panicked",
+		slog.String("hook", hook),
+		slog.String("panic", fmt.Sprint(v)), // fmt survives a String method that panics
+		slog.String("stack", string(stack)))
 }

@@ -6,13 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
+
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -57,16 +59,16 @@ func fieldError(path ast.Path, err error) *gqlerror.Error {
 }
 
 // bufLogger returns a logger writing JSON lines into the returned buffer.
-func bufLogger() (*zerolog.Logger, *bytes.Buffer) {
+func bufLogger() (*slog.Logger, *bytes.Buffer) {
 	var buf bytes.Buffer
-	l := zerolog.New(&buf)
-	return &l, &buf
+	l := logbuf.Logger(&buf)
+	return l, &buf
 }
 
 // nopLogger returns a pointer to a logger that writes nothing.
-func nopLogger() *zerolog.Logger {
-	l := zerolog.Nop()
-	return &l
+func nopLogger() *slog.Logger {
+	l := slog.New(slog.DiscardHandler)
+	return l
 }
 
 // reports records the calls of a Report hook.
@@ -101,8 +103,15 @@ func (r *reports) one(t *testing.T) apierror.Report {
 // came with the request id id.
 func requestContext(t *testing.T, id string) context.Context {
 	t.Helper()
+	return loggingContext(t, id, slog.New(slog.DiscardHandler))
+}
+
+// loggingContext returns the context reqlog.Handler(logger) gives a
+// request that came with the request id id: logger is the request's.
+func loggingContext(t *testing.T, id string, logger *slog.Logger) context.Context {
+	t.Helper()
 	var ctx context.Context
-	h := reqlog.Handler(zerolog.Nop())(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
+	h := reqlog.Handler(logger)(http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
 		ctx = r.Context()
 	}))
 	req := httptest.NewRequest(http.MethodGet, "/", nil)
@@ -342,7 +351,7 @@ func TestHooksReport(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			// Reporting does not depend on logging.
-			for _, logger := range []*zerolog.Logger{nil, nopLogger()} {
+			for _, logger := range []*slog.Logger{nil, nopLogger()} {
 				var reported reports
 				p := apierror.Presenter{Logger: logger, Hooks: apierror.Hooks{Report: reported.hook}}
 				if logger == nil {

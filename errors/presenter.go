@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
-	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -18,7 +18,7 @@ import (
 
 // Presenter turns any error into what a client may see, and logs what the
 // client may not. The zero value is ready to use: messages masked, logging
-// through the request's context logger, else to standard error.
+// through the logger of the request's reqlog.Handler, else [slog.Default].
 //
 // A Presenter is a small value; copy it freely. Its methods are safe for
 // concurrent use.
@@ -28,11 +28,12 @@ type Presenter struct {
 	// Turn it on in development only (a program's debug setting, such
 	// as the example server's APP_DEBUG).
 	Debug bool
-	// Logger receives the log lines, with the request id that reqlog
-	// gave the request. nil means the request's context logger
-	// ([zerolog.Ctx]: reqlog puts one there), else a JSON logger on
-	// standard error; use a pointer to zerolog.Nop() to log nothing.
-	Logger *zerolog.Logger
+	// Logger receives the log lines, each logged with the request's
+	// context and carrying the request id that reqlog gave the request
+	// ("request_id"). nil means the logger of the request's
+	// reqlog.Handler ([reqlog.Logger]), else [slog.Default]; use
+	// slog.New(slog.DiscardHandler) to log nothing.
+	Logger *slog.Logger
 	// Hooks map errors before they are classified and report the masked
 	// ones (see [Hooks]). The zero value does neither and costs nothing.
 	Hooks Hooks
@@ -151,37 +152,24 @@ func (p Presenter) log(ctx context.Context, err error, v errclass.Verdict, path 
 
 // writeLog writes the line of [Presenter.log].
 func (p Presenter) writeLog(ctx context.Context, err error, v errclass.Verdict, path ast.Path) {
-	l := p.logger(ctx)
-	if l == nil {
-		return
-	}
-	var e *zerolog.Event
+	level, msg := slog.LevelInfo, "request failed"
 	if v.Masked {
-		e = l.Error()
-	} else {
-		e = l.Info()
+		level, msg = slog.LevelError, "internal server error"
 	}
-	if e == nil { // level disabled
+	if !ctxlog.Enabled(ctx, p.Logger, level) {
 		return
 	}
-	e = e.Str(zerolog.ErrorFieldName, errclass.LogText(err))
-	e = e.Str("code", string(v.Code)).Int("status", v.Status)
+	attrs := make([]slog.Attr, 0, 6)
+	attrs = append(attrs, slog.String("error", errclass.LogText(err)),
+		slog.String("code", string(v.Code)), slog.Int("status", v.Status))
 	if len(path) > 0 {
-		e = e.Str("graphql_path", path.String())
+		attrs = append(attrs, slog.String("graphql_path", path.String()))
 	}
 	if v.Panic != nil {
-		e = e.Str("panic", panicText(v.Panic)).Str(zerolog.ErrorStackFieldName, string(v.Panic.StackTrace()))
+		attrs = append(attrs, slog.String("panic", panicText(v.Panic)), slog.String("stack", string(v.Panic.StackTrace())))
 	}
-	if v.Masked {
-		e.Msg("internal server error")
-	} else {
-		e.Msg("request failed")
-	}
+	ctxlog.Log(ctx, p.Logger, level, msg, attrs...)
 }
-
-// logger returns where p logs for a request with context ctx (see
-// [Presenter.Logger]).
-func (p Presenter) logger(ctx context.Context) *zerolog.Logger { return ctxlog.For(ctx, p.Logger) }
 
 // panicText is the text of a recovered panic's value for logs.
 func panicText(p errcode.Panic) string {

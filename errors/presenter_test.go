@@ -11,8 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlkit/gqlkit/internal/logbuf"
+
 	"github.com/jackc/pgx/v5"
-	"github.com/rs/zerolog"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -40,8 +41,9 @@ func (badUnwrap) Unwrap() error { panic("unwrap") }
 func logged(t *testing.T) (context.Context, *bytes.Buffer) {
 	t.Helper()
 	var buf bytes.Buffer
-	l := zerolog.New(&buf).With().Str("request_id", "req-1").Logger()
-	return l.WithContext(context.Background()), &buf
+	ctx := loggingContext(t, "req-1", logbuf.Logger(&buf))
+	buf.Reset() // the access line
+	return ctx, &buf
 }
 
 // lines decodes the JSON log lines in buf.
@@ -522,12 +524,12 @@ func TestPresenterNil(t *testing.T) {
 }
 
 // TestPresenterLoggerFallback checks the kit's one logging rule: the
-// configured logger, else the context's, else standard error (ctxlog's own
-// test covers the last).
+// configured logger, else the request's reqlog logger, else slog.Default()
+// (ctxlog's own test covers the last).
 func TestPresenterLoggerFallback(t *testing.T) {
 	var buf bytes.Buffer
-	l := zerolog.New(&buf)
-	p := apierror.Presenter{Logger: &l}
+	l := logbuf.Logger(&buf)
+	p := apierror.Presenter{Logger: l}
 
 	p.GraphQL(context.Background(), errDB)
 	if got := lines(t, &buf); len(got) != 1 || got[0]["error"] != errDB.Error() {

@@ -9,16 +9,14 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
 
 func TestRecover(t *testing.T) {
 	logs := new(logbuf.Buffer)
-	logger := zerolog.New(logs)
-	p := apierror.Presenter{Logger: &logger}
+	logger := logbuf.Logger(logs)
+	p := apierror.Presenter{Logger: logger}
 	var calls atomic.Int64
 	h := p.Recover(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -128,8 +126,8 @@ func (p plainWriter) WriteHeader(code int)        { p.w.WriteHeader(code) }
 // does not count as the answer having begun.
 func TestRecoverAnswersWithoutBody(t *testing.T) {
 	logs := new(logbuf.Buffer)
-	logger := zerolog.New(logs)
-	p := apierror.Presenter{Logger: &logger}
+	logger := logbuf.Logger(logs)
+	p := apierror.Presenter{Logger: logger}
 	var flushErr atomic.Value
 	h := p.Recover(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {

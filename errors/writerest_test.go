@@ -6,12 +6,14 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
+	"github.com/gqlkit/gqlkit/internal/logbuf"
+	"github.com/gqlkit/gqlkit/reqlog"
 
 	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -19,7 +21,7 @@ import (
 
 func TestWriteREST(t *testing.T) {
 	var logs bytes.Buffer
-	logger := zerolog.New(&logs)
+	logger := logbuf.Logger(&logs)
 	errs := map[string]error{
 		"/unauthenticated": errcode.Unauthenticated(""),
 		"/challenged":      errcode.Unauthenticated(""),
@@ -33,13 +35,18 @@ func TestWriteREST(t *testing.T) {
 		"/conflict": httpError{409, "Already published."},
 		"/broken":   errDB,
 	}
-	p := apierror.Presenter{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx := logger.With().Str("request_id", "req-"+strings.TrimPrefix(r.URL.Path, "/")).Logger().WithContext(r.Context())
+	p := apierror.Presenter{Logger: logger}
+	// reqlog gives each request the id "req-" and its path (its own
+	// access lines go nowhere).
+	inner := reqlog.Handler(slog.New(slog.DiscardHandler))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/challenged" {
 			w.Header().Set("WWW-Authenticate", `Bearer error="invalid_token"`)
 		}
-		p.WriteREST(w, r.WithContext(ctx), errs[r.URL.Path])
+		p.WriteREST(w, r, errs[r.URL.Path])
+	}))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Header.Set(reqlog.Header, "req-"+strings.TrimPrefix(r.URL.Path, "/"))
+		inner.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 
@@ -96,8 +103,8 @@ func TestWriteREST(t *testing.T) {
 // is logged at info level with status 499, and masked nothing.
 func TestPresenterClientGone(t *testing.T) {
 	var logs bytes.Buffer
-	logger := zerolog.New(&logs)
-	p := apierror.Presenter{Logger: &logger}
+	logger := logbuf.Logger(&logs)
+	p := apierror.Presenter{Logger: logger}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	cause := fmt.Errorf("listing articles: %w", context.Canceled)

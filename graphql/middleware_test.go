@@ -3,10 +3,9 @@ package graphql_test
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
@@ -109,8 +108,8 @@ func TestMiddlewarePanicIsAMaskedFieldError(t *testing.T) {
 	}}
 	s := newSchema(t, graphql.SchemaConfig{Query: query, FieldMiddleware: []graphql.FieldMiddleware{boom}})
 	// Present masks as graphqlhttp does: the panic's text is not shown.
-	nop := zerolog.Nop()
-	res := s.Do(context.Background(), graphql.Request{Query: `{ good bad }`, Present: apierror.Presenter{Logger: &nop}.GraphQL})
+	nop := slog.New(slog.DiscardHandler)
+	res := s.Do(context.Background(), graphql.Request{Query: `{ good bad }`, Present: apierror.Presenter{Logger: nop}.GraphQL})
 	out, err := res.MarshalJSON()
 	if err != nil {
 		t.Fatal(err)

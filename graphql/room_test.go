@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -158,9 +157,9 @@ func TestResponseTooLarge(t *testing.T) {
 		}
 	}
 	want := `{"message":"The response is larger than the limit of 5000 bytes.","extensions":{"code":"RESPONSE_TOO_LARGE"}}`
-	nop := zerolog.Nop()
+	nop := slog.New(slog.DiscardHandler)
 	for name, e := range map[string]any{"as executed": res.Errors[0],
-		"presented": apierror.Presenter{Logger: &nop}.GraphQL(context.Background(), res.Errors[0])} {
+		"presented": apierror.Presenter{Logger: nop}.GraphQL(context.Background(), res.Errors[0])} {
 		if got, _ := json.Marshal(e); string(got) != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}

@@ -2,14 +2,13 @@ package graphqlhttp_test
 
 import (
 	"bytes"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
@@ -20,8 +19,8 @@ import (
 // logger that writes nothing.
 func benchHandler(b *testing.B, schema *graphql.Schema, cacheSize int) http.Handler {
 	b.Helper()
-	nop := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &nop}, CacheSize: cacheSize, Auth: nobody{}})
+	nop := slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nop}, CacheSize: cacheSize, Auth: nobody{}})
 	if err != nil {
 		b.Fatalf("New: %v", err)
 	}

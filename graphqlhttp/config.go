@@ -32,8 +32,8 @@ const (
 
 // Config configures a [Handler]. Its zero value enforces every default:
 // limits as in [limits.Config], introspection off, messages masked, a cache
-// of DefaultCacheSize documents, logging through the request's logger or to
-// standard error. A schema with mutations needs an Auth.
+// of DefaultCacheSize documents, logging through the request's reqlog logger
+// or slog.Default(). A schema with mutations needs an Auth.
 type Config struct {
 	// Limits bounds each document: length (also the request body), tokens,
 	// nesting, depth and field nodes. The zero value holds the defaults
@@ -51,9 +51,9 @@ type Config struct {
 	// answer and log an error alike. Its Debug shows the real message of
 	// errors otherwise masked as "Internal server error." (never in
 	// production). Its Logger also receives every refused credential,
-	// with the request id that reqlog gave the request; nil means the
-	// request's zerolog logger (reqlog puts one in the context), else a
-	// JSON logger on standard error. The handler writes no access lines:
+	// logged with the request's context and the request id that reqlog
+	// gave the request; nil means the logger of the request's
+	// reqlog.Handler, else slog.Default(). The handler writes no access lines:
 	// mount reqlog.Handler around it (or around the whole router). Its
 	// Hooks map domain errors to coded ones and report masked errors; the
 	// Tracer is given the errors of the fields as Hooks.Map makes them,

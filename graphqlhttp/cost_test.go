@@ -7,8 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/rs/zerolog"
-
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
@@ -30,8 +28,8 @@ const (
 func newCostServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	t.Helper()
 	ts := &testServer{logs: &logbuf.Buffer{}, mutations: new(atomic.Int64)}
-	logger := zerolog.New(ts.logs)
-	cfg.Presenter.Logger = &logger
+	logger := logbuf.Logger(ts.logs)
+	cfg.Presenter.Logger = logger
 	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)

@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
@@ -68,8 +67,8 @@ func ExampleConfig_tracer() {
 		}},
 	}}
 	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
-	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Tracer: phaseLog{}, Presenter: apierror.Presenter{Logger: &quiet}})
+	quiet := slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Tracer: phaseLog{}, Presenter: apierror.Presenter{Logger: quiet}})
 	if err != nil {
 		panic(err)
 	}
@@ -127,8 +126,8 @@ func ExampleConfig_timeout() {
 		}},
 	}}
 	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
-	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Timeout: 20 * time.Millisecond})
+	quiet := slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Timeout: 20 * time.Millisecond})
 	if err != nil {
 		panic(err)
 	}
@@ -152,10 +151,10 @@ func ExampleConfig_allowIntrospection() {
 		}},
 	}}
 	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
-	quiet := zerolog.Nop()
+	quiet := slog.New(slog.DiscardHandler)
 	h, err := graphqlhttp.New(schema, graphqlhttp.Config{
 		AllowIntrospection: func(ctx context.Context) bool { return ctx.Value(roleKey{}) == "staff" },
-		Presenter:          apierror.Presenter{Logger: &quiet},
+		Presenter:          apierror.Presenter{Logger: quiet},
 	})
 	if err != nil {
 		panic(err)

@@ -4,11 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
@@ -28,8 +27,8 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}})
+	quiet := slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}})
 	if err != nil {
 		panic(err)
 	}

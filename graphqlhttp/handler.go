@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
 	"strings"
@@ -221,10 +222,10 @@ func (h *Handler) authenticate(r *http.Request) (context.Context, *failure) {
 			// The credentials could not be checked (a revocation store
 			// is down): refused, never let through, and not the client's
 			// fault.
-			ctxlog.For(ctx, h.presenter.Logger).Error().Err(err).Msg("graphql: credentials could not be checked")
+			ctxlog.Log(ctx, h.presenter.Logger, slog.LevelError, "graphql: credentials could not be checked", ctxlog.Err(err))
 			return ctx, credentialsUnavailable()
 		}
-		ctxlog.For(ctx, h.presenter.Logger).Info().Err(err).Msg("graphql: invalid credentials")
+		ctxlog.Log(ctx, h.presenter.Logger, slog.LevelInfo, "graphql: invalid credentials", ctxlog.Err(err))
 		return ctx, unauthenticated()
 	}
 	if authCtx == nil {
@@ -289,10 +290,10 @@ func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error
 	case err == nil:
 		return nil
 	case errors.As(err, &sc) && sc.StatusCode() == http.StatusServiceUnavailable:
-		ctxlog.For(ctx, h.presenter.Logger).Error().Err(err).Msg("graphql: credentials could not be checked again before the mutation")
+		ctxlog.Log(ctx, h.presenter.Logger, slog.LevelError, "graphql: credentials could not be checked again before the mutation", ctxlog.Err(err))
 		return errCredentialsUnavailable
 	}
-	ctxlog.For(ctx, h.presenter.Logger).Info().Err(err).Msg("graphql: credentials no longer valid at the mutation")
+	ctxlog.Log(ctx, h.presenter.Logger, slog.LevelInfo, "graphql: credentials no longer valid at the mutation", ctxlog.Err(err))
 	return errUnauthenticated
 }
 

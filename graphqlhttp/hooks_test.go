@@ -11,7 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rs/zerolog"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
@@ -91,7 +90,7 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 		t.Fatalf("Issue: %v", err)
 	}
 	logs = &logbuf.Buffer{}
-	logger := zerolog.New(logs)
+	logger := logbuf.Logger(logs)
 
 	schema, err := graphql.NewSchema(graphql.SchemaConfig{
 		Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
@@ -121,11 +120,11 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 	if err != nil {
 		t.Fatalf("NewSchema: %v", err)
 	}
-	gql, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &logger, Hooks: hooks}, Auth: verifier})
+	gql, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: logger, Hooks: hooks}, Auth: verifier})
 	if err != nil {
 		t.Fatalf("graphqlhttp.New: %v", err)
 	}
-	rest, err := articles.NewHandler(store.Articles(), articles.Config{Presenter: apierror.Presenter{Logger: &logger, Hooks: hooks}})
+	rest, err := articles.NewHandler(store.Articles(), articles.Config{Presenter: apierror.Presenter{Logger: logger, Hooks: hooks}})
 	if err != nil {
 		t.Fatalf("articles.NewHandler: %v", err)
 	}

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
@@ -96,9 +94,9 @@ func TestMutationGateRechecks(t *testing.T) {
 	s := &recheckSchema{holding: make(chan struct{}), release: make(chan struct{})}
 	a := announcing{Verifier: verifier, authenticated: make(chan struct{}, 1)}
 	logs := new(logbuf.Buffer)
-	logger := zerolog.New(logs)
+	logger := logbuf.Logger(logs)
 	// One first share per client, and waits long enough to be released.
-	h, err := graphqlhttp.New(s.schema(t), graphqlhttp.Config{Auth: a, Presenter: apierror.Presenter{Logger: &logger},
+	h, err := graphqlhttp.New(s.schema(t), graphqlhttp.Config{Auth: a, Presenter: apierror.Presenter{Logger: logger},
 		MaxResponseBytes: 1 << 20, ResponseBudget: 4 << 20, ResponseBudgetWait: time.Minute})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -14,8 +15,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
@@ -46,8 +45,8 @@ func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	t.Helper()
 	ts := &testServer{logs: &logbuf.Buffer{}, mutations: new(atomic.Int64)}
 	if cfg.Presenter.Logger == nil {
-		logger := zerolog.New(ts.logs)
-		cfg.Presenter.Logger = &logger
+		logger := logbuf.Logger(ts.logs)
+		cfg.Presenter.Logger = logger
 	}
 	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
 	if err != nil {
@@ -62,7 +61,7 @@ func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 		t.Fatalf("New: %v", err)
 	}
 	ts.handler = h
-	ts.Server = httptest.NewServer(reqlog.Handler(*cfg.Presenter.Logger)(h))
+	ts.Server = httptest.NewServer(reqlog.Handler(cfg.Presenter.Logger)(h))
 	t.Cleanup(ts.Close)
 	return ts
 }
@@ -324,9 +323,9 @@ func quote(s string) string {
 }
 
 // nopLogger returns a logger that writes nothing.
-func nopLogger() *zerolog.Logger {
-	l := zerolog.Nop()
-	return &l
+func nopLogger() *slog.Logger {
+	l := slog.New(slog.DiscardHandler)
+	return l
 }
 
 // newServer serves h on a loopback server closed with the test.

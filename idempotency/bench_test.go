@@ -2,13 +2,12 @@ package idempotency_test
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
@@ -21,11 +20,11 @@ func BenchmarkKeyedCreate(b *testing.B) {
 	for _, kind := range backends {
 		b.Run(kind.name, func(b *testing.B) {
 			be := kind.open(b, 4)
-			nop := zerolog.Nop()
+			nop := slog.New(slog.DiscardHandler)
 			mw, err := idempotency.Middleware(idempotency.Config{
 				Store:     be.keys,
 				Subject:   func(*http.Request) (string, bool) { return "1", true },
-				Presenter: apierror.Presenter{Logger: &nop},
+				Presenter: apierror.Presenter{Logger: nop},
 			})
 			if err != nil {
 				b.Fatal(err)

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -48,12 +47,12 @@ func TestErrorHooks(t *testing.T) {
 			reports = append(reports, r)
 		},
 	}
-	nop := zerolog.Nop()
+	nop := slog.New(slog.DiscardHandler)
 	serve := func(storeErr error) (int, string) {
 		mw, err := idempotency.Middleware(idempotency.Config{
 			Store:     brokenStore{storeErr},
 			Subject:   func(*http.Request) (string, bool) { return "7", true },
-			Presenter: apierror.Presenter{Logger: &nop, Hooks: hooks},
+			Presenter: apierror.Presenter{Logger: nop, Hooks: hooks},
 		})
 		if err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
@@ -137,8 +138,8 @@ type Config struct {
 
 	// Presenter answers the middleware's refusals when WriteError is nil
 	// (its WriteREST), and its Logger receives store failures, with the
-	// request id (nil: the request's zerolog logger, else standard
-	// error); its Hooks map the errors it answers and report the ones it
+	// request's context and its request id (nil: the logger of the
+	// request's reqlog.Handler, else slog.Default()); its Hooks map the errors it answers and report the ones it
 	// masks, such as a failing store. Pass the value given to the
 	// handlers behind the middleware. A WriteError of your own brings its
 	// own presenter: graphqlhttp.Handler.WriteError uses
@@ -285,7 +286,7 @@ func (m *middleware) release(r *http.Request, claim Claim) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), m.cfg.Lease)
 	defer cancel()
 	if err := claim.Release(ctx); err != nil {
-		ctxlog.For(r.Context(), m.cfg.Presenter.Logger).Error().Err(err).Msg("idempotency: releasing a key")
+		ctxlog.Log(r.Context(), m.cfg.Presenter.Logger, slog.LevelError, "idempotency: releasing a key", ctxlog.Err(err))
 	}
 }
 
@@ -302,7 +303,7 @@ func (m *middleware) renew(r *http.Request, claim Claim) (stop func()) {
 	tick := func() {
 		err := claim.Renew(r.Context(), m.cfg.Now().Add(m.cfg.Lease))
 		if err != nil && r.Context().Err() == nil {
-			ctxlog.For(r.Context(), m.cfg.Presenter.Logger).Warn().Err(err).Msg("idempotency: renewing a key's lease")
+			ctxlog.Log(r.Context(), m.cfg.Presenter.Logger, slog.LevelWarn, "idempotency: renewing a key's lease", ctxlog.Err(err))
 		}
 		mu.Lock()
 		defer mu.Unlock()

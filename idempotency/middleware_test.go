@@ -3,14 +3,13 @@ package idempotency_test
 import (
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
@@ -38,7 +37,7 @@ func newFixture(t *testing.T, b backend, handler http.HandlerFunc, configure fun
 	if handler == nil {
 		handler = f.create
 	}
-	nop := zerolog.Nop()
+	nop := slog.New(slog.DiscardHandler)
 	cfg := idempotency.Config{
 		Store: b.keys,
 		Subject: func(r *http.Request) (string, bool) {
@@ -47,7 +46,7 @@ func newFixture(t *testing.T, b backend, handler http.HandlerFunc, configure fun
 		},
 		MaxBodyBytes: 1024,
 		Now:          func() time.Time { return time.Unix(epoch+f.clock.Load(), 0) },
-		Presenter:    apierror.Presenter{Logger: &nop},
+		Presenter:    apierror.Presenter{Logger: nop},
 	}
 	if configure != nil {
 		configure(&cfg)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -14,8 +15,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/idempotency"
@@ -85,13 +84,13 @@ func TestRecordedAnswerCutsOffAStalledClient(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: clients that stop reading, over real connections, waited out in real time")
 	b := openSQLite(t, 1)
 	big := bytes.Repeat([]byte("0123456789abcdef"), 12<<20/16)
-	nop := zerolog.Nop()
+	nop := slog.New(slog.DiscardHandler)
 	mw, err := idempotency.Middleware(idempotency.Config{
 		Store:          b.keys,
 		Subject:        func(*http.Request) (string, bool) { return "1", true },
 		MaxRecordBytes: 16 << 20,
 		StallTimeout:   200 * time.Millisecond,
-		Presenter:      apierror.Presenter{Logger: &nop},
+		Presenter:      apierror.Presenter{Logger: nop},
 	})
 	if err != nil {
 		t.Fatal(err)

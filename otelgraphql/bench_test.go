@@ -3,13 +3,13 @@ package otelgraphql_test
 import (
 	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
@@ -102,8 +102,8 @@ func BenchmarkHandlerQueryA(b *testing.B) {
 		}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			nop := zerolog.Nop()
-			cfg := graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &nop}}
+			nop := slog.New(slog.DiscardHandler)
+			cfg := graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nop}}
 			if bc.cfg != nil {
 				tracer, err := otelgraphql.New(*bc.cfg(b))
 				if err != nil {

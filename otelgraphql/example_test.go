@@ -3,11 +3,11 @@ package otelgraphql_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 
-	"github.com/rs/zerolog"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
@@ -43,8 +43,8 @@ func ExampleNew() {
 	if err != nil {
 		panic(err)
 	}
-	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
+	quiet := slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Tracer: tracer})
 	if err != nil {
 		panic(err)
 	}

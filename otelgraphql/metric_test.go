@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,7 +15,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/rs/zerolog"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -155,8 +155,8 @@ func TestSampledOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
+	quiet := slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,8 +184,8 @@ func TestProviders(t *testing.T) {
 	if err != nil {
 		t.Fatalf("New(Config{}): %v", err)
 	}
-	quiet := zerolog.Nop()
-	hz, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: zero})
+	quiet := slog.New(slog.DiscardHandler)
+	hz, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Tracer: zero})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestProviders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
+	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +216,7 @@ func TestProviders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err = graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer})
+	h, err = graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Tracer: tracer})
 	if err != nil {
 		t.Fatal(err)
 	}

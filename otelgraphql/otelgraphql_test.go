@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -11,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rs/zerolog"
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -122,11 +122,11 @@ func newRigWith(t testing.TB, cfg otelgraphql.Config, endpointCfg graphqlhttp.Co
 	if err != nil {
 		t.Fatal(err)
 	}
-	quiet := zerolog.Nop()
+	quiet := slog.New(slog.DiscardHandler)
 	if endpointCfg.Presenter.Hooks.Map == nil {
 		endpointCfg.Presenter.Hooks = errorHooks
 	}
-	endpointCfg.Presenter.Logger, endpointCfg.Tracer = &quiet, tracer
+	endpointCfg.Presenter.Logger, endpointCfg.Tracer = quiet, tracer
 	h, err := graphqlhttp.New(testSchema(t), endpointCfg)
 	if err != nil {
 		t.Fatal(err)
@@ -338,8 +338,8 @@ func TestFieldPath(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	quiet := zerolog.Nop()
-	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &quiet}, Tracer: tracer, TraceDefaultFields: true})
+	quiet := slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(testSchema(t), graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Tracer: tracer, TraceDefaultFields: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,13 +1,14 @@
 // Package reqlog is net/http middleware that gives every request an id and
-// writes one access log line per request through
-// [github.com/rs/zerolog].
+// writes one access log line per request through [log/slog].
 //
+//	logger := slog.New(reqlog.NewIDHandler(slog.NewJSONHandler(os.Stderr, nil)))
 //	mux := http.NewServeMux()
 //	// ... routes ...
 //	handler := reqlog.Handler(logger)(mux)
 //
-// Mount it outermost, so that every other handler, the error presenter of
-// gqlkit's errors package included, logs with the request id.
+// Mount it around every other handler of the kit, so that they all log
+// with the request id (the error presenter of gqlkit's errors package
+// included).
 //
 // # Request ids
 //
@@ -20,16 +21,33 @@
 // chosen by an outer Handler is kept.
 //
 // The id is echoed in the X-Request-Id response header, set before the inner
-// handler runs, and is available to it in two ways:
+// handler runs, and [ID](ctx) returns it to the handlers inside.
 //
-//   - [ID](ctx) returns it;
-//   - [zerolog.Ctx](ctx) returns a logger, made for this request, that
-//     writes it as "request_id" on every line.
+// # Log lines and the request's context
+//
+// Every line is logged with the request's context, the access line and the
+// lines of the kit's handlers alike, so that the service's [slog.Handler]
+// can add what the context holds. Two things reach a line that way:
+//
+//   - the request id, as "request_id" ([IDKey]): the access line and the
+//     kit's lines carry it themselves; an [IDHandler] around the service's
+//     handler adds it to the service's own lines too (and not a second
+//     time to a line that has it);
+//   - a trace id, or anything else a middleware put in the context: the
+//     service's handler reads it there (for OpenTelemetry,
+//     trace.SpanContextFromContext). The access line is logged with the
+//     context Handler was given, so mount the middleware that starts the
+//     request's span (otelhttp's, say) outside Handler for the access line
+//     to have it; the kit's handlers inside see it either way.
+//
+// [Logger](ctx) returns the logger Handler was given (nil meaning
+// [slog.Default]), for the handlers inside; the kit's handlers log there
+// when their Config names no logger.
 //
 // # The access line
 //
-// When the inner handler returns, Handler writes one line through the
-// request's logger, with the message "request" and these fields:
+// When the inner handler returns, Handler writes one line through its
+// logger, with the message "request" and these attributes:
 //
 //	request_id  the request id
 //	method      the request method
@@ -39,14 +57,14 @@
 //	            status was sent (a hijacked connection, or a panic)
 //	bytes       body bytes written
 //	duration    time from the start of the request to the end of the
-//	            handler, as zerolog's Dur writes it (milliseconds by default)
+//	            handler, a [time.Duration] (slog's JSON handler writes
+//	            nanoseconds)
 //	panic       true when the handler panicked (the panic is not recovered)
 //
 // The level is info, warn for 4xx statuses and 503 (a refusal under load,
 // such as a response budget's, or a dependency down, whose cause its
-// handler logs at error), and error for the other 5xx statuses and panics. Fields that inner handlers add to the request's logger with
-// [zerolog.Logger.UpdateContext] (hlog.RemoteIPHandler, for instance) appear
-// on the access line too.
+// handler logs at error), and error for the other 5xx statuses and panics.
+// When the logger does not take the level, no line is made at all.
 //
 // Query strings are never logged, since they may carry tokens, e-mail
 // addresses or whole GraphQL documents, and no request header is logged, the

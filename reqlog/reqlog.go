@@ -2,12 +2,12 @@ package reqlog
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"time"
 	"unicode/utf8"
 
 	"github.com/rs/xid"
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/internal/respwriter"
 )
@@ -22,13 +22,36 @@ const MaxIDLength = 64
 // URL cannot make every log line that long.
 const maxPathLength = 2048
 
-type idKey struct{}
+// IDKey is the key of the request id attribute on log lines: the access
+// line's, the kit's handlers', and every line an [IDHandler] handles.
+const IDKey = "request_id"
+
+type stateKey struct{}
+
+// state is what Handler puts in a request's context: its id and the logger
+// it was given, in one value.
+type state struct {
+	id     string
+	logger *slog.Logger
+}
 
 // ID returns the request id that [Handler] put in ctx, and whether there
 // is one.
 func ID(ctx context.Context) (string, bool) {
-	id, ok := ctx.Value(idKey{}).(string)
-	return id, ok
+	if s, ok := ctx.Value(stateKey{}).(*state); ok {
+		return s.id, true
+	}
+	return "", false
+}
+
+// Logger returns the logger that the innermost [Handler] of the request
+// with context ctx was given, else [slog.Default]. The kit's handlers log
+// there when their Config names no logger. It never returns nil.
+func Logger(ctx context.Context) *slog.Logger {
+	if s, ok := ctx.Value(stateKey{}).(*state); ok && s.logger != nil {
+		return s.logger
+	}
+	return slog.Default()
 }
 
 // ValidID reports whether id would be honoured as an incoming request id:
@@ -50,9 +73,10 @@ func ValidID(id string) bool {
 }
 
 // Handler returns middleware that gives every request an id and writes one
-// access log line per request to logger. See the package documentation for
-// the id rules and the fields logged.
-func Handler(logger zerolog.Logger) func(http.Handler) http.Handler {
+// access log line per request to logger (nil: [slog.Default] at the time
+// of the request). See the package documentation for the id rules and the
+// attributes logged.
+func Handler(logger *slog.Logger) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			start := time.Now()
@@ -64,18 +88,10 @@ func Handler(logger zerolog.Logger) func(http.Handler) http.Handler {
 				if id = r.Header.Get(Header); !ValidID(id) {
 					id = xid.New().String()
 				}
-				ctx = context.WithValue(ctx, idKey{}, id)
 			}
-			// A logger of its own per request: inner handlers may add fields
-			// with UpdateContext, and the access line carries them.
-			l := logger.With().Str("request_id", id).Logger()
-			ctx = l.WithContext(ctx)
-			// WithContext stores a copy, the one inner handlers update; a
-			// disabled logger it may not store at all.
-			access := zerolog.Ctx(ctx)
-			if l.GetLevel() == zerolog.Disabled {
-				access = &l
-			}
+			// This Handler's logger is the request's from here in, with
+			// the id chosen outside or now.
+			ctx = context.WithValue(ctx, stateKey{}, &state{id: id, logger: logger})
 			w.Header().Set(Header, id)
 
 			rec := &respwriter.Recorder{ResponseWriter: w}
@@ -85,32 +101,42 @@ func Handler(logger zerolog.Logger) func(http.Handler) http.Handler {
 				if status == 0 && returned && !rec.Hijacked {
 					status = http.StatusOK // what net/http sends for a handler that wrote nothing
 				}
-				var e *zerolog.Event
+				level := slog.LevelInfo
 				switch {
 				case !returned || status >= 500 && status != http.StatusServiceUnavailable:
-					e = access.Error()
+					level = slog.LevelError
 				case status >= 400:
 					// 503 too: the server shed load or could not reach a
 					// dependency, and what could not answer has logged
 					// its cause at error itself.
-					e = access.Warn()
-				default:
-					e = access.Info()
+					level = slog.LevelWarn
 				}
-				e = e.Str("method", method).
-					Str("path", truncate(path, maxPathLength)).
-					Int("status", status).
-					Int64("bytes", rec.Bytes).
-					Dur("duration", time.Since(start))
-				if !returned {
-					e = e.Bool("panic", true)
-				}
-				e.Msg("request")
+				access(ctx, Logger(ctx), level, id, method, path, status, rec.Bytes, time.Since(start), !returned)
 			}()
 			next.ServeHTTP(rec, r.WithContext(ctx))
 			returned = true
 		})
 	}
+}
+
+// access writes the access line, when logger takes lines at level.
+func access(ctx context.Context, logger *slog.Logger, level slog.Level, id, method, path string, status int, bytes int64, d time.Duration, panicked bool) {
+	h := logger.Handler()
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	rec := slog.NewRecord(time.Now(), level, "request", 0)
+	rec.AddAttrs(
+		slog.String(IDKey, id),
+		slog.String("method", method),
+		slog.String("path", truncate(path, maxPathLength)),
+		slog.Int("status", status),
+		slog.Int64("bytes", bytes),
+		slog.Duration("duration", d))
+	if panicked {
+		rec.AddAttrs(slog.Bool("panic", true))
+	}
+	_ = h.Handle(ctx, rec) // a handler that cannot write has nobody to tell
 }
 
 // truncate cuts s to at most n bytes on a character boundary, marking the

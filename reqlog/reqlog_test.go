@@ -1,20 +1,22 @@
 package reqlog_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/slogtest"
 	"time"
 
 	"github.com/rs/xid"
-	"github.com/rs/zerolog"
-	"github.com/rs/zerolog/hlog"
 
+	"github.com/gqlkit/gqlkit/internal/logbuf"
 	"github.com/gqlkit/gqlkit/reqlog"
 )
 
@@ -53,11 +55,13 @@ func (s sink) empty(t *testing.T) {
 }
 
 // serve starts a real server running h behind reqlog.Handler and returns its
-// URL and the log sink.
+// URL and the log sink. The logger's handler is an IDHandler, as a service's
+// would be: lines logged inside carry the request id.
 func serve(t *testing.T, h http.Handler) (string, sink) {
 	t.Helper()
 	logs := make(sink, 16)
-	srv := httptest.NewUnstartedServer(reqlog.Handler(zerolog.New(logs))(h))
+	logger := slog.New(reqlog.NewIDHandler(logbuf.Logger(logs).Handler()))
+	srv := httptest.NewUnstartedServer(reqlog.Handler(logger)(h))
 	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the panic test's stack
 	srv.Start()
 	t.Cleanup(srv.Close)
@@ -109,7 +113,7 @@ func TestRequestID(t *testing.T) {
 			var seenID string // written by the handler before its log line
 			url, logs := serve(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				seenID, _ = reqlog.ID(r.Context())
-				zerolog.Ctx(r.Context()).Info().Msg("inside")
+				reqlog.Logger(r.Context()).InfoContext(r.Context(), "inside")
 				w.WriteHeader(http.StatusNoContent)
 			}))
 			header := http.Header{}
@@ -265,13 +269,80 @@ func TestAccessLine(t *testing.T) {
 	}
 }
 
-func TestAccessLineCarriesInnerFields(t *testing.T) {
-	h := hlog.RemoteIPHandler("ip")(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	url, logs := serve(t, h)
-	get(t, url, nil)
-	if line := logs.next(t); line["ip"] != "127.0.0.1" {
-		t.Errorf("access line ip = %v, want 127.0.0.1 (line %v)", line["ip"], line)
+// traceKey is the context key of a trace id that a test's middleware puts
+// outside reqlog, as a tracing middleware would.
+type traceKey struct{}
+
+// traceHandler adds trace_id from the context, as a service's handler does
+// with its tracer's span.
+type traceHandler struct{ slog.Handler }
+
+func (h traceHandler) Handle(ctx context.Context, r slog.Record) error {
+	if id, ok := ctx.Value(traceKey{}).(string); ok {
+		r.AddAttrs(slog.String("trace_id", id))
 	}
+	return h.Handler.Handle(ctx, r)
+}
+
+// TestAccessLineHasTheRequestContext: the access line is logged with the
+// request's context, so the service's handler adds what it holds; without
+// an IDHandler the line still carries the id, once.
+func TestAccessLineHasTheRequestContext(t *testing.T) {
+	logs := make(sink, 16)
+	logger := slog.New(traceHandler{logbuf.Logger(logs).Handler()})
+	logged := reqlog.Handler(logger)(http.NotFoundHandler())
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		logged.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), traceKey{}, "trace-1")))
+	}))
+	t.Cleanup(srv.Close)
+	resp := get(t, srv.URL, http.Header{"X-Request-Id": {"req-1"}})
+	line := logs.next(t)
+	if line["trace_id"] != "trace-1" || line["request_id"] != "req-1" || resp.Header.Get("X-Request-Id") != "req-1" {
+		t.Errorf("access line %v, want trace_id trace-1 and request_id req-1", line)
+	}
+}
+
+// TestIDAddedOnce: an IDHandler adds the id to a line that has none, and
+// not again to the access line, which has it.
+func TestIDAddedOnce(t *testing.T) {
+	var buf logbuf.Buffer
+	logger := slog.New(reqlog.NewIDHandler(logbuf.Logger(&buf).Handler()))
+	h := reqlog.Handler(logger)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		logger.InfoContext(r.Context(), "inside", "a", 1, "b", 2, "c", 3, "d", 4, "e", 5)
+	}))
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	req.Header.Set(reqlog.Header, "req-7")
+	h.ServeHTTP(httptest.NewRecorder(), req)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("logged %q, want two lines", buf.String())
+	}
+	for _, l := range lines {
+		if n := strings.Count(l, `"request_id":"req-7"`); n != 1 {
+			t.Errorf("line %s has request_id %d times, want once", l, n)
+		}
+	}
+	logger.Info("outside any request")
+	if got := buf.String(); strings.Count(got, "request_id") != 2 {
+		t.Errorf("a line outside any request got a request id: %s", got)
+	}
+}
+
+// TestIDHandlerIsAHandler runs the standard library's handler checks
+// through an IDHandler (outside a request: the rules of WithAttrs,
+// WithGroup and the record's attributes are the wrapped handler's).
+func TestIDHandlerIsAHandler(t *testing.T) {
+	var buf bytes.Buffer
+	slogtest.Run(t, func(t *testing.T) slog.Handler {
+		buf.Reset()
+		return reqlog.NewIDHandler(slog.NewJSONHandler(&buf, nil))
+	}, func(t *testing.T) map[string]any {
+		var m map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	})
 }
 
 func TestLongPathIsCut(t *testing.T) {
@@ -354,7 +425,7 @@ func TestHijack(t *testing.T) {
 func TestNestedHandlersShareTheID(t *testing.T) {
 	var inner string
 	logs := make(sink, 16)
-	h := reqlog.Handler(zerolog.New(logs))(reqlog.Handler(zerolog.New(logs))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := reqlog.Handler(logbuf.Logger(logs))(reqlog.Handler(logbuf.Logger(logs))(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		inner, _ = reqlog.ID(r.Context())
 	})))
 	srv := httptest.NewServer(h)
@@ -372,6 +443,9 @@ func TestNestedHandlersShareTheID(t *testing.T) {
 func TestIDWithoutHandler(t *testing.T) {
 	if got, ok := reqlog.ID(context.Background()); got != "" || ok {
 		t.Errorf("ID(context.Background()) = %q, %v; want \"\", false", got, ok)
+	}
+	if got := reqlog.Logger(context.Background()); got != slog.Default() {
+		t.Errorf("Logger(context.Background()) = %v, want slog.Default()", got)
 	}
 }
 
@@ -399,9 +473,12 @@ func TestValidID(t *testing.T) {
 
 func TestDisabledLogger(t *testing.T) {
 	var seen string
-	h := reqlog.Handler(zerolog.Nop())(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	discard := slog.New(slog.DiscardHandler)
+	h := reqlog.Handler(discard)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		seen, _ = reqlog.ID(r.Context())
-		zerolog.Ctx(r.Context()).Info().Msg("dropped")
+		if got := reqlog.Logger(r.Context()); got != discard {
+			t.Errorf("reqlog.Logger = %v, want the logger Handler was given", got)
+		}
 	}))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
@@ -429,7 +506,7 @@ func TestFailedFlushSendsNothing(t *testing.T) {
 		}
 		io.WriteString(w, "streamed")
 	})
-	logged := reqlog.Handler(zerolog.New(logs))(inner)
+	logged := reqlog.Handler(logbuf.Logger(logs))(inner)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		logged.ServeHTTP(plainWriter{w}, r)
 	}))
