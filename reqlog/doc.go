@@ -40,6 +40,11 @@
 //     request's span (otelhttp's, say) outside Handler for the access line
 //     to have it; the kit's handlers inside see it either way.
 //
+// The request the inner handler gets is a copy with the new context; when
+// a ServeMux inside sets its Pattern, Handler copies the Pattern back to the
+// request it was given once the inner handler returns, so that middleware
+// outside, such as otelhttp naming its span after the route, sees it.
+//
 // [Logger](ctx) returns the logger Handler was given (nil meaning
 // [slog.Default]), for the handlers inside; the kit's handlers log there
 // when their Config names no logger.

@@ -113,8 +113,14 @@ func Handler(logger *slog.Logger) func(http.Handler) http.Handler {
 				}
 				access(ctx, Logger(ctx), level, id, method, path, status, rec.Bytes, time.Since(start), !returned)
 			}()
-			next.ServeHTTP(rec, r.WithContext(ctx))
+			inner := r.WithContext(ctx)
+			next.ServeHTTP(rec, inner)
 			returned = true
+			if r.Pattern == "" {
+				// The route a ServeMux inside matched, for middleware
+				// outside (otelhttp names its span after it).
+				r.Pattern = inner.Pattern
+			}
 		})
 	}
 }

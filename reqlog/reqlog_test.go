@@ -302,6 +302,19 @@ func TestAccessLineHasTheRequestContext(t *testing.T) {
 	}
 }
 
+// TestPatternReachesOutside: middleware outside Handler sees the route
+// that the ServeMux inside matched.
+func TestPatternReachesOutside(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/articles/{id}", func(w http.ResponseWriter, r *http.Request) {})
+	logged := reqlog.Handler(slog.New(slog.DiscardHandler))(mux)
+	req := httptest.NewRequest(http.MethodGet, "/api/articles/7", nil)
+	logged.ServeHTTP(httptest.NewRecorder(), req)
+	if req.Pattern != "GET /api/articles/{id}" {
+		t.Errorf("Pattern outside = %q, want the mux's route", req.Pattern)
+	}
+}
+
 // TestIDAddedOnce: an IDHandler adds the id to a line that has none, and
 // not again to the access line, which has it.
 func TestIDAddedOnce(t *testing.T) {

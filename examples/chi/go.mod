@@ -7,7 +7,6 @@ replace github.com/gqlkit/gqlkit => ../..
 require (
 	github.com/go-chi/chi/v5 v5.5.0
 	github.com/gqlkit/gqlkit v0.0.0-00010101000000-000000000000
-	github.com/rs/zerolog v1.35.1
 	golang.org/x/crypto v0.55.0
 )
 
@@ -16,7 +15,6 @@ require (
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
-	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect

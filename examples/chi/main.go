@@ -34,6 +34,7 @@ import (
 	"crypto/rand"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/signal"
@@ -42,7 +43,6 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
@@ -58,11 +58,13 @@ func main() {
 	dbPath := flag.String("db", envOr("SQLITE_PATH", "data/app.db"), "the SQLite database file")
 	flag.Parse()
 
-	logger := zerolog.New(os.Stderr).With().Timestamp().Logger()
+	// log/slog, JSON on standard error; the IDHandler adds the request id
+	// to every line logged with a request's context.
+	logger := slog.New(reqlog.NewIDHandler(slog.NewJSONHandler(os.Stderr, nil)))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, *addr, *dbPath, &logger); err != nil {
-		logger.Error().Err(err).Msg("failed")
+	if err := run(ctx, *addr, *dbPath, logger); err != nil {
+		logger.Error("failed", "error", err)
 		os.Exit(1)
 	}
 }
@@ -75,7 +77,7 @@ func envOr(name, fallback string) string {
 }
 
 // run serves until ctx is cancelled, then lets in-flight requests finish.
-func run(ctx context.Context, addr, dbPath string, logger *zerolog.Logger) error {
+func run(ctx context.Context, addr, dbPath string, logger *slog.Logger) error {
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
 		return err
 	}
@@ -99,7 +101,7 @@ func run(ctx context.Context, addr, dbPath string, logger *zerolog.Logger) error
 	srv := &http.Server{Addr: addr, Handler: router, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.ListenAndServe() }()
-	logger.Info().Str("addr", addr).Str("database", dbPath).Msg("serving")
+	logger.Info("serving", "addr", addr, "database", dbPath)
 	select {
 	case err := <-served:
 		return err
@@ -111,11 +113,11 @@ func run(ctx context.Context, addr, dbPath string, logger *zerolog.Logger) error
 }
 
 // jwtSecret returns JWT_SECRET, or a random secret for this process only.
-func jwtSecret(logger *zerolog.Logger) ([]byte, error) {
+func jwtSecret(logger *slog.Logger) ([]byte, error) {
 	if s := os.Getenv("JWT_SECRET"); s != "" {
 		return []byte(s), nil // auth refuses one shorter than 32 bytes
 	}
-	logger.Warn().Msg("JWT_SECRET is unset: tokens will not survive a restart")
+	logger.Warn("JWT_SECRET is unset: tokens will not survive a restart")
 	secret := make([]byte, auth.MinSecretBytes)
 	_, err := rand.Read(secret)
 	return secret, err
@@ -123,7 +125,7 @@ func jwtSecret(logger *zerolog.Logger) ([]byte, error) {
 
 // newRouter mounts the kit's handlers on a chi router: the users'
 // credentials for login, and the articles.
-func newRouter(users auth.Users, db articles.Store, authConfig auth.Config, logger *zerolog.Logger) (http.Handler, error) {
+func newRouter(users auth.Users, db articles.Store, authConfig auth.Config, logger *slog.Logger) (http.Handler, error) {
 	verifier, err := auth.NewVerifier(authConfig)
 	if err != nil {
 		return nil, err
@@ -154,7 +156,7 @@ func newRouter(users auth.Users, db articles.Store, authConfig auth.Config, logg
 	}
 
 	r := chi.NewRouter()
-	r.Use(reqlog.Handler(*logger))
+	r.Use(reqlog.Handler(logger))
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusNotFound)

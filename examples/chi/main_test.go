@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gqlkit/gqlkit/auth"
@@ -48,8 +48,7 @@ func testServer(t *testing.T) (srv *httptest.Server, adaToken, bobToken string) 
 	}
 
 	cfg := auth.Config{Secret: []byte("a test secret of at least 32 bytes, not for production")}
-	logger := zerolog.Nop()
-	router, err := newRouter(store.Users(), store.Articles(), cfg, &logger)
+	router, err := newRouter(store.Users(), store.Articles(), cfg, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}

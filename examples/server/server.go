@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -24,9 +25,12 @@ import (
 // routes wires the service into a stock http.ServeMux: this is all it
 // takes to mount gqlkit in an existing net/http service.
 func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issuer, logger *zerolog.Logger, tel *telemetry) (http.Handler, error) {
+	// The kit logs through log/slog: its lines go to the server's zerolog
+	// logger, with the request id and the ids of the request's trace.
+	requestLogger := kitLogger(logger)
 	// One presenter for every API: the same errors answered, logged and
 	// reported alike.
-	presenter := apierror.Presenter{Debug: s.debug, Logger: logger}
+	presenter := apierror.Presenter{Debug: s.debug, Logger: requestLogger}
 
 	schema, err := postsSchema(db.posts)
 	if err != nil {
@@ -60,7 +64,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 		IdleTTL:      s.refresh.idle,
 		ReuseGrace:   reuseGrace(s.refresh.grace),
 		SecureCookie: strings.HasPrefix(s.appURL, "https://"),
-		Logger:       logger,
+		Logger:       requestLogger,
 	})
 	if err != nil {
 		return nil, err
@@ -72,12 +76,12 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 		Refresh:        refresher,
 		Throttle:       db.store.Throttle(),
 		TrustedProxies: s.proxies,
-		Logger:         logger,
+		Logger:         requestLogger,
 	})
 	if err != nil {
 		return nil, err
 	}
-	logout, err := auth.NewLogout(verifier, auth.LogoutConfig{Refresh: refresher, Logger: logger})
+	logout, err := auth.NewLogout(verifier, auth.LogoutConfig{Refresh: refresher, Logger: requestLogger})
 	if err != nil {
 		return nil, err
 	}
@@ -120,12 +124,15 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	mux.Handle("/api/auth/login", login)
 	mux.Handle("/api/auth/refresh", refresher)
 	mux.Handle("/api/auth/logout", logout)
-	mux.Handle("/healthz", health(db))
+	mux.Handle("/healthz", health(db, requestLogger))
 	mux.Handle("/", http.HandlerFunc(notFound))
-	// Request ids and access lines outermost; then, when tracing is on,
-	// the HTTP server span of the request; then a panic anywhere below is
-	// a masked 500 for that request only.
-	return reqlog.Handler(*logger)(tel.handler(mux, presenter.Recover)), nil
+	// When tracing is on, the HTTP server span of the request outermost;
+	// then request ids and access lines (inside the span, so that the
+	// access line has its ids); then a panic anywhere below is a masked
+	// 500 for that request only.
+	return tel.handler(mux, func(h http.Handler) http.Handler {
+		return reqlog.Handler(requestLogger)(presenter.Recover(h))
+	}), nil
 }
 
 // reuseGrace is JWT_REFRESH_REUSE_GRACE as auth.RefreshConfig takes it:
@@ -163,7 +170,7 @@ func (u emailCase) PasswordHash(ctx context.Context, email string) (int64, []byt
 }
 
 // health answers 200 while the database answers, 503 otherwise.
-func health(db *database) http.Handler {
+func health(db *database, logger *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -174,7 +181,7 @@ func health(db *database) http.Handler {
 		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 		defer cancel()
 		if _, err := db.posts.latest(ctx, 1); err != nil {
-			zerolog.Ctx(r.Context()).Warn().Err(err).Msg("health check: database unavailable")
+			logger.LogAttrs(r.Context(), slog.LevelWarn, "health check: database unavailable", slog.Any("error", err))
 			writeJSON(w, http.StatusServiceUnavailable, map[string]string{"status": "unavailable"})
 			return
 		}

@@ -174,18 +174,17 @@ func newTelemetry(ctx context.Context, s telemetrySettings, stdout io.Writer) (*
 	return &telemetry{tp: tp, tracer: tracer}, nil
 }
 
-// handler wraps the whole router: an HTTP server span for every request,
-// continuing the trace of an incoming traceparent header (W3C Trace
-// Context) and named by method and route once the mux has routed the
-// request ("POST /api/graphql"); the route and the ids of the trace are
-// added to the span and to the request's log lines. Off, it returns mux
-// as it is.
-func (t *telemetry) handler(mux http.Handler, recoverer func(http.Handler) http.Handler) http.Handler {
+// handler wraps the whole router, mux inside the middleware inside: an
+// HTTP server span for every request, continuing the trace of an incoming
+// traceparent header (W3C Trace Context) and named by method and route
+// once the mux has routed the request ("POST /api/graphql"); the route is
+// added to the span, and the ids of the trace reach the request's log lines
+// from its context (see traceIDs). Off, it returns inside(mux).
+func (t *telemetry) handler(mux http.Handler, inside func(http.Handler) http.Handler) http.Handler {
 	if t.tp == nil {
-		return recoverer(mux)
+		return inside(mux)
 	}
-	inner := recoverer(routeAttribute(mux))
-	return otelhttp.NewHandler(withTraceIDs(inner), "http.server",
+	return otelhttp.NewHandler(inside(routeAttribute(mux)), "http.server",
 		otelhttp.WithTracerProvider(t.tp),
 		otelhttp.WithPropagators(propagation.TraceContext{}),
 		otelhttp.WithMeterProvider(metricnoop.NewMeterProvider()))
@@ -202,20 +201,6 @@ func routeAttribute(mux http.Handler) http.Handler {
 			}
 		}()
 		mux.ServeHTTP(w, r)
-	})
-}
-
-// withTraceIDs adds trace_id and span_id to the request's logger (reqlog's,
-// outside), so that its access line and every log line of the request
-// lead to the trace.
-func withTraceIDs(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if sc := trace.SpanContextFromContext(r.Context()); sc.IsValid() {
-			zerolog.Ctx(r.Context()).UpdateContext(func(c zerolog.Context) zerolog.Context {
-				return c.Str("trace_id", sc.TraceID().String()).Str("span_id", sc.SpanID().String())
-			})
-		}
-		next.ServeHTTP(w, r)
 	})
 }
 

@@ -5,9 +5,8 @@ package kit
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/bench/sample"
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -66,8 +65,8 @@ func NewSchema(store *sample.Store) (*graphql.Schema, error) {
 // graphqlhttp.DefaultCacheSize) with nothing logged, as a service behind its
 // own access-log middleware would run it.
 func Config() graphqlhttp.Config {
-	nop := zerolog.Nop()
-	return graphqlhttp.Config{Presenter: apierror.Presenter{Logger: &nop}}
+	nop := slog.New(slog.DiscardHandler)
+	return graphqlhttp.Config{Presenter: apierror.Presenter{Logger: nop}}
 }
 
 // NewHandler returns the endpoint for the sample schema over store with cfg
