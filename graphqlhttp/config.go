@@ -204,9 +204,12 @@ type Authenticator interface {
 	// carrying the user when they are valid, or an error when they are
 	// present but invalid.
 	AuthenticateContext(r *http.Request) (context.Context, error)
-	// UserID reports the user a context returned by AuthenticateContext
-	// carries.
-	UserID(ctx context.Context) (int64, bool)
+	// Subject reports the user a context returned by AuthenticateContext
+	// carries, as the service identifies it (a decimal id, a UUID, a
+	// token's "sub"), and whether there is one. The gate reads only
+	// whether there is one; resolvers read the identity from the context
+	// themselves (auth.Subject for a Verifier's contexts).
+	Subject(ctx context.Context) (string, bool)
 }
 
 // Rechecker is an [Authenticator] that can check again whether the
