@@ -70,17 +70,16 @@ func newAccessor(name string, t reflect.Type) *accessor {
 			if !f.IsExported() || f.Anonymous && f.Type.Kind() == reflect.Struct {
 				continue
 			}
-			tag := f.Tag.Get("json")
-			if tag == "-" {
+			tagged, hidden, _ := tagName(f)
+			if hidden {
 				continue
 			}
-			tagName, _, _ := strings.Cut(tag, ",")
 			switch {
-			case tagName == name && byTag == nil:
+			case tagged == name && byTag == nil:
 				byTag = f.Index
-			case tagName == "" && f.Name == exported && byName == nil:
+			case tagged == "" && f.Name == exported && byName == nil:
 				byName = f.Index
-			case tagName == "" && strings.EqualFold(f.Name, name) && byFold == nil:
+			case tagged == "" && strings.EqualFold(f.Name, name) && byFold == nil:
 				byFold = f.Index
 			}
 		}
