@@ -134,3 +134,6 @@ func TestPublicMutations(t *testing.T) {
 		})
 	}
 }
+
+// *auth.Verifier is an Authenticator.
+var _ graphqlhttp.Authenticator = (*auth.Verifier)(nil)
