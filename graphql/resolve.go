@@ -156,7 +156,7 @@ func callMethod(ctx *context.Context, a *accessor, m reflect.Value) (out reflect
 }
 
 // resolveDefault reads the field called name from parent: a map key, an
-// exported struct field (json tag names count) or a method, which is given
+// exported struct field (graphql, else json, tag names count) or a method, which is given
 // *ctx when it takes a context (a pointer, so that the executor's own
 // context reaches it without an allocation).
 func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (reflect.Value, error) {

@@ -234,7 +234,8 @@ func (f FieldsFunc) fieldList() Fields { return f() }
 // Field is one field of an [Object]. Only Name and Type are required ("a bare
 // type"); a field without a resolver (Typed or Resolve) reads the
 // same-named map key, exported struct field (its `graphql` tag name counts,
-// else its `json` tag name; see [NewSchema]) or method of the parent value.
+// else its `json` tag name; see Field names in the package documentation)
+// or method of the parent value.
 type Field struct {
 	Name string
 	Type Type

@@ -82,7 +82,8 @@ type Config struct {
 	// Auth authenticates requests for the mutation gate: credentials that
 	// are present but invalid are answered with 401 UNAUTHENTICATED
 	// whatever the operation, and a mutation without a user with 401
-	// before any resolver runs. When Auth is also a [Rechecker], the gate
+	// before any resolver runs, unless it selects only public fields
+	// (graphql.Field.Public). When Auth is also a [Rechecker], the gate
 	// checks a mutation's credentials again right before its resolvers
 	// run. *auth.Verifier implements both. nil is allowed only for a
 	// schema without mutations: [New] refuses a configuration under which
