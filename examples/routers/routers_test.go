@@ -2,6 +2,7 @@ package routers_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,12 +15,14 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/labstack/echo/v4"
 	"github.com/rs/zerolog"
+	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gqlkit/gqlkit/articles"
 	"github.com/gqlkit/gqlkit/auth"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
+	"github.com/gqlkit/gqlkit/idempotency"
 	"github.com/gqlkit/gqlkit/sqlite"
 )
 
@@ -29,7 +32,9 @@ type kit struct {
 	articles *articles.Handler
 	graphql  *graphqlhttp.Handler
 	verifier *auth.Verifier
-	token    string // Ada's
+	login    *auth.Login
+	idem     func(http.Handler) http.Handler // idempotency keys
+	token    string                          // Ada's
 }
 
 var (
@@ -50,7 +55,11 @@ func newKit(t *testing.T) kit {
 	if err := store.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ada, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", []byte("hash"))
+	hash, err := bcrypt.GenerateFromPassword([]byte("correct horse"), bcrypt.MinCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ada, err := store.Users().CreateUser(ctx, "Ada", "ada@example.com", hash)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +72,7 @@ func newKit(t *testing.T) kit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret})
+	verifier, err := auth.NewVerifier(auth.Config{Secret: secret, Logger: &nop})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +88,15 @@ func newKit(t *testing.T) kit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return kit{articles: h, graphql: g, verifier: verifier, token: token}
+	login, err := auth.NewLogin(store.Users(), issuer, auth.LoginConfig{Cost: bcrypt.MinCost, Logger: &nop})
+	if err != nil {
+		t.Fatal(err)
+	}
+	idem, err := idempotency.Middleware(idempotency.Config{Store: store.Idempotency(), Presenter: presenter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kit{articles: h, graphql: g, verifier: verifier, login: login, idem: idem, token: token}
 }
 
 // schema has a query hello, a public mutation signUp and a mutation me
@@ -114,6 +131,9 @@ func schema(t *testing.T) *graphql.Schema {
 //	/per/articles            List (GET), Create (POST, behind verifier.Required)
 //	/per/articles/{id}       Show (GET), Delete (DELETE, behind verifier.Required)
 //	/graphql                 the GraphQL endpoint
+//	/auth/login              auth's Login
+//
+// Create goes behind the idempotency middleware, inside verifier.Required.
 var routers = []struct {
 	name  string
 	mount func(k kit) http.Handler
@@ -123,10 +143,11 @@ var routers = []struct {
 		m.Handle("/api/articles", k.verifier.Optional(k.articles))
 		m.Handle("/api/articles/", k.verifier.Optional(k.articles))
 		m.HandleFunc("GET /per/articles", k.articles.List)
-		m.Handle("POST /per/articles", k.verifier.Required(http.HandlerFunc(k.articles.Create)))
+		m.Handle("POST /per/articles", k.verifier.Required(k.idem(http.HandlerFunc(k.articles.Create))))
 		m.HandleFunc("GET /per/articles/{id}", k.articles.Show)
 		m.Handle("DELETE /per/articles/{id}", k.verifier.Required(http.HandlerFunc(k.articles.Delete)))
 		m.Handle("/graphql", k.graphql)
+		m.Handle("/auth/login", k.login)
 		return m
 	}},
 	{name: "chi", mount: func(k kit) http.Handler {
@@ -134,10 +155,11 @@ var routers = []struct {
 		r.Handle("/api/articles", k.verifier.Optional(k.articles))
 		r.Handle("/api/articles/*", k.verifier.Optional(k.articles))
 		r.Get("/per/articles", k.articles.List)
-		r.With(k.verifier.Required).Post("/per/articles", k.articles.Create)
+		r.With(k.verifier.Required, k.idem).Post("/per/articles", k.articles.Create)
 		r.Get("/per/articles/{id}", k.articles.Show)
 		r.With(k.verifier.Required).Delete("/per/articles/{id}", k.articles.Delete)
 		r.Handle("/graphql", k.graphql)
+		r.Handle("/auth/login", k.login)
 		return r
 	}},
 	{name: "gorilla/mux", mount: func(k kit) http.Handler {
@@ -145,10 +167,11 @@ var routers = []struct {
 		r.Handle("/api/articles", k.verifier.Optional(k.articles))
 		r.PathPrefix("/api/articles/").Handler(k.verifier.Optional(k.articles))
 		r.HandleFunc("/per/articles", k.articles.List).Methods(http.MethodGet)
-		r.Handle("/per/articles", k.verifier.Required(http.HandlerFunc(k.articles.Create))).Methods(http.MethodPost)
+		r.Handle("/per/articles", k.verifier.Required(k.idem(http.HandlerFunc(k.articles.Create)))).Methods(http.MethodPost)
 		r.HandleFunc("/per/articles/{id}", k.articles.Show).Methods(http.MethodGet)
 		r.Handle("/per/articles/{id}", k.verifier.Required(http.HandlerFunc(k.articles.Delete))).Methods(http.MethodDelete)
 		r.Handle("/graphql", k.graphql)
+		r.Handle("/auth/login", k.login)
 		return r
 	}},
 	{name: "echo", mount: func(k kit) http.Handler {
@@ -157,10 +180,11 @@ var routers = []struct {
 		e.Any("/api/articles", echo.WrapHandler(k.verifier.Optional(k.articles)))
 		e.Any("/api/articles/*", echo.WrapHandler(k.verifier.Optional(k.articles)))
 		e.GET("/per/articles", echo.WrapHandler(http.HandlerFunc(k.articles.List)))
-		e.POST("/per/articles", echo.WrapHandler(http.HandlerFunc(k.articles.Create)), required)
+		e.POST("/per/articles", echo.WrapHandler(http.HandlerFunc(k.articles.Create)), required, echo.WrapMiddleware(k.idem))
 		e.GET("/per/articles/:id", echo.WrapHandler(http.HandlerFunc(k.articles.Show)))
 		e.DELETE("/per/articles/:id", echo.WrapHandler(http.HandlerFunc(k.articles.Delete)), required)
 		e.Any("/graphql", echo.WrapHandler(k.graphql))
+		e.Any("/auth/login", echo.WrapHandler(k.login))
 		return e
 	}},
 }
@@ -195,9 +219,11 @@ func TestRouters(t *testing.T) {
 			bearer := "Bearer " + k.token
 			steps := []struct {
 				method, path, auth, body string
+				key                      string // Idempotency-Key
 				status                   int
 				want                     string
 				location                 string
+				replayed                 string // Idempotent-Replayed
 			}{
 				// The handler's own routing.
 				{method: "GET", path: "/api/articles/1", status: 200, want: `{"data":` + first + `}`},
@@ -210,8 +236,10 @@ func TestRouters(t *testing.T) {
 				{method: "GET", path: "/per/articles/abc", status: 404, want: notFound},
 				{method: "GET", path: "/per/articles", status: 200, want: list(srv.URL+"/per/articles", first, 1)},
 				{method: "POST", path: "/per/articles", body: `{"title":"Second","body":"More","published":true}`, status: 401, want: unauthenticated},
-				{method: "POST", path: "/per/articles", auth: bearer, body: `{"title":"Second","body":"More","published":true}`,
+				{method: "POST", path: "/per/articles", auth: bearer, body: `{"title":"Second","body":"More","published":true}`, key: "k-1",
 					status: 201, want: `{"data":` + second + `}`, location: srv.URL + "/per/articles/2"},
+				{method: "POST", path: "/per/articles", auth: bearer, body: `{"title":"Second","body":"More","published":true}`, key: "k-1",
+					status: 201, want: `{"data":` + second + `}`, location: srv.URL + "/per/articles/2", replayed: "true"},
 				{method: "GET", path: "/per/articles/2", status: 200, want: `{"data":` + second + `}`},
 				{method: "DELETE", path: "/per/articles/2", status: 401, want: unauthenticated},
 				{method: "DELETE", path: "/per/articles/2", auth: bearer, status: 204},
@@ -224,6 +252,9 @@ func TestRouters(t *testing.T) {
 				{method: "POST", path: "/graphql", body: `{"query":"mutation { signUp }"}`, status: 200, want: `{"data":{"signUp":"welcome"}}`},
 				{method: "POST", path: "/graphql", body: `{"query":"mutation { signUp me }"}`, status: 401, want: gqlUnauthenticated},
 				{method: "POST", path: "/graphql", auth: bearer, body: `{"query":"mutation { me }"}`, status: 200, want: `{"data":{"me":"1"}}`},
+				// Login.
+				{method: "POST", path: "/auth/login", body: `{"email":"ada@example.com","password":"wrong"}`, status: 401, want: `{"message":"Invalid credentials."}`},
+				{method: "GET", path: "/auth/login", status: 405, want: `{"message":"Method not allowed."}`},
 			}
 			for _, s := range steps {
 				req, err := http.NewRequest(s.method, srv.URL+s.path, strings.NewReader(s.body))
@@ -235,6 +266,9 @@ func TestRouters(t *testing.T) {
 				}
 				if s.auth != "" {
 					req.Header.Set("Authorization", s.auth)
+				}
+				if s.key != "" {
+					req.Header.Set(idempotency.KeyHeader, s.key)
 				}
 				res, err := srv.Client().Do(req)
 				if err != nil {
@@ -251,7 +285,42 @@ func TestRouters(t *testing.T) {
 				if loc := res.Header.Get("Location"); loc != s.location {
 					t.Errorf("%s %s: Location %q, want %q", s.method, s.path, loc, s.location)
 				}
+				if r := res.Header.Get(idempotency.ReplayedHeader); r != s.replayed {
+					t.Errorf("%s %s: %s %q, want %q", s.method, s.path, idempotency.ReplayedHeader, r, s.replayed)
+				}
+			}
+			// A token from Login opens the gated mutation.
+			token := loginToken(t, srv)
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/graphql", strings.NewReader(`{"query":"mutation { me }"}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+token)
+			res, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != 200 || string(body) != `{"data":{"me":"1"}}` {
+				t.Errorf("me with the token of Login: %d %s", res.StatusCode, body)
 			}
 		})
 	}
+}
+
+// loginToken logs Ada in and returns her access token.
+func loginToken(t *testing.T, srv *httptest.Server) string {
+	t.Helper()
+	res, err := srv.Client().Post(srv.URL+"/auth/login", "application/json", strings.NewReader(`{"email":"ada@example.com","password":"correct horse"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var answer struct {
+		AccessToken string `json:"access_token"`
+		TokenType   string `json:"token_type"`
+	}
+	if err := json.NewDecoder(res.Body).Decode(&answer); err != nil || res.StatusCode != 200 || answer.TokenType != "bearer" || answer.AccessToken == "" {
+		t.Fatalf("login: %d, %+v, %v", res.StatusCode, answer, err)
+	}
+	return answer.AccessToken
 }
