@@ -30,14 +30,23 @@
 //	mux.Handle("/v2/articles/", http.StripPrefix("/v2/articles", h))
 //
 // For routers with patterns of their own (http.ServeMux method patterns,
-// chi), [Handler.List], [Handler.Show], [Handler.Create] and
-// [Handler.Delete] serve one route each and read the article id from the
-// path value "article" (or "id"), which both routers set:
+// chi, gorilla/mux, echo), [Handler.List], [Handler.Show], [Handler.Create] and
+// [Handler.Delete] serve one route each. Show and Delete read the article
+// id from the path value "article" (or "id"), which http.ServeMux and chi
+// set, and else from the last segment of the path, for routers that keep
+// their parameters to themselves (gorilla/mux's mux.Vars, echo's
+// c.Param): mount them on a route that ends with the id.
 //
 //	mux.HandleFunc("GET /api/articles", h.List)
 //	mux.Handle("POST /api/articles", verifier.Required(http.HandlerFunc(h.Create)))
 //	mux.HandleFunc("GET /api/articles/{article}", h.Show)
 //	mux.Handle("DELETE /api/articles/{article}", verifier.Required(http.HandlerFunc(h.Delete)))
+//
+//	r := muxrouter.NewRouter() // gorilla/mux
+//	r.HandleFunc("/api/articles/{id}", h.Show).Methods("GET", "HEAD")
+//
+//	e := echo.New()
+//	e.GET("/api/articles/:id", echo.WrapHandler(http.HandlerFunc(h.Show)))
 //
 // Writes read the user from the request context through [Config.UserID],
 // auth.UserID by default: auth's middlewares, or any that calls

@@ -318,7 +318,12 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 
 // Show serves GET (and HEAD) of one published article. The id is the path
 // value "article", or "id" when there is no "article", as set by an
-// http.ServeMux pattern such as "GET /api/articles/{article}" or by chi.
+// http.ServeMux pattern such as "GET /api/articles/{article}" or by chi;
+// on a router that sets no path values (gorilla/mux, echo through
+// echo.WrapHandler, httprouter) it is the last segment of the request's
+// path, so mount Show and Delete on a route that ends with the id
+// ("/api/articles/{id}", "/api/articles/:id"). An id that is not a
+// positive integer is a 404, as an article that does not exist.
 // Other methods get a 405.
 func (h *Handler) Show(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
@@ -353,12 +358,17 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 	h.delete(w, r, pathID(r))
 }
 
-// pathID returns the article id path value.
+// pathID returns the article id of a per-route handler's request: the
+// path value "article" or "id", else the last segment of the path.
 func pathID(r *http.Request) string {
 	if id := r.PathValue("article"); id != "" {
 		return id
 	}
-	return r.PathValue("id")
+	if id := r.PathValue("id"); id != "" {
+		return id
+	}
+	p := r.URL.Path
+	return p[strings.LastIndexByte(p, '/')+1:]
 }
 
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {

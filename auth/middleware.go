@@ -183,6 +183,11 @@ func (v *Verifier) AuthenticateContext(r *http.Request) (context.Context, error)
 }
 
 // UserID returns the user id a context from [Verifier.AuthenticateContext]
-// or the middlewares carries: [UserID]. With AuthenticateContext it makes a
-// Verifier the graphqlhttp.Authenticator of the GraphQL mutation gate.
+// or the middlewares carries: [UserID].
 func (v *Verifier) UserID(ctx context.Context) (int64, bool) { return UserID(ctx) }
+
+// Subject returns the user a context from [Verifier.AuthenticateContext]
+// or the middlewares carries, as a string: [Subject]. With
+// AuthenticateContext it makes a Verifier the graphqlhttp.Authenticator
+// of the GraphQL mutation gate.
+func (v *Verifier) Subject(ctx context.Context) (string, bool) { return Subject(ctx) }

@@ -122,9 +122,8 @@ func (ds decoders) of(t reflect.Type) *decoder {
 func (ds decoders) structFields(d *decoder, t reflect.Type, base uintptr, prefix string) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		tag, hasTag := f.Tag.Lookup("json")
-		name, _, _ := strings.Cut(tag, ",")
-		if tag == "-" {
+		name, hidden, hasTag := tagName(f)
+		if hidden {
 			continue
 		}
 		if f.Anonymous && (!hasTag || name == "") {

@@ -34,7 +34,8 @@
 //
 // [Resolver] and [ResolverWithInfo] bind a function of Go types,
 // func(ctx, parent P, args A) (R, error), to a field (Field.Typed). The
-// arguments arrive decoded into the struct A by their json names: input
+// arguments arrive decoded into the struct A by their names (see Field
+// names below): input
 // objects into structs, lists into slices, enums into the Go type of their
 // values, with [Opt] to tell an absent argument from an explicit null.
 // NewSchema checks A, P and R against the schema, and learns the Go types
@@ -67,12 +68,32 @@
 // (descriptions, enum values, scalar functions), so do not change them
 // after NewSchema. [Schema.SDL] prints it as graphql-js's printSchema would.
 //
+// # Field names
+//
+// A struct field stands for the schema field (or argument, or input
+// field) that its `graphql` tag names; without one, its `json` tag name;
+// without either, its Go name (an argument or input field: the Go name
+// with its leading capitals lowered, ID → id, CreatedAt → createdAt). So
+// a DTO whose json tags serve a REST API in snake_case serves the schema
+// in camelCase with graphql tags beside them:
+//
+//	type Book struct {
+//		PublishedAt time.Time `json:"published_at" graphql:"publishedAt"`
+//		Notes       string    `json:"notes" graphql:"-"`
+//	}
+//
+// `graphql:"-"` leaves a field out of the schema whatever its json tag
+// (a schema field of that name is then a NewSchema error for a typed
+// result, and an input field of that name is not decoded into it);
+// `json:"-"` does too, unless a graphql tag names the field. The same
+// names serve resolving, decoding and NewSchema's type checks.
+//
 // # Resolving fields
 //
 // A field without a resolver (Typed or Resolve) reads the same-named entry of its
-// parent value: a map key, an exported struct field (a `json` tag name
-// wins, then the Go name with its first letter upper-cased, then a
-// case-insensitive match), or a method with no arguments (or a
+// parent value: a map key, an exported struct field (a tag name wins, see
+// Field names below, then the Go name with its first letter upper-cased,
+// then a case-insensitive match), or a method with no arguments (or a
 // context.Context) returning a value and optionally an error. The lookup
 // for each Go type is computed once and cached. Only declared fields are
 // reachable: struct fields the schema does not declare are never exposed.

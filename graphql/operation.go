@@ -26,6 +26,7 @@ type Operation struct {
 	// defaults are the operation's own copies of the variables' defaults
 	// that hold a list or an object, by index; nil when none does.
 	defaults []*ast.Value
+	public   bool // see Public (prepare.go)
 }
 
 // Prepare selects the operation called name (it may be empty when the
@@ -71,7 +72,8 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
 	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
-	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions)}
+	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions),
+		public: publicSelection(root, doc, def.SelectionSet, 0)}
 	if p.conditional {
 		p.keepConditional(op.plan, map[string]bool{}, 0)
 	}

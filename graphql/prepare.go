@@ -388,3 +388,75 @@ func LimitError(le *limits.Error) *gqlerror.Error {
 	}
 	return e
 }
+
+// Public reports whether every root field the operation may select is
+// public ([Field.Public]), so that it needs no authenticated user:
+// graphqlhttp's mutation gate lets such a mutation through without
+// credentials, and refuses one that may select any other field. It is
+// decided once, when the operation is prepared, from the document alone:
+// a field (or fragment) under @skip(if: true) or @include(if: false)
+// written as a literal is not selected; one whose condition is a variable
+// counts as selected, whatever the variables of an execution say, so the
+// answer holds for every execution. __typename is public; so is an
+// operation that selects nothing. Only mutation fields can be public: a
+// query that selects a field reports false.
+func (op *Operation) Public() bool { return op.public }
+
+// publicSelection reports whether every field that set, a selection set
+// of root in doc, may select is public; depth bounds the nesting of its
+// fragments (a document that exceeds it is not public).
+func publicSelection(root *objectInfo, doc *ast.QueryDocument, set ast.SelectionSet, depth int) bool {
+	if depth > maxPublicDepth {
+		return false
+	}
+	for _, sel := range set {
+		switch sel := sel.(type) {
+		case *ast.Field:
+			if excluded(sel.Directives) || sel.Name == "__typename" {
+				continue
+			}
+			if fi := root.byName[sel.Name]; fi == nil || !fi.public {
+				return false
+			}
+		case *ast.InlineFragment:
+			if !excluded(sel.Directives) && !publicSelection(root, doc, sel.SelectionSet, depth+1) {
+				return false
+			}
+		case *ast.FragmentSpread:
+			if excluded(sel.Directives) {
+				continue
+			}
+			f := doc.Fragments.ForName(sel.Name)
+			if f == nil || !publicSelection(root, doc, f.SelectionSet, depth+1) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// maxPublicDepth is the deepest nesting of fragments publicSelection
+// follows at the root of an operation.
+const maxPublicDepth = 64
+
+// excluded reports whether directives statically exclude their selection:
+// @skip(if: true) or @include(if: false) with a literal, not a variable.
+func excluded(directives ast.DirectiveList) bool {
+	for _, d := range directives {
+		var exclude string
+		switch d.Name {
+		case "skip":
+			exclude = "true"
+		case "include":
+			exclude = "false"
+		default:
+			continue
+		}
+		if a := d.Arguments.ForName("if"); a != nil && a.Value != nil && a.Value.Kind == ast.BooleanValue && a.Value.Raw == exclude {
+			return true
+		}
+	}
+	return false
+}

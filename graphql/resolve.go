@@ -70,17 +70,16 @@ func newAccessor(name string, t reflect.Type) *accessor {
 			if !f.IsExported() || f.Anonymous && f.Type.Kind() == reflect.Struct {
 				continue
 			}
-			tag := f.Tag.Get("json")
-			if tag == "-" {
+			tagged, hidden, _ := tagName(f)
+			if hidden {
 				continue
 			}
-			tagName, _, _ := strings.Cut(tag, ",")
 			switch {
-			case tagName == name && byTag == nil:
+			case tagged == name && byTag == nil:
 				byTag = f.Index
-			case tagName == "" && f.Name == exported && byName == nil:
+			case tagged == "" && f.Name == exported && byName == nil:
 				byName = f.Index
-			case tagName == "" && strings.EqualFold(f.Name, name) && byFold == nil:
+			case tagged == "" && strings.EqualFold(f.Name, name) && byFold == nil:
 				byFold = f.Index
 			}
 		}
@@ -157,7 +156,7 @@ func callMethod(ctx *context.Context, a *accessor, m reflect.Value) (out reflect
 }
 
 // resolveDefault reads the field called name from parent: a map key, an
-// exported struct field (json tag names count) or a method, which is given
+// exported struct field (graphql, else json, tag names count) or a method, which is given
 // *ctx when it takes a context (a pointer, so that the executor's own
 // context reaches it without an allocation).
 func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (reflect.Value, error) {

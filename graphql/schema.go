@@ -91,6 +91,7 @@ type fieldInfo struct {
 	// checked: some argument has rules (Argument.Rules, or
 	// InputField.Rules inside it), which run before the resolver.
 	checked bool
+	public  bool // Field.Public
 }
 
 type argInfo struct {
@@ -277,6 +278,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		}
 	}
 	b.checkTyped()
+	b.checkPublic(cfg.Mutation)
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
 	}

@@ -44,7 +44,7 @@ func (b *builder) compileObject(o *Object) {
 			}
 		}
 		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
-			desc: f.Description, depr: f.DeprecationReason, coord: coord}
+			desc: f.Description, depr: f.DeprecationReason, coord: coord, public: f.Public}
 		fi.leaf, fi.leafNonNull = leafOf(f.Type)
 		seenArgs := map[string]bool{}
 		for _, a := range f.Args {
@@ -122,4 +122,20 @@ func applyMiddleware(mw FieldMiddleware, next ResolveFunc) (out ResolveFunc, err
 		}
 	}()
 	return mw(next), nil
+}
+
+// checkPublic refuses Field.Public on a field of an object other than
+// mutation, the root of mutations (nil when there is none).
+func (b *builder) checkPublic(mutation *Object) {
+	for _, t := range b.s.types {
+		o, ok := t.(*Object)
+		if !ok || o == mutation {
+			continue
+		}
+		for _, fi := range b.s.objects[o].fields {
+			if fi.public {
+				b.errorf("graphql: field %s is Public, which only fields of the mutation type can be", fi.coord)
+			}
+		}
+	}
 }

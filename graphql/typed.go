@@ -30,9 +30,10 @@ type NoArgs = struct{}
 // as R.
 //
 // A is a struct (or [NoArgs], or [Args] for the untyped arguments). Each of
-// its exported fields stands for the argument named by its `json` tag, or,
-// without a tag, by the field's name with its first letter in lower case
-// (First → first); a field tagged "-" is left alone. An Int argument
+// its exported fields stands for the argument named by its `graphql` tag,
+// else by its `json` tag, or, without a tag, by the field's name with its
+// leading capitals in lower case (First → first, ID → id); a field tagged
+// `graphql:"-"` (or `json:"-"` without a graphql name) is left alone. An Int argument
 // decodes into an int, int32 or int64 (or a type defined on one), a Float
 // into a float64, a String or ID into a string, a Boolean into a bool, an
 // enum into the Go type of its values, a list into a slice, an input

@@ -233,8 +233,9 @@ func (f FieldsFunc) fieldList() Fields { return f() }
 
 // Field is one field of an [Object]. Only Name and Type are required ("a bare
 // type"); a field without a resolver (Typed or Resolve) reads the
-// same-named map key, exported struct field (its `json` tag name counts) or
-// method of the parent value.
+// same-named map key, exported struct field (its `graphql` tag name counts,
+// else its `json` tag name; see Field names in the package documentation)
+// or method of the parent value.
 type Field struct {
 	Name string
 	Type Type
@@ -259,6 +260,14 @@ type Field struct {
 	// value is a field that costs 1 and, when it is a list, is counted as
 	// holding one item. See [Cost].
 	Cost Cost
+
+	// Public marks a field of the mutation type that needs no
+	// authenticated user, such as signUp or resetPassword: a mutation
+	// that may select only public fields passes graphqlhttp's mutation
+	// gate without credentials (see [Operation.Public]). Off by default:
+	// every mutation field needs a user. NewSchema refuses it on a field
+	// of another type, where it would mean nothing.
+	Public bool
 }
 
 // Cost declares what a field adds to the cost of an operation that selects

@@ -23,7 +23,7 @@ type sizeArgs struct{ Size int }
 func (everybody) AuthenticateContext(r *http.Request) (context.Context, error) {
 	return r.Context(), nil
 }
-func (everybody) UserID(context.Context) (int64, bool) { return 1, true }
+func (everybody) Subject(context.Context) (string, bool) { return "1", true }
 
 // budgetSchema has blob(size), a string of size bytes; pause, which
 // answers once release is closed; and the mutations hold(size), a string

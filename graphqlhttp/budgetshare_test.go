@@ -15,11 +15,11 @@ import (
 // answers of up to 512 KiB; short waits.
 var tinyBudget = graphqlhttp.Config{ResponseBudget: 1 << 20, MaxResponseBytes: 512 << 10, ResponseBudgetWait: 300 * time.Millisecond}
 
-// panickyAuth is an Authenticator whose UserID panics: the mutation gate
+// panickyAuth is an Authenticator whose Subject panics: the mutation gate
 // calls it once the operation is coerced.
 type panickyAuth struct{ everybody }
 
-func (panickyAuth) UserID(context.Context) (int64, bool) { panic("auth bug") }
+func (panickyAuth) Subject(context.Context) (string, bool) { panic("auth bug") }
 
 // panickyTracer panics when it is told that the execute phase of a
 // request from client A ended: the execution's share is taken by then,

@@ -82,7 +82,8 @@ type Config struct {
 	// Auth authenticates requests for the mutation gate: credentials that
 	// are present but invalid are answered with 401 UNAUTHENTICATED
 	// whatever the operation, and a mutation without a user with 401
-	// before any resolver runs. When Auth is also a [Rechecker], the gate
+	// before any resolver runs, unless it selects only public fields
+	// (graphql.Field.Public). When Auth is also a [Rechecker], the gate
 	// checks a mutation's credentials again right before its resolvers
 	// run. *auth.Verifier implements both. nil is allowed only for a
 	// schema without mutations: [New] refuses a configuration under which
@@ -204,9 +205,12 @@ type Authenticator interface {
 	// carrying the user when they are valid, or an error when they are
 	// present but invalid.
 	AuthenticateContext(r *http.Request) (context.Context, error)
-	// UserID reports the user a context returned by AuthenticateContext
-	// carries.
-	UserID(ctx context.Context) (int64, bool)
+	// Subject reports the user a context returned by AuthenticateContext
+	// carries, as the service identifies it (a decimal id, a UUID, a
+	// token's "sub"), and whether there is one. The gate reads only
+	// whether there is one; resolvers read the identity from the context
+	// themselves (auth.Subject for a Verifier's contexts).
+	Subject(ctx context.Context) (string, bool)
 }
 
 // Rechecker is an [Authenticator] that can check again whether the

@@ -40,8 +40,10 @@
 //     graphql.Cost), refused past limits.Config.MaxCost with a 400
 //     QUERY_LIMIT_EXCEEDED;
 //  5. the mutation gate: a mutation with no authenticated user
-//     ([Authenticator.UserID]) is a 401 with WWW-Authenticate: Bearer,
-//     before any resolver runs ([New] refuses a schema with mutations and
+//     ([Authenticator.Subject]) is a 401 with WWW-Authenticate: Bearer,
+//     before any resolver runs, unless every field it may select is
+//     public (graphql.Field.Public, decided once per prepared operation:
+//     graphql.Operation.Public) ([New] refuses a schema with mutations and
 //     no [Config.Auth]); with a [Rechecker] (*auth.Verifier is one), so is
 //     a mutation whose credentials were revoked since the request's
 //     headers came, and one whose credentials cannot be checked again is a

@@ -106,7 +106,7 @@ func (panickingAuth) AuthenticateContext(*http.Request) (context.Context, error)
 	panic(authenticateBug)
 }
 
-func (panickingAuth) UserID(context.Context) (int64, bool) { return 0, false }
+func (panickingAuth) Subject(context.Context) (string, bool) { return "", false }
 
 // TestPanicOutsideResolvers checks that a panic in the handler's own path
 // (here in Config.Auth) is a masked 500, logged with its stack.
@@ -143,7 +143,7 @@ func (unavailableAuth) AuthenticateContext(*http.Request) (context.Context, erro
 	return nil, fmt.Errorf("checking revocation: %w", storeDown{})
 }
 
-func (unavailableAuth) UserID(context.Context) (int64, bool) { return 0, false }
+func (unavailableAuth) Subject(context.Context) (string, bool) { return "", false }
 
 // TestCredentialsUnavailable checks that credentials that cannot be
 // checked refuse the request (fail closed) with a masked 503, the cause in

@@ -268,16 +268,22 @@ func (h *Handler) operation(ctx context.Context, p params, method string, intro 
 
 // mutationGate refuses a mutation without an authenticated user, after
 // the body is read, the response budget's first share is lent and the
-// variables are coerced, and before any resolver runs. When Config.Auth
-// is a [Rechecker], it asks it again whether the credentials still hold:
-// a revocation that landed since they were checked (while the client sent
-// the body, or the request waited for its share) stops the mutation with
-// the 401 or the 503 it would have got at the door.
+// variables are coerced, and before any resolver runs, unless the
+// mutation may select only public fields (graphql.Operation.Public,
+// decided when it was prepared). When Config.Auth is a [Rechecker] and
+// the request has a user, it asks it again whether the credentials still
+// hold: a revocation that landed since they were checked (while the
+// client sent the body, or the request waited for its share) stops the
+// mutation, public or not, with the 401 or the 503 it would have got at
+// the door.
 func (h *Handler) mutationGate(ctx context.Context, op *graphql.Operation) error {
 	if op.Kind() != ast.Mutation || h.cfg.Auth == nil {
 		return nil
 	}
-	if _, ok := h.cfg.Auth.UserID(ctx); !ok {
+	if _, ok := h.cfg.Auth.Subject(ctx); !ok {
+		if op.Public() {
+			return nil
+		}
 		return errUnauthenticated
 	}
 	rc, ok := h.cfg.Auth.(Rechecker)

@@ -26,7 +26,7 @@ import (
 type nobody struct{}
 
 func (nobody) AuthenticateContext(r *http.Request) (context.Context, error) { return r.Context(), nil }
-func (nobody) UserID(context.Context) (int64, bool)                         { return 0, false }
+func (nobody) Subject(context.Context) (string, bool)                       { return "", false }
 
 // testServer is a graphqlhttp.Handler over the test schema on a loopback
 // server, with the log captured.

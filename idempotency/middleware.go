@@ -9,7 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"sync"
 	"time"
 
@@ -84,8 +83,9 @@ type Config struct {
 	// Subject names the caller a request's key belongs to. A request for
 	// which it reports false passes through without key handling (the
 	// handler then answers it as if it had no key, typically 401). nil
-	// means the user id that auth's middlewares put in the request's
-	// context (auth.UserID), so the middleware goes inside them.
+	// means the user that auth's middlewares (or auth.WithSubject) put in
+	// the request's context, as auth.Subject spells it (an int64 id in
+	// decimal, a UUID as it is), so the middleware goes inside them.
 	Subject func(r *http.Request) (string, bool)
 
 	// TTL is how long an answer stays recorded; 0 means DefaultTTL.
@@ -189,13 +189,10 @@ func Middleware(cfg Config) (func(http.Handler) http.Handler, error) {
 	}, nil
 }
 
-func userSubject(r *http.Request) (string, bool) {
-	id, ok := auth.UserID(r.Context())
-	if !ok {
-		return "", false
-	}
-	return strconv.FormatInt(id, 10), true
-}
+// userSubject is the default Config.Subject: auth.Subject, the decimal id
+// of an int64 user (as keys were always stored) or the string subject
+// (a UUID) of the service's own identity.
+func userSubject(r *http.Request) (string, bool) { return auth.Subject(r.Context()) }
 
 type middleware struct {
 	cfg   Config

@@ -81,3 +81,17 @@ func exists(t *testing.T, pool *pgxpool.Pool, name string) bool {
 	}
 	return ok
 }
+
+// TestArticlesOverMembers: a service with its own members (integer ids)
+// and accounts (UUIDs) migrates the articles over members, and no table
+// users appears.
+func TestArticlesOverMembers(t *testing.T) {
+	pool, _ := testdb.PostgresPool(t)
+	s := postgres.New(pool)
+	t.Cleanup(s.Close)
+	schematest.ArticlesOverMembers(t, s, `CREATE TABLE IF NOT EXISTS accounts (id UUID PRIMARY KEY, email TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS members (id BIGINT PRIMARY KEY, account_id UUID REFERENCES accounts (id), display_name TEXT NOT NULL);
+INSERT INTO accounts VALUES ('3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'ada@example.com') ON CONFLICT DO NOTHING;
+INSERT INTO members VALUES (1, '3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'Ada'), (2, NULL, 'Bob') ON CONFLICT DO NOTHING`,
+		postgres.ArticlesMigration, func() bool { return exists(t, pool, "users") })
+}

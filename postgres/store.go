@@ -62,6 +62,21 @@ func (s *Store) Users() *sqlstore.Users { return s.stores.Users() }
 // statements.
 func (s *Store) Articles() *sqlstore.Articles { return s.stores.Articles() }
 
+// ArticlesOver returns a store of articles like [Store.Articles] whose
+// authors are the users of t, a table of the service's own (say
+// members): the articles' foreign key points at its ID column and the
+// authors' names come from its Name column. Migrate the table articles
+// over the same t with [ArticlesMigration]. A name of t that is not a
+// plain identifier is an error ([sqlstore.UsersTable.Validate]). Call it
+// once, when the application starts.
+func (s *Store) ArticlesOver(t sqlstore.UsersTable) (*sqlstore.Articles, error) {
+	a, err := s.stores.ArticlesOver(t)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %w", err)
+	}
+	return a, nil
+}
+
 // Tokens returns the store of revoked access tokens, sessions and refresh
 // tokens (an [auth.TokenStore]), for auth.Config.Tokens and
 // auth.RefreshConfig.Store, through database/sql over the pool. Each

@@ -105,3 +105,49 @@ func ExampleStore_MigrateSchemas() {
 	// before: <nil>
 	// after a logout everywhere: true
 }
+
+// A service with a table of users of its own (members) keeps the
+// articles there: their foreign key points at members, their authors'
+// names come from it, and no table users is created.
+func ExampleStore_ArticlesOver() {
+	dir, err := os.MkdirTemp("", "sqlite-members")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	store, err := sqlite.Open(filepath.Join(dir, "app.db"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer store.Close()
+	ctx := context.Background()
+
+	members := sqlstore.UsersTable{Table: "members", Name: "display_name"}
+	script, err := sqlite.ArticlesMigration(members)
+	if err != nil {
+		log.Fatal(err)
+	}
+	service := `CREATE TABLE IF NOT EXISTS members (id INTEGER PRIMARY KEY, display_name TEXT NOT NULL);
+INSERT OR IGNORE INTO members VALUES (7, 'Ada')`
+	// The idempotency keys and the articles; not the kit's users.
+	if err := store.MigrateSchemas(ctx, []sqlstore.Schema{sqlstore.IdempotencySchema}, service, script); err != nil {
+		log.Fatal(err)
+	}
+	arts, err := store.ArticlesOver(members)
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := arts.CreateArticle(ctx, articles.NewArticle{UserID: 7, Title: "Hello", Body: "Text", Published: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(a.Title, "by", a.Author.Name)
+	_, err = arts.CreateArticle(ctx, articles.NewArticle{UserID: 8, Title: "Ghost", Body: "Text"})
+	fmt.Println(errors.Is(err, articles.ErrUnknownUser))
+	_, err = store.ArticlesOver(sqlstore.UsersTable{Table: "members; DROP TABLE members"})
+	fmt.Println(err)
+	// Output:
+	// Hello by Ada
+	// true
+	// sqlite: sqlstore: UsersTable.Table "members; DROP TABLE members" is not a table name (letters, digits and _, optionally schema.table)
+}

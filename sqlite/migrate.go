@@ -78,3 +78,21 @@ func addClaimColumns(ctx context.Context, tx *sql.Tx) error {
 ALTER TABLE idempotency_keys ADD COLUMN held_until BIGINT`)
 	return err
 }
+
+// ArticlesMigration returns the up script of the table articles of
+// [Migrations] with its foreign key user_id pointing at t, a table of
+// users of the service's own, instead of the kit's users: run it in the
+// more of [Store.MigrateSchemas], with the schemas the service uses
+// besides (not [sqlstore.UsersSchema] when it has a users table), or feed
+// it to a migration tool; read the articles with [Store.ArticlesOver] over
+// the same t. The table of users must exist first, with an integer key
+// (its primary key, or a unique column). The script is idempotent and
+// creates no other table. A name of t that is not a plain identifier is
+// an error ([sqlstore.UsersTable.Validate]).
+func ArticlesMigration(t sqlstore.UsersTable) (string, error) {
+	script, err := sqlstore.ArticlesMigration(Migrations(), t)
+	if err != nil {
+		return "", fmt.Errorf("sqlite: %w", err)
+	}
+	return script, nil
+}

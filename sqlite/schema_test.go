@@ -91,3 +91,15 @@ func tableCount(t *testing.T, db *sql.DB, name string) int {
 	}
 	return n
 }
+
+// TestArticlesOverMembers: a service with its own members (integer ids)
+// and accounts (UUIDs) migrates the articles over members, and no table
+// users appears.
+func TestArticlesOverMembers(t *testing.T) {
+	s, db := openBare(t)
+	schematest.ArticlesOverMembers(t, s, `CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, email TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS members (id INTEGER PRIMARY KEY, account_id TEXT REFERENCES accounts (id), display_name TEXT NOT NULL);
+INSERT OR IGNORE INTO accounts VALUES ('3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'ada@example.com');
+INSERT OR IGNORE INTO members VALUES (1, '3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'Ada'), (2, NULL, 'Bob')`,
+		sqlite.ArticlesMigration, func() bool { return tableCount(t, db, "users") != 0 })
+}

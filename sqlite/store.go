@@ -192,6 +192,21 @@ func (s *Store) Users() *sqlstore.Users { return s.stores.Users() }
 // SQLITE_CONSTRAINT_FOREIGNKEY is [articles.ErrUnknownUser].
 func (s *Store) Articles() *sqlstore.Articles { return s.stores.Articles() }
 
+// ArticlesOver returns a store of articles like [Store.Articles] whose
+// authors are the users of t, a table of the service's own (say
+// members): the articles' foreign key points at its ID column and the
+// authors' names come from its Name column. Migrate the table articles
+// over the same t with [ArticlesMigration]. A name of t that is not a
+// plain identifier is an error ([sqlstore.UsersTable.Validate]). Call it
+// once, when the application starts.
+func (s *Store) ArticlesOver(t sqlstore.UsersTable) (*sqlstore.Articles, error) {
+	a, err := s.stores.ArticlesOver(t)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: %w", err)
+	}
+	return a, nil
+}
+
 // Tokens returns the store of revoked access tokens, sessions and refresh
 // tokens (an [auth.TokenStore]), for auth.Config.Tokens and
 // auth.RefreshConfig.Store. Checks of tokens read through the read-only

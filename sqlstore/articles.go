@@ -12,9 +12,13 @@ import (
 )
 
 // Articles is the articles.Store of a database: articles, each joined
-// with its author's name from the table users, in the table articles.
-// Build it with [New] (postgres.New/Open and sqlite.Open do).
-type Articles struct{ c *core }
+// with its author's name from the table of users (the kit's users, or a
+// service's own, see [UsersTable]), in the table articles. Build it with
+// [New] (postgres.New/Open and sqlite.Open do) or [Stores.ArticlesOver].
+type Articles struct {
+	c *core
+	q articleStatements
+}
 
 var _ articles.Store = (*Articles)(nil)
 
@@ -31,7 +35,7 @@ func (c *core) stamp(t time.Time) time.Time {
 // not published is errcode.ErrNotFound.
 func (s *Articles) FindPublished(ctx context.Context, id int64) (articles.Article, error) {
 	c := s.c
-	a, err := scanArticle(c.reader(ctx).QueryRow(ctx, findPublished, id))
+	a, err := scanArticle(c.reader(ctx).QueryRow(ctx, s.q.findPublished, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return articles.Article{}, fmt.Errorf("articles: published article %d: %w", id, errcode.ErrNotFound)
 	}
@@ -71,7 +75,7 @@ func (s *Articles) CreateArticle(ctx context.Context, in articles.NewArticle) (a
 	}
 	db, err := c.writer(ctx)
 	if err == nil {
-		err = writeReturning(ctx, db, insertArticle, []any{in.UserID, in.Title, in.Body, in.Published, c.bindTime(now)},
+		err = writeReturning(ctx, db, s.q.insertArticle, []any{in.UserID, in.Title, in.Body, in.Published, c.bindTime(now)},
 			&a.ID, &a.Author.Name)
 	}
 	if err != nil {
@@ -105,7 +109,7 @@ func (s *Articles) DeleteArticle(ctx context.Context, id, userID int64) error {
 		userExists bool
 		owner      *int64
 	)
-	if err := c.reader(ctx).QueryRow(ctx, explainDelete, id, userID).Scan(&userExists, &owner); err != nil {
+	if err := c.reader(ctx).QueryRow(ctx, s.q.explainDelete, id, userID).Scan(&userExists, &owner); err != nil {
 		return fmt.Errorf("articles: deleting article %d: %w", id, err)
 	}
 	switch {

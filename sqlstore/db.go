@@ -116,7 +116,7 @@ func New(db Database) *Stores {
 	}
 	return &Stores{
 		users:    &Users{c},
-		articles: &Articles{c},
+		articles: &Articles{c: c, q: defaultStatements},
 		tokens:   &Tokens{read: db.Read, write: db.Write},
 		throttle: &Throttle{read: db.Read, write: db.Write},
 		keys:     keys,
@@ -126,8 +126,21 @@ func New(db Database) *Stores {
 // Users returns the store of users.
 func (s *Stores) Users() *Users { return s.users }
 
-// Articles returns the store of articles.
+// Articles returns the store of articles over the kit's table users.
 func (s *Stores) Articles() *Articles { return s.articles }
+
+// ArticlesOver returns a store of articles whose authors are the users of
+// table t, a service's own (migrate the table articles with
+// [ArticlesMigration] over the same t), on the pools of s, joining the
+// claims of its [Keys] as [Stores.Articles] does. It fails when a name of
+// t is not a plain identifier. Call it once per table, when the
+// application starts: each store prepares statements of its own.
+func (s *Stores) ArticlesOver(t UsersTable) (*Articles, error) {
+	if err := t.Validate(); err != nil {
+		return nil, err
+	}
+	return &Articles{c: s.articles.c, q: t.statements()}, nil
+}
 
 // Tokens returns the store of revoked access tokens, sessions and refresh
 // tokens.

@@ -28,7 +28,7 @@ func (s *Articles) ListPublished(ctx context.Context, limit int, offset int64, p
 	}
 	db := c.reader(ctx)
 	for range emptyTries {
-		total, n, err := listPage(ctx, db, limit, offset, page)
+		total, n, err := listPage(ctx, db, s.q.listPublished, limit, offset, page)
 		if err != nil {
 			return err
 		}
@@ -44,13 +44,13 @@ func (s *Articles) ListPublished(ctx context.Context, limit int, offset int64, p
 			return nil
 		}
 	}
-	return c.listInSnapshot(ctx, limit, offset, page)
+	return c.listInSnapshot(ctx, s.q.listPublished, limit, offset, page)
 }
 
 // listInSnapshot counts and reads the page in one read-only transaction,
 // or in the transaction of the request's idempotency claim once a write
 // has begun it (see readSnapshot).
-func (c *core) listInSnapshot(ctx context.Context, limit int, offset int64, page *articles.Page) error {
+func (c *core) listInSnapshot(ctx context.Context, list string, limit int, offset int64, page *articles.Page) error {
 	var total int64
 	err := c.readSnapshot(ctx, func(db DB) error {
 		if err := db.QueryRow(ctx, countPublished).Scan(&total); err != nil {
@@ -59,7 +59,7 @@ func (c *core) listInSnapshot(ctx context.Context, limit int, offset int64, page
 		if offset >= total {
 			return nil
 		}
-		_, _, err := listPage(ctx, db, limit, offset, page)
+		_, _, err := listPage(ctx, db, list, limit, offset, page)
 		return err
 	})
 	if err != nil {
@@ -69,11 +69,11 @@ func (c *core) listInSnapshot(ctx context.Context, limit int, offset int64, page
 	return nil
 }
 
-// listPage runs listPublished on db, adding each article to page as it
+// listPage runs list (listPublished over the store's users) on db, adding each article to page as it
 // is read, and returns the total the rows carry (0 when there are none)
 // and the number of rows.
-func listPage(ctx context.Context, db DB, limit int, offset int64, page *articles.Page) (total int64, n int, err error) {
-	rows, err := db.Query(ctx, listPublished, limit, offset)
+func listPage(ctx context.Context, db DB, list string, limit int, offset int64, page *articles.Page) (total int64, n int, err error) {
+	rows, err := db.Query(ctx, list, limit, offset)
 	if err != nil {
 		return 0, 0, fmt.Errorf("articles: listing published articles: %w", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,7 +117,7 @@ func TestListPublishedEmptyPage(t *testing.T) {
 			store := Articles{&core{readDB: &c.reader, snapshot: func(_ context.Context, fn func(DB) error) error {
 				ran = append(ran, "snapshot")
 				return fn(&c.snapshot)
-			}}}
+			}}, defaultStatements}
 			var page articles.Page
 			err := store.ListPublished(context.Background(), 2, 5, &page)
 			if err != nil || page.Total != c.wantTotal || int64(len(page.Articles)) != c.wantArticles {
@@ -135,7 +136,7 @@ func TestListPublishedEmptyPage(t *testing.T) {
 func TestListPublishedStops(t *testing.T) {
 	var ran []string
 	db := scriptDB{pages: []int{3}, totals: []int64{9}, ran: &ran}
-	store := Articles{&core{readDB: &db}}
+	store := Articles{&core{readDB: &db}, defaultStatements}
 	page := articles.Page{MaxBytes: 7} // each row counts 5 bytes: "t", "b" and "Ada"
 	err := store.ListPublished(context.Background(), 3, 0, &page)
 	if !errors.Is(err, articles.ErrPageTooLarge) || len(page.Articles) != 1 || page.Total != 0 {
@@ -143,5 +144,23 @@ func TestListPublishedStops(t *testing.T) {
 	}
 	if !slices.Equal(ran, []string{"page"}) || db.closed != 1 {
 		t.Errorf("statements run: %v, rows closed %d times; want [page] and once", ran, db.closed)
+	}
+}
+
+// TestStatementsOverUsersTable checks that the statements over a table of
+// users of a service's own name it, and the kit's users nowhere.
+func TestStatementsOverUsersTable(t *testing.T) {
+	q := UsersTable{Table: "app.members", ID: "member_id", Name: "display_name"}.statements()
+	for name, text := range map[string]string{"findPublished": q.findPublished, "listPublished": q.listPublished,
+		"insertArticle": q.insertArticle, "explainDelete": q.explainDelete} {
+		if strings.Contains(text, "users") || strings.Contains(text, "u.name") || !strings.Contains(text, `"app"."members"`) {
+			t.Errorf("%s over members:\n%s", name, text)
+		}
+	}
+	if !strings.Contains(q.listPublished, `JOIN "app"."members" AS u ON u."member_id" = a.user_id`) || !strings.Contains(q.listPublished, `u."display_name"`) {
+		t.Errorf("listPublished over members:\n%s", q.listPublished)
+	}
+	if d := (UsersTable{Table: "users"}).statements(); d != defaultStatements {
+		t.Errorf("the statements over users named explicitly differ from the kit's: %+v", d)
 	}
 }

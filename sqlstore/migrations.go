@@ -24,9 +24,11 @@ const (
 	AuthSchema Schema = "auth"
 	// IdempotencySchema is the table idempotency_keys of [Keys].
 	IdempotencySchema Schema = "idempotency"
-	// ArticlesSchema is the table articles, of [Articles]. It needs a
-	// table users with columns id and name: the kit's (UsersSchema) or one
-	// of the application's.
+	// ArticlesSchema is the table articles, of [Articles]. Its foreign
+	// key references a table users with columns id and name: the kit's
+	// (UsersSchema) or one of the application's. A service whose users are
+	// in a table of another name or shape leaves ArticlesSchema out and
+	// runs [ArticlesMigration] over its [UsersTable] instead.
 	ArticlesSchema Schema = "articles"
 )
 

@@ -1,7 +1,8 @@
 -- gqlkit articles for SQLite (3.35 or later): the table of Store's
 -- articles.Store methods. It references users (id), and the lists read
 -- the authors' names from users (name): migrate users first, the kit's or
--- a table of your own with those columns. Idempotent: every statement can
+-- a table of your own with those columns, or point the foreign key at
+-- another table with ArticlesMigration. Idempotent: every statement can
 -- run again without effect. Timestamps are as in users.up.sql.
 
 CREATE TABLE IF NOT EXISTS articles (
