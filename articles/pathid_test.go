@@ -2,11 +2,10 @@ package articles_test
 
 import (
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/articles"
 	apierror "github.com/gqlkit/gqlkit/errors"
@@ -27,8 +26,7 @@ func TestShowWithoutPathValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	nop := zerolog.Nop()
-	h, err := articles.NewHandler(store, articles.Config{Presenter: apierror.Presenter{Logger: &nop}})
+	h, err := articles.NewHandler(store, articles.Config{Presenter: apierror.Presenter{Logger: slog.New(slog.DiscardHandler)}})
 	if err != nil {
 		t.Fatal(err)
 	}

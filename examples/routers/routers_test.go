@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/gorilla/mux"
 	"github.com/labstack/echo/v4"
-	"github.com/rs/zerolog"
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/gqlkit/gqlkit/articles"
@@ -66,13 +66,13 @@ func newKit(t *testing.T) kit {
 	if _, err := store.Articles().CreateArticle(ctx, articles.NewArticle{UserID: ada, Title: "First", Body: "Text", Published: true, CreatedAt: created}); err != nil {
 		t.Fatal(err)
 	}
-	nop := zerolog.Nop()
-	presenter := apierror.Presenter{Logger: &nop}
+	nop := slog.New(slog.DiscardHandler)
+	presenter := apierror.Presenter{Logger: nop}
 	h, err := articles.NewHandler(store.Articles(), articles.Config{Presenter: presenter, Now: func() time.Time { return created }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret, Logger: &nop})
+	verifier, err := auth.NewVerifier(auth.Config{Secret: secret, Logger: nop})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func newKit(t *testing.T) kit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	login, err := auth.NewLogin(store.Users(), issuer, auth.LoginConfig{Cost: bcrypt.MinCost, Logger: &nop})
+	login, err := auth.NewLogin(store.Users(), issuer, auth.LoginConfig{Cost: bcrypt.MinCost, Logger: nop})
 	if err != nil {
 		t.Fatal(err)
 	}
