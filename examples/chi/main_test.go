@@ -47,16 +47,16 @@ func testServer(t *testing.T) (srv *httptest.Server, adaToken, bobToken string) 
 		t.Fatal(err)
 	}
 
-	cfg := auth.Config{Secret: []byte("a test secret of at least 32 bytes, not for production")}
+	secret := []byte("a test secret of at least 32 bytes, not for production")
 	logger := zerolog.Nop()
-	router, err := newRouter(store.Users(), store.Articles(), cfg, &logger)
+	router, err := newRouter(store.Users(), store.Articles(), secret, &logger)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv = httptest.NewServer(router)
 	t.Cleanup(srv.Close)
 
-	issuer, err := auth.NewIssuer(cfg)
+	issuer, err := auth.NewIssuer(secret, auth.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
