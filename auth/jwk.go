@@ -284,4 +284,3 @@ func trimZeros(b []byte) []byte {
 	}
 	return b
 }
-

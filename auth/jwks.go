@@ -95,8 +95,8 @@ type JWKSConfig struct {
 //     without a usable key) changes nothing: the last good set stays in
 //     use, however old.
 //
-// See parseJWKS's rules in the package documentation (Identity providers)
-// for which keys of a set are used.
+// Identity providers, in the package documentation, says which keys of a
+// set are used.
 type JWKS struct {
 	url         string
 	client      *http.Client

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -378,5 +379,39 @@ func TestJWKSIssuerAudience(t *testing.T) {
 				t.Errorf("Verify = %v; want accepted = %v", err, tt.wantOK)
 			}
 		})
+	}
+}
+
+// BenchmarkVerifyAlgorithms measures Verify per key type: the kit's HS256
+// secret, and each public key type from a cached JWKS (no fetch in the
+// loop).
+func BenchmarkVerifyAlgorithms(b *testing.B) {
+	k := keysForTest(b)
+	ctx := context.Background()
+	run := func(b *testing.B, v *auth.Verifier, token string) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := v.Verify(ctx, token); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.Run("HS256", func(b *testing.B) { run(b, newVerifier(b), hs256(b, validClaims())) })
+	set := jwkSet(b, jwkOf(b, "rsa-1", &k.rsa.PublicKey), jwkOf(b, "ec-1", &k.ec.PublicKey), jwkOf(b, "ed-1", k.ed.Public()))
+	provider := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(set) }))
+	b.Cleanup(provider.Close)
+	jwks, err := auth.NewJWKS(provider.URL, auth.JWKSConfig{Now: testConfig().Now})
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, err := auth.NewVerifier(jwks, testConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name, kid string
+		priv      any
+	}{{"RS256", "rsa-1", k.rsa}, {"ES256", "ec-1", k.ec}, {"EdDSA", "ed-1", k.ed}} {
+		b.Run(tt.name, func(b *testing.B) { run(b, v, providerToken(b, tt.priv, tt.kid, uuidSub)) })
 	}
 }
