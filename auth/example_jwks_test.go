@@ -70,3 +70,29 @@ func ExampleNewJWKS() {
 	// 200 "" hello 7c9e6679-7425-40de-944b-e07fc1f90ae7
 	// 401 "Bearer" {"message":"Unauthenticated."}
 }
+
+// Verify tokens signed with fixed public keys: each key's type decides its
+// algorithm, and a provider's subject need not be a number.
+func ExamplePublicKeys() {
+	key := ed25519.NewKeyFromSeed([]byte("another example seed of 32 bytes"))
+	verifier, err := auth.NewVerifier(auth.PublicKeys(auth.PublicKey{ID: "signing-key-1", Key: key.Public()}), auth.Config{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sign := func(sub string) string {
+		t := jwt.NewWithClaims(jwt.SigningMethodEdDSA, jwt.MapClaims{"sub": sub, "exp": time.Now().Add(time.Minute).Unix()})
+		t.Header["kid"] = "signing-key-1"
+		signed, err := t.SignedString(key)
+		if err != nil {
+			log.Fatal(err)
+		}
+		return signed
+	}
+	for _, sub := range []string{"7c9e6679-7425-40de-944b-e07fc1f90ae7", "42"} {
+		t, err := verifier.Verify(context.Background(), sign(sub))
+		fmt.Printf("subject %s, user id %d, error %v\n", t.Subject, t.UserID, err)
+	}
+	// Output:
+	// subject 7c9e6679-7425-40de-944b-e07fc1f90ae7, user id 0, error <nil>
+	// subject 42, user id 42, error <nil>
+}
