@@ -165,3 +165,20 @@ func TestNewJWKSErrors(t *testing.T) {
 
 // nopTokens is a TokenStore that is never asked anything.
 type nopTokens struct{ auth.TokenStore }
+
+// TestOwnTokenSubject checks that the kit's own tokens carry their user
+// as both the subject and the integer id, through the middleware too.
+func TestOwnTokenSubject(t *testing.T) {
+	iss, v := pair(t, testSecret, testConfig())
+	token, err := iss.Issue(42)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := v.Verify(context.Background(), token)
+	if err != nil || got.Subject != "42" || got.UserID != 42 || got.KeyID != auth.KeyID(testSecret) {
+		t.Fatalf("Verify = %+v, %v; want subject 42, user 42, the secret's kid", got, err)
+	}
+	api := startServer(t, v.Required(http.HandlerFunc(whoAmI)))
+	expect(t, "answer", do(t, newRequest(t, http.MethodGet, api.URL, "", http.Header{"Authorization": {"Bearer " + token}}), "WWW-Authenticate"),
+		response{status: http.StatusOK, headers: map[string]string{"WWW-Authenticate": ""}, body: "subject=42 user_id=42,true"})
+}
