@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"encoding/pem"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -413,5 +414,24 @@ func BenchmarkVerifyAlgorithms(b *testing.B) {
 		priv      any
 	}{{"RS256", "rsa-1", k.rsa}, {"ES256", "ec-1", k.ec}, {"EdDSA", "ed-1", k.ed}} {
 		b.Run(tt.name, func(b *testing.B) { run(b, v, providerToken(b, tt.priv, tt.kid, uuidSub)) })
+	}
+}
+
+// TestJWKSWaiterLeaves checks that a request waiting for a fetch leaves
+// when its own context ends, however long the fetch may still take.
+func TestJWKSWaiterLeaves(t *testing.T) {
+	k := keysForTest(t)
+	p := newProvider(t, jwkSet(t, jwkOf(t, "ed-1", k.ed.Public())))
+	p.hold()
+	e := newJWKSEnv(t, p, auth.JWKSConfig{Timeout: time.Hour})
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := e.v.Verify(ctx, providerToken(t, k.ed, "ed-1", uuidSub))
+	if !errors.Is(err, auth.ErrInvalidToken) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Verify = %v; want ErrInvalidToken wrapping the context's deadline", err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Verify took %v; want it to end with its context", d)
 	}
 }
