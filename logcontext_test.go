@@ -104,8 +104,7 @@ func TestLogLinesHaveTheRequestContext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	authCfg := auth.Config{Secret: []byte("a secret of thirty-two bytes or more")}
-	issuer, err := auth.NewIssuer(authCfg)
+	issuer, err := auth.NewIssuer([]byte("a secret of thirty-two bytes or more"), auth.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func newServer(secret []byte, logger *slog.Logger) (http.Handler, error) {
 	if err != nil {
 		return nil, err
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret}) // HS256 JWTs, 32 bytes or more
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{}) // HS256 JWTs, 32 bytes or more
 	if err != nil {
 		return nil, err
 	}

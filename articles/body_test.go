@@ -62,7 +62,7 @@ func TestCreateOversizedBodyAnswered(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NewHandler: %v", err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret})
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{})
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
@@ -71,7 +71,7 @@ func TestCreateOversizedBodyAnswered(t *testing.T) {
 	srv := httptest.NewServer(reqlog.Handler(nop)(mux))
 	t.Cleanup(srv.Close)
 	e := &env{t: t, store: s}
-	if e.issuer, err = auth.NewIssuer(auth.Config{Secret: secret}); err != nil {
+	if e.issuer, err = auth.NewIssuer(secret, auth.Config{}); err != nil {
 		t.Fatalf("NewIssuer: %v", err)
 	}
 	_, token := e.user("Ada")

@@ -41,8 +41,8 @@ func Example_mount() {
 		log.Fatal(err)
 	}
 
-	authCfg := auth.Config{Secret: []byte("an example secret of 32 bytes...")}
-	verifier, err := auth.NewVerifier(authCfg)
+	secret := []byte("an example secret of 32 bytes...")
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func Example_mount() {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 
-	issuer, err := auth.NewIssuer(authCfg)
+	issuer, err := auth.NewIssuer(secret, auth.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func ExampleHandler_routes() {
 		log.Fatal(err)
 	}
 
-	verifier, err := auth.NewVerifier(auth.Config{Secret: []byte("an example secret of 32 bytes...")})
+	verifier, err := auth.NewVerifier(auth.HMAC([]byte("an example secret of 32 bytes...")), auth.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func serveLikeExample(t *testing.T, store articles.Store) (*httptest.Server, *lo
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret})
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{})
 	if err != nil {
 		t.Fatalf("NewVerifier error: %v", err)
 	}
@@ -113,7 +113,7 @@ func TestPanicInHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	issuer, err := auth.NewIssuer(auth.Config{Secret: secret})
+	issuer, err := auth.NewIssuer(secret, auth.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ import (
 // TestMountStyles serves the same store through each way of mounting the
 // handler and checks the four routes and their URLs.
 func TestMountStyles(t *testing.T) {
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret})
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestMountStyles(t *testing.T) {
 			style.mount(mux, h)
 			e := &env{t: t, store: s, counter: c, srv: httptest.NewServer(mux)}
 			t.Cleanup(e.srv.Close)
-			e.issuer, _ = auth.NewIssuer(auth.Config{Secret: secret})
+			e.issuer, _ = auth.NewIssuer(secret, auth.Config{})
 			adaID, ada := e.user("Ada")
 			_, bob := e.user("Bob")
 			coll := style.collection

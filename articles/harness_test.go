@@ -81,11 +81,11 @@ func newEnv(t *testing.T, s storetest.Store, c *testdb.Counter, cfg articles.Con
 	if err != nil {
 		t.Fatalf("NewHandler error: %v", err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret})
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{})
 	if err != nil {
 		t.Fatalf("NewVerifier error: %v", err)
 	}
-	e.issuer, err = auth.NewIssuer(auth.Config{Secret: secret})
+	e.issuer, err = auth.NewIssuer(secret, auth.Config{})
 	if err != nil {
 		t.Fatalf("NewIssuer error: %v", err)
 	}

@@ -37,7 +37,7 @@ func keyed(t *testing.T, e *env, failAfter *atomic.Bool) *httptest.Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret})
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -70,12 +70,12 @@ func TestWriteRecheck(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cfg := auth.Config{Secret: secret, Tokens: s.Tokens()}
-			verifier, err := auth.NewVerifier(cfg)
+			cfg := auth.Config{Tokens: s.Tokens()}
+			verifier, err := auth.NewVerifier(auth.HMAC(secret), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
-			issuer, err := auth.NewIssuer(cfg)
+			issuer, err := auth.NewIssuer(secret, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -32,8 +33,9 @@ import (
 type claims struct {
 	jwt.RegisteredClaims
 
-	sub      int64 // the user id in sub; 0 when there is none
-	subErr   error // why sub names no user; reported once the signature holds
+	sub      int64  // the user id in sub; 0 when there is none
+	subErr   error  // why sub names no user; reported once the signature holds
+	subRaw   []byte // sub as written, read by stringSubject for tokens of public keys
 	sid      string
 	authTime *jwt.NumericDate
 }
@@ -48,6 +50,7 @@ func (c *claims) UnmarshalJSON(data []byte) error {
 		switch string(name) {
 		case "sub":
 			c.sub, c.subErr = parseSubject(value)
+			c.subRaw = value
 		case "sid":
 			c.sid, err = stringClaim(value)
 		case "jti":
@@ -391,4 +394,37 @@ func parseSubject(raw []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: sub claim is out of the int64 range", ErrInvalidSubject)
 	}
 	return id, nil
+}
+
+// MaxSubjectBytes is the longest sub accepted from a token verified with a
+// public key (an identity provider's), in bytes.
+const MaxSubjectBytes = 255
+
+// stringSubject returns the sub of a token from an identity provider: a
+// JSON string (RFC 7519 §4.1.2) of 1 to [MaxSubjectBytes] bytes of UTF-8
+// without control characters: a UUID, an opaque id, an e-mail address.
+func stringSubject(raw []byte) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", fmt.Errorf("%w: sub claim is missing", ErrInvalidSubject)
+	}
+	if raw[0] != '"' {
+		return "", fmt.Errorf("%w: sub claim is not a string", ErrInvalidSubject)
+	}
+	s, err := stringClaim(raw)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%w: sub claim is not a valid string", ErrInvalidSubject)
+	case s == "":
+		return "", fmt.Errorf("%w: sub claim is empty", ErrInvalidSubject)
+	case len(s) > MaxSubjectBytes:
+		return "", fmt.Errorf("%w: sub claim is %d bytes, at most %d allowed", ErrInvalidSubject, len(s), MaxSubjectBytes)
+	case !utf8.ValidString(s):
+		return "", fmt.Errorf("%w: sub claim is not valid UTF-8", ErrInvalidSubject)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return "", fmt.Errorf("%w: sub claim holds a control character", ErrInvalidSubject)
+		}
+	}
+	return s, nil
 }

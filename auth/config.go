@@ -28,29 +28,10 @@ const (
 	MaxHeaderBytes = 8 << 10
 )
 
-// Config configures a [Verifier] and an [Issuer]. The same value can build
-// both. Its zero value is not usable (a secret is required); every other
-// field's zero value means the documented default.
-//
-// Tokens are signed with HS256 and [Config.Secret]. Asymmetric keys (RS256,
-// EdDSA) would come as further key fields, with the algorithm following from
-// the key; callers of [Verifier.Verify], the middlewares and [Issuer.Issue]
-// would not change.
+// Config configures a [Verifier] and an [Issuer]; the key material is
+// their first argument ([NewVerifier], [NewIssuer]). The same value can
+// build both. Its zero value means the documented defaults.
 type Config struct {
-	// Secret is the HS256 key, at least MinSecretBytes long. Use random
-	// bytes, not a password. It is copied by the constructors. Issued
-	// tokens are signed with it and name it in their header's kid, as
-	// [KeyID] fingerprints it.
-	Secret []byte
-
-	// PreviousSecrets are keys that only verify: the secrets of earlier
-	// rotations, kept until the tokens they signed have expired (one TTL
-	// after the rotation). Each is at least MinSecretBytes long and none
-	// may equal Secret or another. A token is checked against the one key
-	// its kid names; a token without kid (Laravel's jwt-auth issues none)
-	// against Secret only; a kid naming no configured key is refused.
-	PreviousSecrets [][]byte
-
 	// Issuer, when set, is the iss claim of issued tokens, and a token
 	// whose iss differs (or that has none) is refused.
 	Issuer string
@@ -65,7 +46,9 @@ type Config struct {
 	// logged out, or issued before its user logged out everywhere, at
 	// the cost of one lookup per authenticated request; when the store
 	// cannot answer, the request is refused with a 503 (fail closed).
-	// nil means no revocation: a token is good until it expires.
+	// nil means no revocation: a token is good until it expires. It
+	// needs [HMAC] keys: the store revokes the kit's own tokens, and the
+	// tokens of an identity provider are its to revoke.
 	Tokens TokenStore
 
 	// TTL is the lifetime of issued tokens, at least one second; it is
@@ -89,9 +72,6 @@ type Config struct {
 
 // settings is a validated Config with its defaults applied.
 type settings struct {
-	secret   []byte
-	kid      string            // KeyID(secret)
-	previous map[string][]byte // verify-only keys by their KeyID
 	ttl      time.Duration
 	leeway   time.Duration
 	now      func() time.Time
@@ -103,38 +83,13 @@ type settings struct {
 // once.
 func (c Config) settings() (settings, error) {
 	var errs []error
-	switch {
-	case len(c.Secret) == 0:
-		errs = append(errs, errors.New("auth: Config.Secret is empty"))
-	case len(c.Secret) < MinSecretBytes:
-		errs = append(errs, fmt.Errorf("auth: Config.Secret is %d bytes; HS256 needs at least %d", len(c.Secret), MinSecretBytes))
-	}
 	s := settings{
-		secret: append([]byte(nil), c.Secret...),
-		kid:    KeyID(c.Secret),
 		ttl:    c.TTL.Truncate(time.Second),
 		leeway: c.Leeway,
 		now:    c.Now,
 		iss:    c.Issuer,
 		aud:    c.Audience,
 		tokens: c.Tokens,
-	}
-	for i, key := range c.PreviousSecrets {
-		kid := KeyID(key)
-		_, dup := s.previous[kid]
-		switch {
-		case len(key) < MinSecretBytes:
-			errs = append(errs, fmt.Errorf("auth: Config.PreviousSecrets[%d] is %d bytes; HS256 needs at least %d", i, len(key), MinSecretBytes))
-		case kid == s.kid:
-			errs = append(errs, fmt.Errorf("auth: Config.PreviousSecrets[%d] is the current Secret", i))
-		case dup:
-			errs = append(errs, fmt.Errorf("auth: Config.PreviousSecrets[%d] repeats an earlier previous secret", i))
-		default:
-			if s.previous == nil {
-				s.previous = make(map[string][]byte, len(c.PreviousSecrets))
-			}
-			s.previous[kid] = append([]byte(nil), key...)
-		}
 	}
 	switch {
 	case c.TTL == 0:

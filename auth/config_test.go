@@ -11,25 +11,27 @@ import (
 func TestConfigErrors(t *testing.T) {
 	tests := []struct {
 		name    string
+		secret  []byte
 		cfg     auth.Config
 		wantErr []string // substrings of the error; none means success
 	}{
-		{name: "32-byte secret", cfg: auth.Config{Secret: testSecret}},
-		{name: "no secret", cfg: auth.Config{}, wantErr: []string{"auth: Config.Secret is empty"}},
-		{name: "31-byte secret", cfg: auth.Config{Secret: testSecret[:31]}, wantErr: []string{"auth: Config.Secret is 31 bytes; HS256 needs at least 32"}},
-		{name: "negative TTL", cfg: auth.Config{Secret: testSecret, TTL: -time.Minute}, wantErr: []string{"auth: Config.TTL is -1m0s; it must be at least 1s"}},
-		{name: "sub-second TTL", cfg: auth.Config{Secret: testSecret, TTL: 500 * time.Millisecond}, wantErr: []string{"auth: Config.TTL is 500ms"}},
-		{name: "negative leeway means none", cfg: auth.Config{Secret: testSecret, Leeway: -1}},
+		{name: "32-byte secret", secret: testSecret},
+		{name: "no secret", wantErr: []string{"auth: the HMAC secret is empty"}},
+		{name: "31-byte secret", secret: testSecret[:31], wantErr: []string{"auth: the HMAC secret is 31 bytes; HS256 needs at least 32"}},
+		{name: "negative TTL", secret: testSecret, cfg: auth.Config{TTL: -time.Minute}, wantErr: []string{"auth: Config.TTL is -1m0s; it must be at least 1s"}},
+		{name: "sub-second TTL", secret: testSecret, cfg: auth.Config{TTL: 500 * time.Millisecond}, wantErr: []string{"auth: Config.TTL is 500ms"}},
+		{name: "negative leeway means none", secret: testSecret, cfg: auth.Config{Leeway: -1}},
 		{
 			name:    "every problem at once",
-			cfg:     auth.Config{Secret: []byte("short"), TTL: -1},
-			wantErr: []string{"Config.Secret is 5 bytes", "Config.TTL is -1ns"},
+			secret:  []byte("short"),
+			cfg:     auth.Config{TTL: -1},
+			wantErr: []string{"the HMAC secret is 5 bytes", "Config.TTL is -1ns"},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			v, verr := auth.NewVerifier(tt.cfg)
-			i, ierr := auth.NewIssuer(tt.cfg)
+			v, verr := auth.NewVerifier(auth.HMAC(tt.secret), tt.cfg)
+			i, ierr := auth.NewIssuer(tt.secret, tt.cfg)
 			for name, err := range map[string]error{"NewVerifier": verr, "NewIssuer": ierr} {
 				if len(tt.wantErr) == 0 {
 					if err != nil {

@@ -49,9 +49,21 @@ func Subject(ctx context.Context) (string, bool) {
 	case string:
 		return v, true
 	case verified:
-		return strconv.FormatInt(v.token.UserID, 10), true
+		return v.token.subject()
 	case Token:
-		return strconv.FormatInt(v.UserID, 10), true
+		return v.subject()
+	}
+	return "", false
+}
+
+// subject is t's Subject, or its UserID in decimal for a Token made by
+// hand with UserID alone.
+func (t Token) subject() (string, bool) {
+	switch {
+	case t.Subject != "":
+		return t.Subject, true
+	case t.UserID != 0:
+		return strconv.FormatInt(t.UserID, 10), true
 	}
 	return "", false
 }
@@ -66,7 +78,9 @@ func WithToken(ctx context.Context, t Token) context.Context {
 }
 
 // UserID returns the authenticated user id carried by ctx, and whether there
-// is one. It never panics.
+// is one: false for a user whose subject is not a decimal int64 (the UUID
+// of an identity provider's token, say; [Subject] reads it). It never
+// panics.
 func UserID(ctx context.Context) (int64, bool) {
 	switch v := ctx.Value(userKey{}).(type) {
 	case int64:
@@ -75,9 +89,9 @@ func UserID(ctx context.Context) (int64, bool) {
 		id, err := strconv.ParseInt(v, 10, 64)
 		return id, err == nil
 	case verified:
-		return v.token.UserID, true
+		return v.token.UserID, v.token.UserID != 0
 	case Token:
-		return v.UserID, true
+		return v.UserID, v.UserID != 0
 	}
 	return 0, false
 }

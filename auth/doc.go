@@ -9,52 +9,58 @@
 //   - [Verifier.Optional] lets every request through except one whose token
 //     is present but bad.
 //
-// Either puts the user id in the request context, where handlers and
-// resolvers read it with [UserID]. An [Issuer] signs tokens, and [Login] is
-// the endpoint that trades an e-mail address and password for one.
+// Either puts the user in the request context, where handlers and
+// resolvers read it with [Subject] (a string: the token's sub) or [UserID]
+// (an int64, when sub is a decimal id). An [Issuer] signs tokens, and
+// [Login] is the endpoint that trades an e-mail address and password for
+// one. Tokens of an identity provider (RS256, ES256, EdDSA) are verified
+// too, with keys fetched from its JWKS URL: see Identity providers below.
 //
 // # Configuration
 //
-// One [Config] builds both the verifier and the issuer:
+// The key material is the first argument of the constructors, and one
+// [Config] configures both the verifier and the issuer:
 //
-//	cfg := auth.Config{Secret: secret} // at least 32 random bytes
-//	verifier, err := auth.NewVerifier(cfg)
-//	issuer, err := auth.NewIssuer(cfg)
+//	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{}) // at least 32 random bytes
+//	issuer, err := auth.NewIssuer(secret, auth.Config{})
 //
-// Its fields, zero meaning the default:
+// The keys are one of [HMAC] (the kit's own HS256 secret, at least
+// [MinSecretBytes] (32) bytes as RFC 7518 requires, and the previous
+// secrets that only verify: see Key rotation below), [PublicKeys] or a
+// [*JWKS] (see Identity providers below). A short secret is an error from
+// the constructors, so a service with a weak key refuses to start.
 //
-//   - Secret: the HS256 key, at least [MinSecretBytes] (32) bytes, as RFC
-//     7518 requires; a shorter one is an error from the constructors, so a
-//     service with a weak key refuses to start.
+// The fields of Config, zero meaning the default:
+//
 //   - TTL: lifetime of issued tokens, [DefaultTTL] (60 minutes).
 //   - Leeway: clock skew tolerated on exp, nbf and iat, [DefaultLeeway]
 //     (30 seconds); negative for none.
-//   - PreviousSecrets: keys that only verify, from earlier rotations; each
-//     at least 32 bytes (see Key rotation below).
 //   - Issuer, Audience: when set, the iss and aud of issued tokens, and
 //     required of every token verified.
 //   - Tokens: a [TokenStore] of revoked and refresh tokens; when set, the
-//     verifier refuses revoked tokens (see Revocation below).
+//     verifier refuses revoked tokens (see Revocation below). It needs
+//     [HMAC] keys.
 //   - Now: the clock, time.Now; tests replace it.
 //
-// The algorithm follows from the key. Today the key is an HMAC secret and
-// the algorithm HS256; asymmetric keys (RS256, EdDSA) can be added as further
-// Config fields without changing any caller of [Verifier.Verify], the
-// middlewares or [Issuer.Issue].
+// The algorithm follows from the key: HS256 for a secret, RS256 for an
+// RSA key, ES256 for a P-256 key, EdDSA for an Ed25519 key.
 //
 // # What a token must be
 //
 // [Verifier.Verify] accepts a token only if all of this holds:
 //
 //   - it is a compact JWS of at most [MaxHeaderBytes] bytes;
-//   - its alg is HS256: "none", HS384, HS512, RS256 and every other
-//     algorithm are refused, whatever the signature, so there is no key
-//     confusion;
 //   - its signature verifies with the key its kid names, among the current
 //     and the previous secrets, or with the current secret when it has no
-//     kid; a kid naming no configured key is refused; jku, x5u, jwk and the
-//     like are ignored and never supply a key; typ, when present, is "JWT"
-//     (any case), and crit is refused;
+//     kid (for public keys: the key without a kid, if there is one); a kid
+//     naming no key is refused; jku, x5u, jwk and the like are ignored and
+//     never supply a key; typ, when present, is "JWT" (any case), and crit
+//     is refused;
+//   - its alg is the algorithm of that key: "none", HS384, PS256 and every
+//     other algorithm are refused, whatever the signature, and so is an
+//     HS256 token whose kid names a public key (whose bytes an attacker
+//     knows) or an RS256 token under an HMAC kid, so there is no key
+//     confusion;
 //   - its header and its claims are JSON objects that name no member twice
 //     (encoding/json would keep the last, so a token could smuggle a second
 //     sub or exp past a reader that takes the first), however the name is
@@ -64,10 +70,13 @@
 //     future; each with the leeway; the three (and auth_time) are JSON
 //     numbers of seconds: "exp":"9999999999", a string, is refused, as is
 //     null;
-//   - sub is a positive integer that fits in an int64, given as a JSON
-//     string ("42", as this package and jwt-auth 2.x issue it) or a JSON
-//     number (42, as jwt-auth 1.x issues it), in plain decimal: no sign,
-//     leading zero, fraction or exponent;
+//   - for [HMAC] keys, sub is a positive integer that fits in an int64,
+//     given as a JSON string ("42", as this package and jwt-auth 2.x issue
+//     it) or a JSON number (42, as jwt-auth 1.x issues it), in plain
+//     decimal: no sign, leading zero, fraction or exponent; for public
+//     keys, sub is a JSON string of 1 to [MaxSubjectBytes] (255) bytes
+//     without control characters (a UUID, say), which [Token.UserID] and
+//     [UserID] also give as an int64 when it is such an integer;
 //   - iss and aud are the configured ones, when [Config.Issuer] and
 //     [Config.Audience] are set;
 //   - with [Config.Tokens], it is not revoked.
@@ -78,9 +87,60 @@
 //
 // [Issuer.Issue] writes the kid of the current secret, [KeyID]: a
 // fingerprint from which the key cannot be learned. To rotate, make the new
-// key the Secret and move the old one to PreviousSecrets; tokens signed
+// key the secret and pass the old one after it, auth.HMAC(newKey, oldKey)
+// for the Verifier; tokens signed
 // with it keep working until they expire, one TTL later, when it can be
 // dropped. The verifier looks the kid up instead of trying every key.
+//
+// # Identity providers
+//
+// A service whose users log in elsewhere (Auth0, Keycloak, Okta, Cognito,
+// Entra ID, or its own token service) passes the provider's JWKS URL, the
+// jwks_uri of its OpenID configuration, and requires its iss and aud:
+//
+//	keys, err := auth.NewJWKS("https://id.example.com/.well-known/jwks.json", auth.JWKSConfig{})
+//	verifier, err := auth.NewVerifier(keys, auth.Config{
+//		Issuer:   "https://id.example.com/",
+//		Audience: "https://api.example.com",
+//	})
+//
+// Handlers then read the user with [Subject], the token's sub (a UUID, an
+// opaque id); [UserID] answers only for a sub that is a decimal int64.
+// Keys that are configured rather than fetched go in [PublicKeys].
+//
+// The key set is fetched when a token first needs it and cached ([JWKS]
+// has the details). A token whose kid the cached set lacks makes the
+// Verifier fetch it again (the provider rotated its keys) and wait for
+// the fetch; a set older than [JWKSConfig.MaxAge] ([DefaultJWKSMaxAge], an
+// hour) is fetched again while its keys keep verifying. Fetches start at
+// most once per [JWKSConfig.MinInterval] ([DefaultJWKSMinInterval], a
+// minute), so a flood of tokens with made-up kids costs the provider one
+// request a minute; concurrent requests share one fetch, and no lock is
+// held while it runs. A fetch lasts at most [JWKSConfig.Timeout]
+// ([DefaultJWKSTimeout], 5 seconds) and reads at most
+// [JWKSConfig.MaxBytes] ([DefaultJWKSMaxBytes], 1 MiB); when it fails
+// (the provider is down or slow, or serves something that is not a usable
+// key set), the last good set stays in use, however old, and a token that
+// needs a key the set lacks is refused (401). The URL must be https, or
+// http to a loopback address ([JWKSConfig.AllowHTTP] lifts that on a
+// trusted network). Call [JWKS.Refresh] at start to fail early when the
+// provider cannot be reached.
+//
+// From a set, the keys used are RSA keys of [MinRSABits] (2048) to
+// [MaxRSABits] (8192) bits (RS256), P-256 keys (ES256) and Ed25519 keys
+// (EdDSA), each pinned to that algorithm: a key whose alg says otherwise
+// (RS512, PS256), whose use is not "sig" or whose key_ops lack "verify",
+// and a symmetric ("oct") key are skipped, as are keys whose kid another
+// key has too; certificates (x5c) are not read.
+//
+// A provider's tokens are not the kit's: they carry no kit session (their
+// sid names the provider's, and [Token.Session] is empty), [Login],
+// [Refresher] and [Logout] do not apply, and [Config.Tokens] cannot be set
+// with public keys: revoking them is the provider's business. A token
+// stays good until its exp, so keep their lifetimes short (minutes), and
+// withdraw a compromised key at the provider: the Verifier stops trusting
+// it at the next fetch, within MaxAge. [Recheck] and [Verifier.Recheck]
+// return nil for them.
 //
 // # Revocation
 //
@@ -282,7 +342,9 @@
 // # Concurrency
 //
 // A [Verifier], an [Issuer], a [Refresher] and a [Logout] are immutable
-// after construction and safe for concurrent use. A [Login] is safe for
+// after construction and safe for concurrent use. A [JWKS] is safe for
+// concurrent use: its cached key set is guarded, replaced whole after a
+// fetch, and read without waiting for a fetch unless the token needs it. A [Login] is safe for
 // concurrent use: its state (the turns of the accounts logging in, the
 // logins under way) is guarded. [MemoryThrottle] is safe for concurrent
 // use.

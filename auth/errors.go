@@ -33,14 +33,16 @@ var (
 	ErrTokenTooLarge = errors.New("auth: token too large")
 
 	// ErrInvalidToken means the token failed verification: bad syntax, an
-	// algorithm other than the pinned one, a bad signature, or an expired,
+	// algorithm other than its key's, a kid naming no key, a bad signature, or an expired,
 	// not-yet-valid or missing time claim. It wraps the golang-jwt error, so
 	// errors.Is(err, jwt.ErrTokenExpired) and the like work too.
 	ErrInvalidToken = errors.New("auth: invalid token")
 
 	// ErrInvalidSubject means a token is authentic and current but its sub
-	// claim is not a positive 64-bit integer, or an [Issuer] was asked for a
-	// token for such a user id.
+	// claim names no user: for the kit's own ([HMAC]) tokens, it is not a
+	// positive 64-bit integer; for a provider's, not a string of 1 to
+	// [MaxSubjectBytes] bytes without control characters. An [Issuer]
+	// asked for a token for a user id that is not positive returns it too.
 	ErrInvalidSubject = errors.New("auth: invalid subject")
 
 	// ErrRevoked means a token is authentic and current but was revoked:

@@ -34,9 +34,9 @@ func ExampleRecheck() {
 		log.Fatal(err)
 	}
 
-	cfg := auth.Config{Secret: exampleSecret, Tokens: store.Tokens()}
-	issuer, _ := auth.NewIssuer(cfg)
-	verifier, _ := auth.NewVerifier(cfg)
+	cfg := auth.Config{Tokens: store.Tokens()}
+	issuer, _ := auth.NewIssuer(exampleSecret, cfg)
+	verifier, _ := auth.NewVerifier(auth.HMAC(exampleSecret), cfg)
 	inHandler := make(chan struct{})
 	notes := verifier.Required(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		close(inHandler)

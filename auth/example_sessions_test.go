@@ -43,9 +43,9 @@ func ExampleNewRefresher() {
 		log.Fatal(err)
 	}
 
-	cfg := auth.Config{Secret: exampleSecret, Tokens: store.Tokens()}
-	issuer, _ := auth.NewIssuer(cfg)
-	verifier, _ := auth.NewVerifier(cfg)
+	cfg := auth.Config{Tokens: store.Tokens()}
+	issuer, _ := auth.NewIssuer(exampleSecret, cfg)
+	verifier, _ := auth.NewVerifier(auth.HMAC(exampleSecret), cfg)
 	refresher, err := auth.NewRefresher(issuer, auth.RefreshConfig{Store: store.Tokens()})
 	if err != nil {
 		log.Fatal(err)

@@ -33,12 +33,12 @@ func show(resp *http.Response, err error) {
 // Guard write routes of a stock ServeMux with Required, and read the user id
 // in the handler.
 func ExampleVerifier_Required() {
-	cfg := auth.Config{Secret: exampleSecret}
-	verifier, err := auth.NewVerifier(cfg)
+	cfg := auth.Config{}
+	verifier, err := auth.NewVerifier(auth.HMAC(exampleSecret), cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	issuer, err := auth.NewIssuer(cfg)
+	issuer, err := auth.NewIssuer(exampleSecret, cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func ExampleVerifier_Required() {
 // A GraphQL endpoint answers a bad token with its own error shape, and lets
 // a request without a token through anonymously.
 func ExampleVerifier_Authenticate() {
-	verifier, err := auth.NewVerifier(auth.Config{Secret: exampleSecret})
+	verifier, err := auth.NewVerifier(auth.HMAC(exampleSecret), auth.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -138,12 +138,12 @@ func ExampleLogin() {
 	}
 	users := exampleUsers{"ada@example.com": {id: 7, hash: hash}}
 
-	cfg := auth.Config{Secret: exampleSecret}
-	issuer, err := auth.NewIssuer(cfg)
+	cfg := auth.Config{}
+	issuer, err := auth.NewIssuer(exampleSecret, cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
-	verifier, err := auth.NewVerifier(cfg)
+	verifier, err := auth.NewVerifier(auth.HMAC(exampleSecret), cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -191,8 +191,8 @@ func ExampleLogin() {
 
 // Issue a token for a user, as a command-line tool would, and check it.
 func ExampleIssuer_Issue() {
-	cfg := auth.Config{Secret: exampleSecret, TTL: 15 * time.Minute}
-	issuer, err := auth.NewIssuer(cfg)
+	cfg := auth.Config{TTL: 15 * time.Minute}
+	issuer, err := auth.NewIssuer(exampleSecret, cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func ExampleIssuer_Issue() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	verifier, err := auth.NewVerifier(cfg)
+	verifier, err := auth.NewVerifier(auth.HMAC(exampleSecret), cfg)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func ExampleLoginLimit() {
 		log.Fatal(err)
 	}
 	users := exampleUsers{"ada@example.com": {id: 7, hash: hash}}
-	issuer, err := auth.NewIssuer(auth.Config{Secret: exampleSecret})
+	issuer, err := auth.NewIssuer(exampleSecret, auth.Config{})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -30,17 +30,17 @@ var testSecret = []byte("0123456789abcdef0123456789abcdef")
 var testNow = time.Date(2025, time.March, 4, 12, 0, 0, 0, time.UTC)
 
 func testConfig() auth.Config {
-	return auth.Config{Secret: testSecret, Now: func() time.Time { return testNow }}
+	return auth.Config{Now: func() time.Time { return testNow }}
 }
 
-// pair returns the issuer and verifier of cfg.
-func pair(t testing.TB, cfg auth.Config) (*auth.Issuer, *auth.Verifier) {
+// pair returns the issuer and verifier of secret and cfg.
+func pair(t testing.TB, secret []byte, cfg auth.Config) (*auth.Issuer, *auth.Verifier) {
 	t.Helper()
-	iss, err := auth.NewIssuer(cfg)
+	iss, err := auth.NewIssuer(secret, cfg)
 	if err != nil {
 		t.Fatalf("NewIssuer: %v", err)
 	}
-	v, err := auth.NewVerifier(cfg)
+	v, err := auth.NewVerifier(auth.HMAC(secret), cfg)
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
@@ -77,7 +77,7 @@ func (c *fakeClock) Add(d time.Duration) {
 
 func newVerifier(t testing.TB) *auth.Verifier {
 	t.Helper()
-	v, err := auth.NewVerifier(testConfig())
+	v, err := auth.NewVerifier(auth.HMAC(testSecret), testConfig())
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
@@ -86,7 +86,7 @@ func newVerifier(t testing.TB) *auth.Verifier {
 
 func newIssuer(t testing.TB) *auth.Issuer {
 	t.Helper()
-	iss, err := auth.NewIssuer(testConfig())
+	iss, err := auth.NewIssuer(testSecret, testConfig())
 	if err != nil {
 		t.Fatalf("NewIssuer: %v", err)
 	}

@@ -2,6 +2,7 @@ package auth
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -20,14 +21,20 @@ type Issuer struct {
 	iss, aud string
 }
 
-// NewIssuer returns an Issuer for cfg. It fails when the secret is missing or
-// shorter than [MinSecretBytes], or another field is out of range.
-func NewIssuer(cfg Config) (*Issuer, error) {
+// NewIssuer returns an Issuer that signs with secret, the HS256 key of
+// [HMAC] (which the Verifier of its tokens takes), and cfg. It copies
+// secret. It fails when the secret is missing or shorter than
+// [MinSecretBytes], or a field of cfg is out of range, reporting every
+// problem at once.
+func NewIssuer(secret []byte, cfg Config) (*Issuer, error) {
 	s, err := cfg.settings()
-	if err != nil {
+	if err := errors.Join(checkSecret(secret), err); err != nil {
 		return nil, err
 	}
-	return &Issuer{method: jwt.SigningMethodHS256, key: s.secret, kid: s.kid, ttl: s.ttl, now: s.now, iss: s.iss, aud: s.aud}, nil
+	return &Issuer{
+		method: jwt.SigningMethodHS256, key: append([]byte(nil), secret...), kid: KeyID(secret),
+		ttl: s.ttl, now: s.now, iss: s.iss, aud: s.aud,
+	}, nil
 }
 
 // Issue returns a signed token for the user userID, valid for [Issuer.TTL]
@@ -38,7 +45,7 @@ func NewIssuer(cfg Config) (*Issuer, error) {
 // with a refresh token also carry sid, the id of their session, and
 // auth_time, when the user logged in to begin it.) The header is
 // {"alg":"HS256","kid":…,"typ":"JWT"}, kid being [KeyID] of
-// [Config.Secret]. userID must be positive; otherwise the error wraps
+// its secret. userID must be positive; otherwise the error wraps
 // [ErrInvalidSubject].
 func (i *Issuer) Issue(userID int64) (string, error) { return i.issueFor(userID, "", time.Time{}) }
 

@@ -77,8 +77,8 @@ func TestIssueLifetime(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			now := testNow.Add(700 * time.Millisecond) // iat is truncated to the second
-			cfg := auth.Config{Secret: testSecret, TTL: tt.ttl, Leeway: -1, Now: func() time.Time { return now }}
-			iss, err := auth.NewIssuer(cfg)
+			cfg := auth.Config{TTL: tt.ttl, Leeway: -1, Now: func() time.Time { return now }}
+			iss, err := auth.NewIssuer(testSecret, cfg)
 			if err != nil {
 				t.Fatalf("NewIssuer: %v", err)
 			}
@@ -100,7 +100,7 @@ func TestIssueLifetime(t *testing.T) {
 				{at: testNow.Add(tt.wantTTL), wantOK: false},
 			} {
 				cfg.Now = func() time.Time { return check.at }
-				v, err := auth.NewVerifier(cfg)
+				v, err := auth.NewVerifier(auth.HMAC(testSecret), cfg)
 				if err != nil {
 					t.Fatalf("NewVerifier: %v", err)
 				}

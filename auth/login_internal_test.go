@@ -20,7 +20,7 @@ func (noUsers) PasswordHash(context.Context, string) (int64, []byte, error) {
 // still costs one bcrypt comparison, against a stand-in of the configured
 // cost.
 func TestLoginUnknownUserSpendsBcrypt(t *testing.T) {
-	iss, err := NewIssuer(Config{Secret: []byte("0123456789abcdef0123456789abcdef")})
+	iss, err := NewIssuer([]byte("0123456789abcdef0123456789abcdef"), Config{})
 	if err != nil {
 		t.Fatalf("NewIssuer: %v", err)
 	}

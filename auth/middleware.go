@@ -17,8 +17,8 @@ import (
 const unauthenticatedBody = `{"message":"Unauthenticated."}`
 
 // Required is the middleware for routes that need a user. A request with a valid bearer token
-// reaches next with the user id in its context ([UserID]; a handler that
-// writes calls [Recheck] once it has read the body); any other request
+// reaches next with the user in its context ([Subject], [UserID]; a handler
+// that writes calls [Recheck] once it has read the body); any other request
 // gets 401 {"message":"Unauthenticated."} with Content-Type: application/json
 // and WWW-Authenticate: Bearer, and the reason goes to [Config.Logger] (see
 // there).
@@ -183,7 +183,8 @@ func (v *Verifier) AuthenticateContext(r *http.Request) (context.Context, error)
 }
 
 // UserID returns the user id a context from [Verifier.AuthenticateContext]
-// or the middlewares carries: [UserID].
+// or the middlewares carries: [UserID] (false for a provider's subject that
+// is not a decimal id; [Verifier.Subject] reads every subject).
 func (v *Verifier) UserID(ctx context.Context) (int64, bool) { return UserID(ctx) }
 
 // Subject returns the user a context from [Verifier.AuthenticateContext]

@@ -45,7 +45,7 @@ func TestRecheck(t *testing.T) {
 			startChain(t, s.tokens, user, 1, time.Now())
 			startChain(t, s.tokens, user, 2, time.Now())
 			started := testNow.Add(-time.Minute)
-			_, v := pair(t, auth.Config{Secret: testSecret, Tokens: s.tokens, Now: testConfig().Now})
+			_, v := pair(t, testSecret, auth.Config{Tokens: s.tokens, Now: testConfig().Now})
 			plain := hs256(t, with(map[string]any{"sub": "7", "jti": "plain"}))
 			session := func(i int) string {
 				return hs256(t, with(map[string]any{"sub": user, "jti": "s" + string(rune('0'+i)),
@@ -117,7 +117,7 @@ func TestRecheck(t *testing.T) {
 			check("a context of WithToken", handMade, auth.Recheck, nil, 0)
 			check("a context of WithToken, through the Verifier", handMade, v.Recheck, auth.ErrRevoked, 1)
 			check("a context of WithUserID", auth.WithUserID(ctx, 7), auth.Recheck, nil, 0)
-			_, noStore := pair(t, testConfig())
+			_, noStore := pair(t, testSecret, testConfig())
 			check("a Verifier without a store", passedContext(t, noStore.Required, plain), auth.Recheck, nil, 0)
 			check("a Verifier without a store, through it", handMade, noStore.Recheck, nil, 0)
 

@@ -33,7 +33,7 @@ func newRefreshEnv(t *testing.T, s tokenStore, cfg auth.RefreshConfig) *refreshE
 	e := &refreshEnv{store: s, clk: newClock()}
 	e.email = fmt.Sprintf("user%d@example.com", time.Now().UnixNano())
 	e.user = addUser(t, s.users, e.email)
-	e.issuer, e.verifier = pair(t, auth.Config{Secret: testSecret, Tokens: s.tokens, Now: e.clk.Now})
+	e.issuer, e.verifier = pair(t, testSecret, auth.Config{Tokens: s.tokens, Now: e.clk.Now})
 	var err error
 	cfg.Store, cfg.Now = s.tokens, e.clk.Now
 	if e.refresh, err = auth.NewRefresher(e.issuer, cfg); err != nil {

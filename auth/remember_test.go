@@ -16,8 +16,8 @@ func TestRemember(t *testing.T) {
 	for _, st := range tokenStores {
 		t.Run(st.name, func(t *testing.T) {
 			s := st.open(t)
-			_, v := pair(t, auth.Config{Secret: testSecret, Tokens: s.tokens, Now: testConfig().Now})
-			_, other := pair(t, auth.Config{Secret: testSecret, Tokens: s.tokens, Now: testConfig().Now})
+			_, v := pair(t, testSecret, auth.Config{Tokens: s.tokens, Now: testConfig().Now})
+			_, other := pair(t, testSecret, auth.Config{Tokens: s.tokens, Now: testConfig().Now})
 			valid := hs256(t, with(map[string]any{"sub": "7", "jti": "remember"}))
 			for _, tt := range []struct {
 				name, header string
@@ -72,7 +72,7 @@ func TestRemember(t *testing.T) {
 // The GraphQL endpoint of a service whose idempotency keys are named after
 // the user: both authenticate the request, Remember checks it once.
 func ExampleVerifier_Remember() {
-	v, err := auth.NewVerifier(auth.Config{Secret: []byte("an example secret of 32 bytes...")})
+	v, err := auth.NewVerifier(auth.HMAC([]byte("an example secret of 32 bytes...")), auth.Config{})
 	if err != nil {
 		panic(err)
 	}

@@ -24,8 +24,7 @@ var (
 // an unknown kid never.
 func TestKeyRotation(t *testing.T) {
 	ctx := context.Background()
-	before := auth.Config{Secret: oldSecret, Now: testConfig().Now}
-	oldIssuer, err := auth.NewIssuer(before)
+	oldIssuer, err := auth.NewIssuer(oldSecret, auth.Config{Now: testConfig().Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +33,14 @@ func TestKeyRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	after := auth.Config{Secret: testSecret, PreviousSecrets: [][]byte{olderSecret, oldSecret}, Now: testConfig().Now}
-	newIssuer, v := pair(t, after)
+	newIssuer, err := auth.NewIssuer(testSecret, auth.Config{Now: testConfig().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := auth.NewVerifier(auth.HMAC(testSecret, olderSecret, oldSecret), auth.Config{Now: testConfig().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
 	newToken, err := newIssuer.Issue(43)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +101,7 @@ func TestKeyRotation(t *testing.T) {
 	}
 
 	// Once the previous key is dropped, its tokens are refused.
-	dropped, err := auth.NewVerifier(auth.Config{Secret: testSecret, Now: testConfig().Now})
+	dropped, err := auth.NewVerifier(auth.HMAC(testSecret), auth.Config{Now: testConfig().Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,26 +122,23 @@ func TestKeyID(t *testing.T) {
 	}
 }
 
-// TestPreviousSecretErrors checks the rules of Config.PreviousSecrets.
+// TestPreviousSecretErrors checks the rules of HMAC's previous secrets.
 func TestPreviousSecretErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		previous [][]byte
 		want     []string
 	}{
-		{"short", [][]byte{[]byte("short")}, []string{"auth: Config.PreviousSecrets[0] is 5 bytes; HS256 needs at least 32"}},
-		{"current", [][]byte{oldSecret, testSecret}, []string{"auth: Config.PreviousSecrets[1] is the current Secret"}},
-		{"repeated", [][]byte{oldSecret, oldSecret}, []string{"auth: Config.PreviousSecrets[1] repeats an earlier previous secret"}},
-		{"all at once", [][]byte{nil, testSecret}, []string{"PreviousSecrets[0] is 0 bytes", "PreviousSecrets[1] is the current Secret"}},
+		{"short", [][]byte{[]byte("short")}, []string{"auth: previous secret 0 is 5 bytes; HS256 needs at least 32"}},
+		{"current", [][]byte{oldSecret, testSecret}, []string{"auth: previous secret 1 is the current secret"}},
+		{"repeated", [][]byte{oldSecret, oldSecret}, []string{"auth: previous secret 1 repeats an earlier previous secret"}},
+		{"all at once", [][]byte{nil, testSecret}, []string{"previous secret 0 is 0 bytes", "previous secret 1 is the current secret"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, verr := auth.NewVerifier(auth.Config{Secret: testSecret, PreviousSecrets: tt.previous})
-			_, ierr := auth.NewIssuer(auth.Config{Secret: testSecret, PreviousSecrets: tt.previous})
-			for _, err := range []error{verr, ierr} {
-				for _, want := range tt.want {
-					if err == nil || !strings.Contains(err.Error(), want) {
-						t.Errorf("error = %v; want it to contain %q", err, want)
-					}
+			_, err := auth.NewVerifier(auth.HMAC(testSecret, tt.previous...), auth.Config{})
+			for _, want := range tt.want {
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Errorf("error = %v; want it to contain %q", err, want)
 				}
 			}
 		})
@@ -149,7 +151,7 @@ func TestIssuerAudience(t *testing.T) {
 	ctx := context.Background()
 	cfg := testConfig()
 	cfg.Issuer, cfg.Audience = "https://api.example.com", "articles"
-	issuer, v := pair(t, cfg)
+	issuer, v := pair(t, testSecret, cfg)
 	token, err := issuer.Issue(42)
 	if err != nil {
 		t.Fatal(err)

@@ -30,7 +30,7 @@ func (f funcUsers) PasswordHash(ctx context.Context, email string) (int64, []byt
 // log unless cfg says otherwise.
 func newTestLogin(t *testing.T, users Users, cfg LoginConfig) *Login {
 	t.Helper()
-	iss, err := NewIssuer(Config{Secret: []byte("0123456789abcdef0123456789abcdef")})
+	iss, err := NewIssuer([]byte("0123456789abcdef0123456789abcdef"), Config{})
 	if err != nil {
 		t.Fatalf("NewIssuer: %v", err)
 	}

@@ -91,7 +91,13 @@ type TokenStore interface {
 
 // Token is what a verified access token says.
 type Token struct {
-	// UserID is the user, from sub.
+	// Subject is the user, the token's sub as written: a decimal id for
+	// the kit's own tokens, any string (a UUID, say) for an identity
+	// provider's (see [PublicKeys] and [JWKS]).
+	Subject string
+	// UserID is the user as an integer: sub, when it is a positive
+	// decimal int64, as it always is in the kit's own tokens; 0 for a
+	// token of a provider whose sub is not.
 	UserID int64
 	// ID identifies the token for revocation: its jti, or, for a token
 	// without one, "sha256:" and the hex SHA-256 of its signed part (the
@@ -101,7 +107,8 @@ type Token struct {
 	KeyID string
 	// Session is the session (the refresh token family) it was issued
 	// with, its sid claim, when a [Login] or [Refresher] with refresh
-	// tokens issued it.
+	// tokens issued it; always "" for a provider's token, whose sid (if
+	// any) names a session of the provider's.
 	Session string
 	// AuthTime is when the user logged in to begin the session, its
 	// auth_time claim (whole seconds); zero when the token has none.

@@ -69,7 +69,7 @@ func TestRevocation(t *testing.T) {
 			ctx := context.Background()
 			s := st.open(t)
 			clk := newClock()
-			issuer, v := pair(t, auth.Config{Secret: testSecret, Tokens: s.tokens, Now: clk.Now})
+			issuer, v := pair(t, testSecret, auth.Config{Tokens: s.tokens, Now: clk.Now})
 			issue := func(user int64) (string, auth.Token) {
 				t.Helper()
 				raw, err := issuer.Issue(user)
@@ -187,7 +187,7 @@ func TestRevocation(t *testing.T) {
 func BenchmarkVerify(b *testing.B) {
 	ctx := context.Background()
 	run := func(b *testing.B, tokens auth.TokenStore, token string) {
-		_, v := pair(b, auth.Config{Secret: testSecret, Tokens: tokens, Now: testConfig().Now})
+		_, v := pair(b, testSecret, auth.Config{Tokens: tokens, Now: testConfig().Now})
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := v.Verify(ctx, token); err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,40 +17,53 @@ import (
 // Verifier checks access tokens and guards handlers with them. Build it with
 // [NewVerifier]; it is safe for concurrent use.
 //
-// A token is accepted only if it is signed with the pinned algorithm (HS256)
-// and the key its kid names (the current key when it has no kid), carries
-// exp in the future, nbf and iat (when present) not in the future, all
-// three JSON numbers, a positive integer sub, the configured iss and aud,
-// names no member of its header or claims twice, and (with
-// [Config.Tokens]) is not revoked. The leeway of [Config.Leeway] applies to
-// the three time claims. The header's jku, jwk, x5u and similar fields are
-// ignored: the key never comes from the token.
+// A token is accepted only if it is signed with the key its kid names
+// (among [HMAC] secrets, the current one when it has no kid) and that
+// key's algorithm, carries exp in the future, nbf and iat (when present)
+// not in the future, all three JSON numbers, a sub as the key's kind
+// wants it (a positive integer for the kit's own HMAC keys, a string for
+// public keys), the configured iss and aud, names no member of its header
+// or claims twice, and (with [Config.Tokens]) is not revoked. The leeway
+// of [Config.Leeway] applies to the three time claims. The header's jku,
+// jwk, x5u and similar fields are ignored: the key never comes from the
+// token.
 type Verifier struct {
-	method  jwt.SigningMethod
-	current string            // kid of the current key
-	keys    map[string][]byte // by kid: the current key and the previous ones
-	parser  *jwt.Parser
-	tokens  TokenStore // nil: no revocation
-	leeway  time.Duration
-	now     func() time.Time
-	logger  *slog.Logger // nil: the request's (see Config.Logger)
+	keys   keySource
+	parser *jwt.Parser
+	tokens TokenStore // nil: no revocation
+	leeway time.Duration
+	now    func() time.Time
+	logger *slog.Logger // nil: the request's (see Config.Logger)
 }
 
-// NewVerifier returns a Verifier for cfg. It fails when a secret is
-// missing or shorter than [MinSecretBytes], or another field is out of range.
-func NewVerifier(cfg Config) (*Verifier, error) {
+// NewVerifier returns a Verifier of the tokens signed with keys ([HMAC],
+// [PublicKeys] or a [*JWKS]), checked as cfg says. It fails when keys is
+// nil or not valid (an HMAC secret shorter than [MinSecretBytes], say), a
+// field of cfg is out of range, or cfg.Tokens is set with public keys,
+// reporting every problem at once.
+func NewVerifier(keys Keys, cfg Config) (*Verifier, error) {
+	var errs []error
+	var src keySource
+	if keys == nil {
+		errs = append(errs, errors.New("auth: NewVerifier needs Keys: HMAC, PublicKeys or a JWKS"))
+	} else {
+		var err error
+		if src, err = keys.source(); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	s, err := cfg.settings()
 	if err != nil {
+		errs = append(errs, err)
+	}
+	if _, own := src.(*hmacSource); src != nil && !own && cfg.Tokens != nil {
+		errs = append(errs, errors.New("auth: Config.Tokens needs HMAC keys: the token store revokes the kit's own tokens, not an identity provider's"))
+	}
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	method := jwt.SigningMethodHS256
-	keys := make(map[string][]byte, 1+len(s.previous))
-	for kid, key := range s.previous {
-		keys[kid] = key
-	}
-	keys[s.kid] = s.secret
 	opts := []jwt.ParserOption{
-		jwt.WithValidMethods([]string{method.Alg()}),
+		jwt.WithValidMethods(src.algorithms()),
 		// One spelling per token: the lenient decoder would take the
 		// spare bits of the signature's last character as they come, and
 		// a token denied by its digest would come back respelled.
@@ -66,40 +80,56 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 		opts = append(opts, jwt.WithAudience(s.aud))
 	}
 	return &Verifier{
-		method:  method,
-		current: s.kid,
-		keys:    keys,
-		tokens:  s.tokens,
-		leeway:  s.leeway,
-		now:     s.now,
-		logger:  cfg.Logger,
-		parser:  jwt.NewParser(opts...),
+		keys:   src,
+		tokens: s.tokens,
+		leeway: s.leeway,
+		now:    s.now,
+		logger: cfg.Logger,
+		parser: jwt.NewParser(opts...),
 	}, nil
 }
 
 // Verify checks token, a compact JWT, and returns what it says. With
 // [Config.Tokens] it also asks the store whether the token was revoked.
-// The error wraps [ErrTokenTooLarge], [ErrInvalidToken],
-// [ErrInvalidSubject], [ErrRevoked] or [ErrUnavailable] (the store could
-// not answer); it describes the reason for the log, never for the client.
+// With a [*JWKS] it may wait for the key set to be fetched, until ctx ends
+// or [JWKSConfig.Timeout] at most. The error wraps [ErrTokenTooLarge],
+// [ErrInvalidToken], [ErrInvalidSubject], [ErrRevoked] or [ErrUnavailable]
+// (the store could not answer); it describes the reason for the log,
+// never for the client.
 func (v *Verifier) Verify(ctx context.Context, token string) (Token, error) {
 	if len(token) > MaxHeaderBytes {
 		return Token{}, fmt.Errorf("%w: %d bytes, at most %d allowed", ErrTokenTooLarge, len(token), MaxHeaderBytes)
 	}
-	var c claims
-	parsed, err := v.parser.ParseWithClaims(token, &c, v.keyFor)
+	var (
+		c    claims
+		used verifyKey
+	)
+	_, err := v.parser.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
+		k, err := v.keyFor(ctx, t)
+		used = k
+		return k.key, err
+	})
 	if err != nil {
 		return Token{}, fmt.Errorf("%w: %w", ErrInvalidToken, err)
 	}
-	switch {
-	case c.subErr != nil:
-		return Token{}, c.subErr
-	case c.sub == 0:
-		return Token{}, fmt.Errorf("%w: sub claim is missing", ErrInvalidSubject)
-	}
-	t := Token{UserID: c.sub, ID: c.ID, KeyID: v.current, Session: c.sid, ExpiresAt: c.ExpiresAt.Time}
-	if kid, ok := parsed.Header["kid"].(string); ok {
-		t.KeyID = kid
+	t := Token{ID: c.ID, KeyID: used.kid, ExpiresAt: c.ExpiresAt.Time}
+	if used.own() {
+		switch {
+		case c.subErr != nil:
+			return Token{}, c.subErr
+		case c.sub == 0:
+			return Token{}, fmt.Errorf("%w: sub claim is missing", ErrInvalidSubject)
+		}
+		t.UserID, t.Subject, t.Session = c.sub, strconv.FormatInt(c.sub, 10), c.sid
+	} else {
+		// An identity provider's token: any string names its user, a
+		// decimal one an integer user too; its sid is the provider's.
+		if t.Subject, err = stringSubject(c.subRaw); err != nil {
+			return Token{}, err
+		}
+		if c.subErr == nil {
+			t.UserID = c.sub
+		}
 	}
 	if c.IssuedAt != nil {
 		t.IssuedAt = c.IssuedAt.Time
@@ -134,40 +164,41 @@ func checkRevoked(ctx context.Context, tokens TokenStore, t Token) error {
 	return nil
 }
 
-// keyFor is the jwt.Keyfunc: it returns the configured key the header's kid
-// names (the current key when there is no kid), after refusing header
-// fields this package does not honour.
-func (v *Verifier) keyFor(t *jwt.Token) (any, error) {
+// keyFor returns the key the header's kid names (see [HMAC] for a token
+// without kid), after refusing header fields this package does not
+// honour and an algorithm other than the key's.
+func (v *Verifier) keyFor(ctx context.Context, t *jwt.Token) (verifyKey, error) {
 	if err := checkHeader(t.Raw); err != nil {
-		return nil, err
-	}
-	// The parser already pins the algorithm; checking again costs nothing.
-	if t.Method.Alg() != v.method.Alg() {
-		return nil, fmt.Errorf("algorithm %s is not %s", t.Method.Alg(), v.method.Alg())
+		return verifyKey{}, err
 	}
 	if typ, ok := t.Header["typ"]; ok {
 		if s, _ := typ.(string); !strings.EqualFold(s, "JWT") {
-			return nil, errors.New(`header typ is not "JWT"`)
+			return verifyKey{}, errors.New(`header typ is not "JWT"`)
 		}
 	}
 	// RFC 7515 §4.1.11: critical extensions that are not understood (and
 	// none are) make the token invalid.
 	if _, ok := t.Header["crit"]; ok {
-		return nil, errors.New("header crit names extensions that are not supported")
+		return verifyKey{}, errors.New("header crit names extensions that are not supported")
 	}
-	raw, ok := t.Header["kid"]
-	if !ok {
-		return v.keys[v.current], nil
+	var kid string
+	raw, hasKid := t.Header["kid"]
+	if hasKid {
+		var isString bool
+		if kid, isString = raw.(string); !isString {
+			return verifyKey{}, errors.New("header kid is not a string")
+		}
 	}
-	kid, isString := raw.(string)
-	if !isString {
-		return nil, errors.New("header kid is not a string")
+	k, err := v.keys.key(ctx, kid, hasKid)
+	if err != nil {
+		return verifyKey{}, err
 	}
-	key, known := v.keys[kid]
-	if !known {
-		return nil, fmt.Errorf("header kid %q names no configured key", truncate(kid, 64))
+	// The algorithm is the key's: an RS256 key's bytes are never an
+	// HS256 secret, an HS256 secret never verifies an RS256 token.
+	if alg := t.Method.Alg(); alg != k.alg {
+		return verifyKey{}, fmt.Errorf("algorithm %s is not %s, the algorithm of key %q", alg, k.alg, truncate(k.kid, 64))
 	}
-	return key, nil
+	return k, nil
 }
 
 // truncate shortens s to at most n bytes for a log line.

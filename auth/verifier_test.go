@@ -360,7 +360,7 @@ func TestVerifyLeeway(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := testConfig()
 			cfg.Leeway = tt.leeway
-			v, err := auth.NewVerifier(cfg)
+			v, err := auth.NewVerifier(auth.HMAC(testSecret), cfg)
 			if err != nil {
 				t.Fatalf("NewVerifier: %v", err)
 			}
@@ -374,7 +374,7 @@ func TestVerifyLeeway(t *testing.T) {
 
 func TestVerifierOwnsSecret(t *testing.T) {
 	secret := append([]byte(nil), testSecret...)
-	v, err := auth.NewVerifier(auth.Config{Secret: secret, Now: testConfig().Now})
+	v, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{Now: testConfig().Now})
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}

@@ -30,12 +30,12 @@ func newCostServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	ts := &testServer{logs: &logbuf.Buffer{}, mutations: new(atomic.Int64)}
 	logger := logbuf.Logger(ts.logs)
 	cfg.Presenter.Logger = logger
-	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
+	verifier, err := auth.NewVerifier(auth.HMAC(testSecret), auth.Config{})
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
 	cfg.Auth = verifier
-	ts.issuer = newIssuer(t, auth.Config{Secret: testSecret})
+	ts.issuer = newIssuer(t, testSecret, auth.Config{})
 	q, m := sampleTypes(newSampleData(), ts.mutations)
 	declared := false
 	for i := range q {

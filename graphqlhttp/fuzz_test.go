@@ -20,7 +20,7 @@ import (
 // cache, and authentication wired in.
 func fuzzHandler(f *testing.F) http.Handler {
 	f.Helper()
-	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
+	verifier, err := auth.NewVerifier(auth.HMAC(testSecret), auth.Config{})
 	if err != nil {
 		f.Fatalf("NewVerifier: %v", err)
 	}

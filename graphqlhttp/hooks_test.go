@@ -81,11 +81,11 @@ func hooksServer(t *testing.T, hooks apierror.Hooks) (srv *httptest.Server, toke
 	if err != nil {
 		t.Fatalf("CreateUser: %v", err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
+	verifier, err := auth.NewVerifier(auth.HMAC(testSecret), auth.Config{})
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
-	token, err = newIssuer(t, auth.Config{Secret: testSecret}).Issue(userID)
+	token, err = newIssuer(t, testSecret, auth.Config{}).Issue(userID)
 	if err != nil {
 		t.Fatalf("Issue: %v", err)
 	}

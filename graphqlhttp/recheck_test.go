@@ -82,12 +82,12 @@ func TestMutationGateRechecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := auth.Config{Secret: testSecret, Tokens: store.Tokens()}
-	verifier, err := auth.NewVerifier(cfg)
+	cfg := auth.Config{Tokens: store.Tokens()}
+	verifier, err := auth.NewVerifier(auth.HMAC(testSecret), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	issuer, err := auth.NewIssuer(cfg)
+	issuer, err := auth.NewIssuer(testSecret, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

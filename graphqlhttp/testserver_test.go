@@ -48,14 +48,14 @@ func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 		logger := logbuf.Logger(ts.logs)
 		cfg.Presenter.Logger = logger
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: testSecret})
+	verifier, err := auth.NewVerifier(auth.HMAC(testSecret), auth.Config{})
 	if err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
 	if cfg.Auth == nil {
 		cfg.Auth = verifier
 	}
-	ts.issuer = newIssuer(t, auth.Config{Secret: testSecret})
+	ts.issuer = newIssuer(t, testSecret, auth.Config{})
 	h, err := graphqlhttp.New(testSchema(t, ts.mutations), cfg)
 	if err != nil {
 		t.Fatalf("New: %v", err)
@@ -66,9 +66,9 @@ func newTestServer(t *testing.T, cfg graphqlhttp.Config) *testServer {
 	return ts
 }
 
-func newIssuer(t *testing.T, cfg auth.Config) *auth.Issuer {
+func newIssuer(t *testing.T, secret []byte, cfg auth.Config) *auth.Issuer {
 	t.Helper()
-	iss, err := auth.NewIssuer(cfg)
+	iss, err := auth.NewIssuer(secret, cfg)
 	if err != nil {
 		t.Fatalf("NewIssuer: %v", err)
 	}
@@ -89,7 +89,7 @@ func (ts *testServer) token(t *testing.T, userID int64) string {
 // expired an hour ago.
 func expiredToken(t *testing.T) string {
 	t.Helper()
-	iss := newIssuer(t, auth.Config{Secret: testSecret, TTL: time.Hour,
+	iss := newIssuer(t, testSecret, auth.Config{TTL: time.Hour,
 		Now: func() time.Time { return time.Now().Add(-2 * time.Hour) }})
 	tok, err := iss.Issue(7)
 	if err != nil {
@@ -101,7 +101,7 @@ func expiredToken(t *testing.T) string {
 // forgedToken returns a bearer token for user 7 signed with another key.
 func forgedToken(t *testing.T) string {
 	t.Helper()
-	tok, err := newIssuer(t, auth.Config{Secret: otherSecret}).Issue(7)
+	tok, err := newIssuer(t, otherSecret, auth.Config{}).Issue(7)
 	if err != nil {
 		t.Fatalf("Issue: %v", err)
 	}

@@ -30,7 +30,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: []byte(os.Getenv("JWT_SECRET"))})
+	verifier, err := auth.NewVerifier(auth.HMAC([]byte(os.Getenv("JWT_SECRET"))), auth.Config{})
 	if err != nil {
 		log.Fatal(err) // a secret shorter than 32 bytes is refused
 	}

@@ -87,9 +87,10 @@ func ExampleStore_MigrateSchemas() {
 		log.Fatal(err)
 	}
 
-	cfg := auth.Config{Secret: []byte("an example secret of 32 bytes or more"), Tokens: store.Tokens()}
-	issuer, _ := auth.NewIssuer(cfg)
-	verifier, _ := auth.NewVerifier(cfg)
+	secret := []byte("an example secret of 32 bytes or more")
+	cfg := auth.Config{Tokens: store.Tokens()}
+	issuer, _ := auth.NewIssuer(secret, cfg)
+	verifier, _ := auth.NewVerifier(auth.HMAC(secret), cfg)
 	token, _ := issuer.Issue(42)
 	_, err = verifier.Verify(ctx, token)
 	fmt.Println("before:", err)

@@ -93,7 +93,7 @@ func run(ctx context.Context, addr, dbPath string, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	router, err := newRouter(store.Users(), store.Articles(), auth.Config{Secret: secret}, logger)
+	router, err := newRouter(store.Users(), store.Articles(), secret, logger)
 	if err != nil {
 		return err
 	}
@@ -125,12 +125,12 @@ func jwtSecret(logger *slog.Logger) ([]byte, error) {
 
 // newRouter mounts the kit's handlers on a chi router: the users'
 // credentials for login, and the articles.
-func newRouter(users auth.Users, db articles.Store, authConfig auth.Config, logger *slog.Logger) (http.Handler, error) {
-	verifier, err := auth.NewVerifier(authConfig)
+func newRouter(users auth.Users, db articles.Store, secret []byte, logger *slog.Logger) (http.Handler, error) {
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{})
 	if err != nil {
 		return nil, err
 	}
-	issuer, err := auth.NewIssuer(authConfig)
+	issuer, err := auth.NewIssuer(secret, auth.Config{})
 	if err != nil {
 		return nil, err
 	}

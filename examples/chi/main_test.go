@@ -47,15 +47,15 @@ func testServer(t *testing.T) (srv *httptest.Server, adaToken, bobToken string) 
 		t.Fatal(err)
 	}
 
-	cfg := auth.Config{Secret: []byte("a test secret of at least 32 bytes, not for production")}
-	router, err := newRouter(store.Users(), store.Articles(), cfg, slog.New(slog.DiscardHandler))
+	secret := []byte("a test secret of at least 32 bytes, not for production")
+	router, err := newRouter(store.Users(), store.Articles(), secret, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv = httptest.NewServer(router)
 	t.Cleanup(srv.Close)
 
-	issuer, err := auth.NewIssuer(cfg)
+	issuer, err := auth.NewIssuer(secret, auth.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,11 +72,11 @@ func newKit(t *testing.T) kit {
 	if err != nil {
 		t.Fatal(err)
 	}
-	verifier, err := auth.NewVerifier(auth.Config{Secret: secret, Logger: nop})
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), auth.Config{Logger: nop})
 	if err != nil {
 		t.Fatal(err)
 	}
-	issuer, err := auth.NewIssuer(auth.Config{Secret: secret})
+	issuer, err := auth.NewIssuer(secret, auth.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ type command struct {
 	name     string // serve, migrate, users add, users delete, users logout, token
 	serve    bool   // needs the JWT secret and starts the server
 	needsJWT bool
-	run      func(ctx context.Context, db *database, s settings, cfg auth.Config) error
+	run      func(ctx context.Context, db *database, s settings, jwt jwtKeys) error
 }
 
 // parseCommand reads the command line. It touches nothing, so that a
@@ -125,7 +125,7 @@ func parseCommand(args []string, stdout io.Writer) (command, error) {
 		if err := parseFlags(newFlags("migrate"), args); err != nil {
 			return command{}, err
 		}
-		return command{name: name, run: func(ctx context.Context, db *database, _ settings, _ auth.Config) error {
+		return command{name: name, run: func(ctx context.Context, db *database, _ settings, _ jwtKeys) error {
 			return db.migrate(ctx)
 		}}, nil
 	case "users":
@@ -160,7 +160,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	}
 	defer db.Close()
 
-	var cfg auth.Config
+	var jwt jwtKeys
 	if cmd.needsJWT {
 		// The tables first: on PostgreSQL the generated secret lives in
 		// one of them.
@@ -171,12 +171,12 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		if err != nil {
 			return err
 		}
-		if cfg, err = jwtConfig(secret, s, db); err != nil {
+		if jwt, err = jwtConfig(secret, s, db); err != nil {
 			return err
 		}
 	}
 	if !cmd.serve {
-		if err := cmd.run(ctx, db, s, cfg); err != nil {
+		if err := cmd.run(ctx, db, s, jwt); err != nil {
 			return err
 		}
 		if cmd.name == "migrate" {
@@ -185,11 +185,11 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return nil
 	}
 
-	verifier, err := auth.NewVerifier(cfg)
+	verifier, err := auth.NewVerifier(auth.HMAC(jwt.secret, jwt.previous...), jwt.cfg)
 	if err != nil {
 		return err
 	}
-	issuer, err := auth.NewIssuer(cfg)
+	issuer, err := auth.NewIssuer(jwt.secret, jwt.cfg)
 	if err != nil {
 		return err
 	}
@@ -205,38 +205,45 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 		return err
 	}
 	logger.Info().Str("database", db.kind).Str("where", db.where).Msgf("database: %s %s", db.kind, db.where)
-	logKeys(logger, cfg)
+	logKeys(logger, jwt)
 	logProxies(logger, s.proxies)
 	logger.Info().Bool("introspection", s.graphql.Introspection).Msgf("introspection: %s", onOff(s.graphql.Introspection))
 	logger.Info().Str("service", s.telemetry.serviceName).Bool("tracing", s.telemetry.on()).Msgf("tracing: %s", s.telemetry.describe())
 	return serve(ctx, s, handler, logger)
 }
 
+// jwtKeys are the keys and the configuration of the verifier and the
+// issuer.
+type jwtKeys struct {
+	secret   []byte   // signs and verifies
+	previous [][]byte // only verify
+	cfg      auth.Config
+}
+
 // jwtConfig is the configuration of the verifier and the issuer: the
 // current secret signs and verifies, JWT_SECRET_PREVIOUS only verify, and
 // the database keeps the revoked tokens.
-func jwtConfig(secret []byte, s settings, db *database) (auth.Config, error) {
+func jwtConfig(secret []byte, s settings, db *database) (jwtKeys, error) {
 	for i, key := range s.jwtPrevious {
 		if bytes.Equal(key, secret) {
-			return auth.Config{}, fmt.Errorf("JWT_SECRET_PREVIOUS: secret %d of the list is the current JWT secret; list only the secrets it replaced", i+1)
+			return jwtKeys{}, fmt.Errorf("JWT_SECRET_PREVIOUS: secret %d of the list is the current JWT secret; list only the secrets it replaced", i+1)
 		}
 	}
-	return auth.Config{
-		Secret:          secret,
-		PreviousSecrets: s.jwtPrevious,
-		Issuer:          s.jwtIssuer,
-		Audience:        s.jwtAudience,
-		TTL:             s.jwtTTL,
-		Tokens:          db.store.Tokens(),
-	}, nil
+	return jwtKeys{secret: secret, previous: s.jwtPrevious, cfg: auth.Config{
+		Issuer:   s.jwtIssuer,
+		Audience: s.jwtAudience,
+		TTL:      s.jwtTTL,
+		Tokens:   db.store.Tokens(),
+	}}, nil
 }
 
 // logKeys logs which keys the server signs and verifies with, by their key
 // ids (the kid of the tokens' header), never the keys.
-func logKeys(logger *zerolog.Logger, cfg auth.Config) {
-	kid := auth.KeyID(cfg.Secret)
-	previous := make([]string, len(cfg.PreviousSecrets))
-	for i, key := range cfg.PreviousSecrets {
+func logKeys(logger *zerolog.Logger, jwt jwtKeys) {
+	cfg := jwt.cfg
+	kid := auth.KeyID(jwt.secret)
+	previous := make([]string, len(jwt.previous))
+	for i, key := range jwt.previous {
 		previous[i] = auth.KeyID(key)
 	}
 	also := "no previous keys"
@@ -340,7 +347,7 @@ func parseAddUser(args []string, stdout io.Writer) (command, error) {
 		return command{}, fmt.Errorf("%w: --password is %d bytes long; bcrypt uses at most %d, so a longer one is refused",
 			errUsage, len(*password), auth.MaxPasswordBytes)
 	}
-	return command{name: "users add", run: func(ctx context.Context, db *database, s settings, _ auth.Config) error {
+	return command{name: "users add", run: func(ctx context.Context, db *database, s settings, _ jwtKeys) error {
 		if err := db.migrate(ctx); err != nil {
 			return err
 		}
@@ -366,7 +373,7 @@ func parseDeleteUser(args []string, stdout io.Writer) (command, error) {
 	if *id <= 0 {
 		return command{}, fmt.Errorf("%w: users delete needs --id, a positive integer", errUsage)
 	}
-	return command{name: "users delete", run: func(ctx context.Context, db *database, _ settings, _ auth.Config) error {
+	return command{name: "users delete", run: func(ctx context.Context, db *database, _ settings, _ jwtKeys) error {
 		if err := db.store.DeleteUser(ctx, *id); err != nil {
 			return fmt.Errorf("deleting user %d: %w", *id, err)
 		}
@@ -390,7 +397,7 @@ func parseLogoutUser(args []string, stdout io.Writer) (command, error) {
 	if *id <= 0 {
 		return command{}, fmt.Errorf("%w: users logout needs --id, a positive integer", errUsage)
 	}
-	return command{name: "users logout", run: func(ctx context.Context, db *database, _ settings, _ auth.Config) error {
+	return command{name: "users logout", run: func(ctx context.Context, db *database, _ settings, _ jwtKeys) error {
 		// The revocation tables come with the migrations: a database the
 		// server has not yet updated gets them now.
 		if err := db.migrate(ctx); err != nil {
@@ -423,7 +430,7 @@ func parseToken(args []string, stdout io.Writer) (command, error) {
 	if *ttl < 0 || (*ttl > 0 && *ttl < time.Second) {
 		return command{}, fmt.Errorf("%w: token: --ttl must be at least 1s", errUsage)
 	}
-	return command{name: "token", needsJWT: true, run: func(ctx context.Context, db *database, _ settings, cfg auth.Config) error {
+	return command{name: "token", needsJWT: true, run: func(ctx context.Context, db *database, _ settings, jwt jwtKeys) error {
 		// A token for a user who does not exist would only be refused
 		// later, at its first use: refuse it now.
 		switch ok, err := db.posts.userExists(ctx, *user); {
@@ -432,10 +439,11 @@ func parseToken(args []string, stdout io.Writer) (command, error) {
 		case !ok:
 			return fmt.Errorf("token: there is no user %d (see users add)", *user)
 		}
+		cfg := jwt.cfg
 		if *ttl > 0 {
 			cfg.TTL = *ttl
 		}
-		issuer, err := auth.NewIssuer(cfg)
+		issuer, err := auth.NewIssuer(jwt.secret, cfg)
 		if err != nil {
 			return err
 		}

@@ -49,12 +49,13 @@ func TestOneRevocationCheckPerRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	tokens := &countingTokens{TokenStore: db.store.Tokens()}
-	cfg := auth.Config{Secret: []byte(strings.Repeat("k", 32)), Tokens: tokens}
-	verifier, err := auth.NewVerifier(cfg)
+	secret := []byte(strings.Repeat("k", 32))
+	cfg := auth.Config{Tokens: tokens}
+	verifier, err := auth.NewVerifier(auth.HMAC(secret), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	issuer, err := auth.NewIssuer(cfg)
+	issuer, err := auth.NewIssuer(secret, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
