@@ -140,7 +140,7 @@ type connJSON struct {
 			}
 			PageInfo struct {
 				HasNextPage, HasPreviousPage bool
-				StartCursor, EndCursor      *string
+				StartCursor, EndCursor       *string
 			}
 		} `json:"postsConnection"`
 	}
