@@ -15,6 +15,7 @@ import (
 	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/cursor"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
 	"github.com/gqlkit/gqlkit/internal/stall"
@@ -187,6 +188,8 @@ type Handler struct {
 	stall   time.Duration
 	answers sync.Pool
 	poolCap int
+
+	cursors cursor.Codec // of the cursor pages
 }
 
 // NewHandler returns a Handler serving store. It reports every problem of
@@ -199,6 +202,7 @@ func NewHandler(store Store, cfg Config) (*Handler, error) {
 		now:     cfg.Now,
 		userID:  cfg.UserID,
 		errs:    cfg.Presenter,
+		cursors: cursor.New(cursorBinding, nil),
 	}
 	var errs []error
 	if store == nil {
