@@ -77,6 +77,10 @@ type Request[K any] struct {
 	Limit int
 	// Args are the field's other arguments ([Config].Args).
 	Args graphql.Args
+	// Info describes the connection field: a load function asks it what
+	// the client selected of the nodes, with paths such as
+	// "edges.node.author", to load related rows with the page.
+	Info graphql.ResolveInfo
 }
 
 // Size returns the page size: Limit - 1.

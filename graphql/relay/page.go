@@ -57,6 +57,7 @@ func (c *Connection[P, T, K]) resolve(ctx context.Context, parent P, args graphq
 	if err != nil {
 		return nil, err
 	}
+	req.Info = info
 	page := &Page[T]{Edges: []Edge[T]{}}
 	if info.IsSelected("edges") || info.IsSelected("pageInfo") {
 		rows, err := c.load(ctx, parent, req)
