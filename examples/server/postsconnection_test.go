@@ -41,7 +41,7 @@ func TestPostsConnection(t *testing.T) {
 					}
 					PageInfo struct {
 						HasNextPage, HasPreviousPage bool
-						StartCursor, EndCursor      *string
+						StartCursor, EndCursor       *string
 					}
 					TotalCount int
 				}
