@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -99,6 +101,7 @@ type Connection[P, T, K any] struct {
 	cfg      Config[P]
 	defSize  int
 	maxSize  int
+	shape    string // of K, in the cursors' binding
 }
 
 // reserved are the arguments of every connection field.
@@ -121,7 +124,7 @@ func New[P, T, K any](node *graphql.Object, key func(T) K, load LoadFunc[P, T, K
 		errs = append(errs, errors.New("relay: the load function is nil"))
 	}
 	c := &Connection[P, T, K]{node: node, key: key, load: load, cfg: cfg,
-		defSize: cfg.DefaultPageSize, maxSize: cfg.MaxPageSize}
+		defSize: cfg.DefaultPageSize, maxSize: cfg.MaxPageSize, shape: keyShape(reflect.TypeFor[K]())}
 	if c.defSize == 0 {
 		c.defSize = DefaultPageSize
 	}
@@ -216,4 +219,20 @@ func (c *Connection[P, T, K]) Field(name string) graphql.Field {
 		Typed:       graphql.ResolverWithInfo(c.resolve),
 		Cost:        graphql.Cost{SizeArg: "first", Size: c.maxSize, MaxSize: c.maxSize, NullSizeAsAbsent: true},
 	}
+}
+
+// keyShape describes a key type for the cursors' binding: its name and,
+// for a struct, its fields' names, types and tags, so that a cursor made
+// while the key had other fields is refused rather than read with some of
+// them zero.
+func keyShape(t reflect.Type) string {
+	var b strings.Builder
+	b.WriteString(t.String())
+	if t.Kind() == reflect.Struct {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			fmt.Fprintf(&b, ";%s %s %q", f.Name, f.Type, f.Tag)
+		}
+	}
+	return b.String()
 }

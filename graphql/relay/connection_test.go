@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphql/relay"
@@ -235,5 +236,35 @@ func TestNew(t *testing.T) {
 	want = "relay: DefaultPageSize 60 is larger than MaxPageSize 50\nrelay: Config.Args: \"after\" is an argument of every connection"
 	if err == nil || err.Error() != want {
 		t.Errorf("New error = %v, want %s", err, want)
+	}
+}
+
+// TestKeyChange checks that a cursor made while the key type had other
+// fields is refused by the connection with the new key type.
+func TestKeyChange(t *testing.T) {
+	s := newStore(3)
+	old := newSchema(t, s)
+	cursor := page(t, old, map[string]any{"first": 1}).Data.Conn.Edges[0].Cursor
+
+	type widerKey struct {
+		At    time.Time `json:"at"`
+		ID    int64     `json:"id"`
+		Score int       `json:"score"`
+	}
+	postType := &graphql.Object{Name: "Post", Fields: graphql.Fields{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}}}
+	loads := 0
+	conn, err := relay.New(postType, func(p *post) widerKey { return widerKey{At: p.CreatedAt, ID: p.ID} },
+		func(context.Context, any, relay.Request[widerKey]) ([]*post, error) { loads++; return nil, nil }, relay.Config[any]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{conn.Field("postsConnection")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := do(t, schema, `query($c: String) { postsConnection(after: $c) { edges { cursor } } }`, map[string]any{"c": cursor})
+	want := `{"data":null,"errors":[{"message":"Argument \"after\" is not a cursor of this connection.","locations":[{"line":1,"column":21}],"path":["postsConnection"],"extensions":{"code":"BAD_USER_INPUT"}}]}`
+	if got != want || loads != 0 {
+		t.Errorf("got  %s (%d loads)\nwant %s", got, loads, want)
 	}
 }

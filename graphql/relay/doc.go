@@ -41,9 +41,10 @@
 //
 // (and the same for last and before). A cursor is opaque: base64url of a
 // version, the JSON of the key and a tag that binds it to the field it
-// came from (Query.postsConnection, say). A cursor from another field or
-// connection, of an older key type, or changed by a single character is
-// refused; with [Config].Secret, cursors cannot be forged either.
+// came from (Query.postsConnection, say) and to the fields of the key
+// type. A cursor from another field or connection, made while the key had
+// other fields, or changed by a single character is refused; with
+// [Config].Secret, cursors cannot be forged either.
 //
 // # pageInfo
 //

@@ -81,11 +81,11 @@ func (c *Connection[P, T, K]) resolve(ctx context.Context, parent P, args graphq
 // codec returns the cursor codec of the field being resolved: its cursors
 // are bound to Parent.field.
 func (c *Connection[P, T, K]) codec(info graphql.ResolveInfo) cursor.Codec {
-	binding := c.conn.Name + " " + info.FieldName()
+	field := info.FieldName()
 	if pt := info.ParentType(); pt != nil {
-		binding = c.conn.Name + " " + pt.Name + "." + info.FieldName()
+		field = pt.Name + "." + field
 	}
-	return cursor.New(binding, c.cfg.Secret)
+	return cursor.New(c.conn.Name+" "+field+" "+c.shape, c.cfg.Secret)
 }
 
 // request validates the arguments and returns the page they ask for.
