@@ -100,6 +100,7 @@ var (
 // after it (prev false) or before it.
 func (h *Handler) encodeCursor(p Position, prev bool) string {
 	var b [cursorPayload]byte
+	b[0] = pointsNext
 	if prev {
 		b[0] = pointsPrev
 	}
