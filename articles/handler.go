@@ -307,7 +307,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // List serves GET (and HEAD) of the collection: a page of published
-// articles, newest first. HEAD checks the paging as GET does and answers
+// articles, newest first, by page and per_page or, with a cursor
+// parameter, by keyset (see the package documentation). HEAD checks the paging as GET does and answers
 // 200 with the Content-Type of a list, without reading the page (its
 // length, and whether it fits the budget, are known only once it is read):
 // no Content-Length. Other methods get a 405.
