@@ -56,6 +56,7 @@
 // # Routes
 //
 //	GET    {prefix}?page=&per_page=   200 {data: [article…], links, meta}
+//	GET    {prefix}?cursor=&per_page= 200 {data: [article…], path, per_page, next_cursor, …}
 //	GET    {prefix}/{article}         200 {data: article}; 404 when missing or unpublished
 //	POST   {prefix}                   201 {data: article} and Location; user_id from the token
 //	DELETE {prefix}/{article}         204; 403 for another's article; 404 when missing
@@ -160,6 +161,41 @@
 // waits for room while the store reads its rows. A client that takes none
 // of a large answer, a list's or a show's, for [Config.StallTimeout]
 // (5 s) is cut off, and what the answer holds goes back.
+//
+// # Cursor pages
+//
+// With a cursor parameter the list is read by keyset instead of by
+// offset, in the shape of Laravel's cursorPaginate:
+//
+//	{"data": […], "path": "https://host/api/articles", "per_page": 15,
+//	 "next_cursor": "AQ…", "next_page_url": "https://host/api/articles?cursor=AQ…&per_page=15",
+//	 "prev_cursor": null, "prev_page_url": null}
+//
+// An empty cursor (?cursor= or ?cursor) asks for the first page; the
+// next_page_url and prev_page_url of each page lead on, with per_page
+// kept. Without a cursor parameter, page and per_page work as above. A
+// cursor names an article's place in the list (its created_at and id)
+// and a direction; each page is one statement, a WHERE on (created_at,
+// id) that the index on (published, created_at) serves, with no OFFSET
+// and no count ([Store.ListPublishedFrom]): deep pages cost what the
+// first does, and articles created or deleted while a client pages move
+// no other article, so each one that stays published is seen exactly
+// once. As in Laravel, prev_cursor is null on the first page and when a
+// page read backward reaches the top; next_cursor is null when a page
+// read forward reaches the end; both are null on an empty page.
+//
+// Cursors are opaque: base64url, tagged for this list, so that a cursor
+// changed by one character, cut short or made for another list (a
+// GraphQL connection's, say) is a 422, never a 500 or a page from
+// somewhere else:
+//
+//	{"message": "The selected cursor is invalid.",
+//	 "errors": {"cursor": ["The selected cursor is invalid."]}}
+//
+// A cursor with a page parameter is a 422 with [MessageCursorWithPage];
+// per_page is checked as for offset pages. A client may forge a cursor
+// on purpose, which lets it choose where its page starts and nothing
+// more.
 //
 // # Deleting
 //

@@ -16,6 +16,7 @@ import (
 	"github.com/gqlkit/gqlkit/errcode"
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/internal/ctxlog"
+	"github.com/gqlkit/gqlkit/internal/cursor"
 	"github.com/gqlkit/gqlkit/internal/httpjson"
 	"github.com/gqlkit/gqlkit/internal/respbudget"
 	"github.com/gqlkit/gqlkit/internal/stall"
@@ -188,6 +189,8 @@ type Handler struct {
 	stall   time.Duration
 	answers sync.Pool
 	poolCap int
+
+	cursors cursor.Codec // of the cursor pages
 }
 
 // NewHandler returns a Handler serving store. It reports every problem of
@@ -200,6 +203,7 @@ func NewHandler(store Store, cfg Config) (*Handler, error) {
 		now:     cfg.Now,
 		userID:  cfg.UserID,
 		errs:    cfg.Presenter,
+		cursors: cursor.New(cursorBinding, nil),
 	}
 	var errs []error
 	if store == nil {
@@ -304,7 +308,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // List serves GET (and HEAD) of the collection: a page of published
-// articles, newest first. HEAD checks the paging as GET does and answers
+// articles, newest first, by page and per_page or, with a cursor
+// parameter, by keyset (see the package documentation). HEAD checks the paging as GET does and answers
 // 200 with the Content-Type of a list, without reading the page (its
 // length, and whether it fits the budget, are known only once it is read):
 // no Content-Length. Other methods get a 405.

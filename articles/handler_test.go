@@ -248,6 +248,10 @@ func (f failingStore) ListPublished(context.Context, int, int64, *articles.Page)
 	return f.err
 }
 
+func (f failingStore) ListPublishedFrom(context.Context, articles.Seek, *articles.Page) error {
+	return f.err
+}
+
 func (f failingStore) FindPublished(context.Context, int64) (articles.Article, error) {
 	return articles.Article{}, f.err
 }

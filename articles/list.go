@@ -34,6 +34,10 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		httpjson.WriteMessage(w, http.StatusBadRequest, "The query string is malformed.")
 		return
 	}
+	if _, ok := q["cursor"]; ok {
+		h.listCursor(w, r, q)
+		return
+	}
 	p, problems := readPaging(q)
 	if len(problems) > 0 {
 		httpjson.WriteValidationFailed(w, problems)
@@ -57,6 +61,38 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 			err = a.finish(h.collectionURL(r), p, a.page.Total)
 		}
 	}
+	h.writeList(w, r, a, err)
+}
+
+// listCursor answers a cursor page (see cursorpage.go): like list, with
+// one article more than the page read by keyset, and Laravel's
+// cursorPaginate keys after the articles.
+func (h *Handler) listCursor(w http.ResponseWriter, r *http.Request, q url.Values) {
+	p, problems := h.readCursorPaging(q)
+	if len(problems) > 0 {
+		httpjson.WriteValidationFailed(w, problems)
+		return
+	}
+	if r.Method == http.MethodHead {
+		w.Header().Set("Content-Type", httpjson.ContentType)
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	seek := p.seek()
+	a, err := h.newListAnswer(r, seek.Limit)
+	if err == nil {
+		defer h.releaseListAnswer(a)
+		a.positions = make([]Position, 0, seek.Limit)
+		err = h.store.ListPublishedFrom(r.Context(), seek, &a.page)
+		if err == nil {
+			err = a.finishCursor(h, h.collectionURL(r), p)
+		}
+	}
+	h.writeList(w, r, a, err)
+}
+
+// writeList writes the list answer a, or the error that ended it.
+func (h *Handler) writeList(w http.ResponseWriter, r *http.Request, a *listAnswer, err error) {
 	switch {
 	case errors.Is(err, respbudget.ErrBusy):
 		w.Header().Set("Retry-After", "1")
@@ -81,6 +117,13 @@ type listAnswer struct {
 	limit int   // the page size
 	n     int   // articles added
 	err   error // the answer failed (see fail): the page ends
+
+	// For a cursor page: the positions of the articles added (nil for an
+	// offset page), where the first article's JSON ends and where the
+	// last one's begins (with its comma), to drop the extra article.
+	positions  []Position
+	firstEnd   int
+	lastBegins int
 }
 
 // articleOverhead is what an article's JSON takes besides its title, body
@@ -123,11 +166,19 @@ func (a *listAnswer) add(art Article) error {
 	if err := a.room(len(a.buf) + 1 + len(art.Title) + len(art.Body) + len(art.Author.Name) + articleOverhead); err != nil {
 		return a.fail(err)
 	}
+	begins := len(a.buf)
 	if a.n > 0 {
 		a.buf = append(a.buf, ',')
 	}
 	a.buf = art.appendJSON(a.buf)
 	a.n++
+	if a.positions != nil {
+		a.positions = append(a.positions, PositionOf(art))
+		a.lastBegins = begins
+		if a.n == 1 {
+			a.firstEnd = len(a.buf)
+		}
+	}
 	if err := a.fits(); err != nil {
 		return a.fail(err)
 	}
@@ -219,6 +270,41 @@ func (a *listAnswer) finish(path string, p paging, total int64) error {
 	b, err := appendListTail(a.buf, path, p, total, a.n)
 	if err != nil {
 		return fmt.Errorf("articles: the links of a list: %w", err)
+	}
+	a.buf = b
+	if err := a.fits(); err != nil {
+		return a.fail(err)
+	}
+	a.share.Shrink(int64(cap(a.buf)))
+	return nil
+}
+
+// finishCursor ends a cursor page p served at path: it drops the extra
+// article the store read (the last one reading forward, the first one
+// reading backward), appends the cursors and links, and shrinks the share
+// to the buffer.
+func (a *listAnswer) finishCursor(h *Handler, path string, p cursorPaging) error {
+	if a.err != nil {
+		return a.err
+	}
+	more := a.n > p.perPage
+	positions := a.positions
+	if more {
+		if p.back {
+			head := len(`{"data":[`)
+			a.buf = append(a.buf[:head], a.buf[a.firstEnd+1:]...)
+			positions = positions[1:]
+		} else {
+			a.buf = a.buf[:a.lastBegins]
+			positions = positions[:len(positions)-1]
+		}
+	}
+	if err := a.room(len(a.buf) + 3*len(path) + cursorTailBytes); err != nil {
+		return a.fail(err)
+	}
+	b, err := appendCursorTail(a.buf, h.cursorTail(path, p, positions, more))
+	if err != nil {
+		return fmt.Errorf("articles: the cursors of a list: %w", err)
 	}
 	a.buf = b
 	if err := a.fits(); err != nil {

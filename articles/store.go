@@ -39,6 +39,22 @@ type Store interface {
 	// have filled meanwhile, read it again there.
 	ListPublished(ctx context.Context, limit int, offset int64, page *Page) error
 
+	// ListPublishedFrom reads a keyset page of published articles, each
+	// with its author, into page (Add, as ListPublished does; Total stays
+	// 0): up to s.Limit articles that come after s.From in the list's
+	// order (newest first: created_at descending, then id descending),
+	// from the top of the list when From is nil; or, when s.Backward is
+	// set, the s.Limit articles nearest to s.From that come before it.
+	// Either way page.Add receives them in the list's order, newest
+	// first. s.Limit must be at least 1, and Backward needs a From.
+	//
+	// It is one statement, with no OFFSET: a WHERE on (created_at, id)
+	// that the index on (published, created_at) serves. Articles created
+	// or deleted meanwhile move no other article: paging from the
+	// positions of the articles of each page, a client sees every
+	// article that stays published exactly once.
+	ListPublishedFrom(ctx context.Context, s Seek, page *Page) error
+
 	// FindPublished returns the published article id with its author. When
 	// there is no such article, or it is not published, the error wraps
 	// [errcode.ErrNotFound].
@@ -100,6 +116,28 @@ func (p *Page) Add(a Article) error {
 	}
 	p.Articles = append(p.Articles, a)
 	return nil
+}
+
+// Position is the place of an article in the list of published
+// articles: its created_at (UTC, to the microsecond, as stored) and id.
+type Position struct {
+	CreatedAt time.Time
+	ID        int64
+}
+
+// PositionOf returns a's position in the list.
+func PositionOf(a Article) Position { return Position{CreatedAt: a.CreatedAt, ID: a.ID} }
+
+// Seek is a keyset page, as [Store.ListPublishedFrom] reads it.
+type Seek struct {
+	// From is the position the page starts past (not included); nil
+	// means the top of the list.
+	From *Position
+	// Backward reads the articles before From (newer ones) instead of
+	// after it.
+	Backward bool
+	// Limit is the most articles to read.
+	Limit int
 }
 
 // NewArticle is what [Store.CreateArticle] stores.

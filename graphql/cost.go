@@ -20,17 +20,18 @@ import (
 
 // fieldCost is a field's [Cost] as the schema compiled it.
 type fieldCost struct {
-	weight  int      // 0 for a negative Weight, 1 for a zero one
-	sizeArg *argInfo // the Int argument that gives the size, or nil
-	size    int      // Size: 1 for a zero one, 0 for a negative one
-	maxSize int      // MaxSize: 0 for none
+	weight     int      // 0 for a negative Weight, 1 for a zero one
+	sizeArg    *argInfo // the Int argument that gives the size, or nil
+	size       int      // Size: 1 for a zero one, 0 for a negative one
+	maxSize    int      // MaxSize: 0 for none
+	nullAbsent bool     // NullSizeAsAbsent
 }
 
 // compileCost checks a field's Cost and keeps it in fi: SizeArg must name
 // an argument of the field, of type Int or Int!.
 func (b *builder) compileCost(fi *fieldInfo, f Field) {
 	c := f.Cost
-	fi.cost = fieldCost{weight: c.Weight, size: c.Size, maxSize: c.MaxSize}
+	fi.cost = fieldCost{weight: c.Weight, size: c.Size, maxSize: c.MaxSize, nullAbsent: c.NullSizeAsAbsent}
 	if c.MaxSize < 0 {
 		b.errorf("graphql: field %s: Cost.MaxSize is %d; it must not be negative (0 means no maximum)", fi.coord, c.MaxSize)
 	}
@@ -108,9 +109,10 @@ type costField struct {
 // fallback; never more than max when max is not 0 (fallback is clamped
 // already).
 type costSize struct {
-	variable string
-	fallback int
-	max      int
+	variable   string
+	fallback   int
+	max        int
+	nullAbsent bool // a null variable counts as absent (fallback)
 }
 
 // clamp returns n, or max when n is larger and max is set.
@@ -233,8 +235,11 @@ func (fp *fieldPlan) declaredSize() costSize {
 	}
 	switch v := arg.Value; v.Kind {
 	case ast.Variable:
-		return costSize{variable: v.Raw, fallback: absent}
+		return costSize{variable: v.Raw, fallback: absent, nullAbsent: c.nullAbsent}
 	case ast.NullValue:
+		if c.nullAbsent {
+			return costSize{fallback: absent}
+		}
 		return costSize{}
 	case ast.IntValue:
 		n, err := strconv.ParseInt(v.Raw, 10, 64)
@@ -279,7 +284,7 @@ func (s *costSet) eval(vars map[string]any, depth int) int {
 		f := &s.fields[i]
 		size := f.size.fallback
 		if f.size.variable != "" {
-			if v, ok := vars[f.size.variable]; ok {
+			if v, ok := vars[f.size.variable]; ok && (v != nil || !f.size.nullAbsent) {
 				size = f.size.clamp(sizeOf(v, f.size.fallback))
 			}
 		}

@@ -110,6 +110,11 @@
 // eagerly (one query for all authors of a page of posts, and none when no
 // author is selected).
 //
+// Lists that grow are paginated with package
+// github.com/gqlkit/gqlkit/graphql/relay: Relay connections read by keyset,
+// with opaque cursors, a clamped page size that [Cost] counts, and a
+// totalCount computed only when selected.
+//
 // Results are completed as the GraphQL specification says: scalars are
 // serialised (an Int out of 32-bit range is a field error), enums written
 // by name, pointers followed, nil is null. A nil slice is null in a

@@ -307,6 +307,12 @@ type Cost struct {
 	// resolver clamps, so that a client asking for a huge page that it
 	// will never get is not refused for its cost.
 	MaxSize int
+	// NullSizeAsAbsent makes a null SizeArg (a literal null, or a
+	// variable whose value is null) count as an absent one, its default
+	// or Size, instead of as 0 items: for an argument whose null means
+	// "not given", as a Relay connection's first does when a client pages
+	// backwards with last (package graphql/relay sets it).
+	NullSizeAsAbsent bool
 }
 
 // FieldMiddleware wraps a resolver: it is given the next resolver of the

@@ -41,3 +41,34 @@ RETURNING id, (SELECT name FROM users WHERE users.id = articles.user_id)`
 	explainDelete = `SELECT EXISTS (SELECT 1 FROM users WHERE id = $2), a.user_id
 FROM (SELECT 1 AS one) AS single LEFT JOIN articles AS a ON a.id = $1`
 )
+
+// The keyset pages of ListPublishedFrom: no OFFSET, a range on created_at
+// that the index articles (published, created_at) serves, the id breaking
+// ties among articles created in the same microsecond.
+const (
+	// listFromTop reads the first page. $1 = limit.
+	listFromTop = `SELECT a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
+FROM articles AS a JOIN users AS u ON u.id = a.user_id
+WHERE a.published = TRUE
+ORDER BY a.created_at DESC, a.id DESC
+LIMIT $1`
+
+	// listAfter reads the page after a position, newest first.
+	// $1 = created_at, $2 = id, $3 = limit.
+	listAfter = `SELECT a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
+FROM articles AS a JOIN users AS u ON u.id = a.user_id
+WHERE a.published = TRUE AND a.created_at <= $1 AND (a.created_at < $1 OR a.id < $2)
+ORDER BY a.created_at DESC, a.id DESC
+LIMIT $3`
+
+	// listBefore reads the articles nearest before a position (newer
+	// ones), oldest first, and returns them newest first.
+	// $1 = created_at, $2 = id, $3 = limit.
+	listBefore = `SELECT p.id, p.user_id, p.title, p.body, p.published, p.created_at, p.updated_at, p.name
+FROM (SELECT a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
+	FROM articles AS a JOIN users AS u ON u.id = a.user_id
+	WHERE a.published = TRUE AND a.created_at >= $1 AND (a.created_at > $1 OR a.id > $2)
+	ORDER BY a.created_at ASC, a.id ASC
+	LIMIT $3) AS p
+ORDER BY p.created_at DESC, p.id DESC`
+)

@@ -17,3 +17,7 @@ func CountTwice(ctx context.Context, a *Articles, between func() error) (first, 
 	})
 	return first, second, err
 }
+
+// KeysetQueries are the statements of ListPublishedFrom, for the tests of
+// their plans.
+var KeysetQueries = map[string]string{"top": listFromTop, "after": listAfter, "before": listBefore}

@@ -93,3 +93,38 @@ func listPage(ctx context.Context, db DB, list string, limit int, offset int64, 
 	}
 	return total, n, nil
 }
+
+// ListPublishedFrom implements articles.Store: one statement, listFromTop,
+// listAfter or listBefore, whose rows are added to page as they are read.
+func (s *Articles) ListPublishedFrom(ctx context.Context, seek articles.Seek, page *articles.Page) error {
+	c := s.c
+	if seek.Limit < 1 || seek.Backward && seek.From == nil {
+		return fmt.Errorf("articles: keyset list: limit %d must be at least 1, and a backward page needs a position", seek.Limit)
+	}
+	query, args := listFromTop, []any{seek.Limit}
+	if seek.From != nil {
+		query = listAfter
+		if seek.Backward {
+			query = listBefore
+		}
+		args = []any{c.bindTime(seek.From.CreatedAt), seek.From.ID, seek.Limit}
+	}
+	rows, err := c.reader(ctx).Query(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("articles: keyset list: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		a, err := scanArticle(rows)
+		if err != nil {
+			return fmt.Errorf("articles: keyset list: %w", err)
+		}
+		if err := page.Add(a); err != nil {
+			return fmt.Errorf("articles: keyset list: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("articles: keyset list: %w", err)
+	}
+	return nil
+}

@@ -47,6 +47,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 	t.Run("List", func(t *testing.T) { testList(t, newStore) })
 	t.Run("ListStops", func(t *testing.T) { testListStops(t, newStore) })
 	t.Run("ListSnapshot", func(t *testing.T) { testListSnapshot(t, newStore) })
+	t.Run("ListFrom", func(t *testing.T) { testListFrom(t, newStore) })
 	t.Run("Delete", func(t *testing.T) { testDelete(t, newStore) })
 	t.Run("DeleteUser", func(t *testing.T) { testDeleteUser(t, newStore) })
 	t.Run("Concurrency", func(t *testing.T) { testConcurrency(t, newStore) })

@@ -419,6 +419,7 @@ func TestServer(t *testing.T) {
 			t.Run("articles", s.testArticles)
 			t.Run("graphql", s.testGraphQL)
 			t.Run("one rule set for both APIs", s.testOneRuleSet)
+			t.Run("cursor pages", s.testPages)
 			t.Run("users delete", s.testUsersDelete)
 			t.Run("shutdown", s.testShutdown)
 			t.Run("secret file", s.testSecretFile)

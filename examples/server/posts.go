@@ -18,7 +18,14 @@ import (
 //	type User { id: ID!  name: String! }
 //	type Post { id: ID!  title: String!  body: String!  tags: [String!]  createdAt: String  author: User }
 //	input CreatePostInput { title: String!  body: String!  tags: [String!] }
-//	type Query { posts(first: Int = 10): [Post!]!  post(id: ID!): Post }
+//	type Query {
+//	  posts(first: Int = 10): [Post!]!
+//	  postsConnection(first: Int, after: String, last: Int, before: String): PostConnection!
+//	  post(id: ID!): Post
+//	}
+//	type PostConnection { edges: [PostEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
+//	type PostEdge { cursor: String!  node: Post! }
+//	type PageInfo { hasNextPage: Boolean!  hasPreviousPage: Boolean!  startCursor: String  endCursor: String }
 //	type Mutation { createPost(input: CreatePostInput!): Post!  deletePost(id: ID!): Post }
 
 const (
@@ -75,6 +82,10 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 				validate.Each(validate.Trimmed(validate.Required(), validate.Max(maxTagChars), validate.NoNullCharacters()))}},
 	}}
 	r := &postResolvers{posts: posts}
+	conn, err := postsConnection(post, posts)
+	if err != nil {
+		return nil, err
+	}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "posts", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(post))),
 			Description: "The newest posts, at most 50.",
@@ -83,6 +94,7 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 			// the 50 posts the resolver returns at most.
 			Cost:  graphql.Cost{SizeArg: "first", MaxSize: maxFirst},
 			Typed: graphql.ResolverWithInfo(r.latest)},
+		conn.Field("postsConnection"),
 		{Name: "post", Type: post, Description: "One post, or null when there is none with this id.",
 			Args:  []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
 			Typed: graphql.ResolverWithInfo(r.find)},

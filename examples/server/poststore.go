@@ -24,6 +24,8 @@ type Post struct {
 	Tags      []string `json:"tags"`
 	CreatedAt string   `json:"createdAt"`
 	Author    *User    `json:"author"` // loaded only when the client selects it
+
+	created time.Time // CreatedAt as a time: the key of postsConnection's cursors
 }
 
 // User is the public view of a user: never the e-mail or the password.
@@ -124,7 +126,8 @@ func scanPost(row interface{ Scan(...any) error }) (*Post, error) {
 			return nil, fmt.Errorf("post %d: tags: %w", p.ID, err)
 		}
 	}
-	p.CreatedAt = created.UTC().Format(timeLayout)
+	p.created = created.UTC()
+	p.CreatedAt = p.created.Format(timeLayout)
 	return &p, nil
 }
 
