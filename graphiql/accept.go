@@ -37,8 +37,8 @@ func WantsPage(r *http.Request) bool {
 
 // quality is the q value that the comma-separated list header gives the
 // token want (compared without case, parameters other than q ignored),
-// and whether the list names it. A malformed q counts as 0, a q above 1
-// as 1; when the list names a token twice, the highest q wins.
+// and whether the list names it. A malformed q (NaN included) counts as
+// 0, a q above 1 as 1; when the list names a token twice, the highest q wins.
 func quality(header, want string) (float64, bool) {
 	best, found := 0.0, false
 	for part := range strings.SplitSeq(header, ",") {
@@ -52,7 +52,7 @@ func quality(header, want string) (float64, bool) {
 			if strings.EqualFold(strings.TrimSpace(k), "q") {
 				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 				switch {
-				case err != nil || f < 0:
+				case err != nil || !(f >= 0): // NaN too
 					q = 0
 				case f > 1:
 					q = 1
