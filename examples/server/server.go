@@ -110,7 +110,12 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	mux := http.NewServeMux()
 	// Remember checks the credentials once, for the key's subject and the
 	// endpoint's mutation gate alike.
-	mux.Handle("/api/graphql", verifier.Remember(gqlKeys(gql)))
+	// A browser gets the GraphiQL page there when introspection is on.
+	api, err := withGraphiQL(s, mux, verifier.Remember(gqlKeys(gql)))
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/api/graphql", api)
 	// Reads are public: no token is looked at, so a stale one does not
 	// stop a client from reading. For the other methods Optional sets the
 	// user and refuses bad tokens; the handler answers 401 itself for a

@@ -11,7 +11,7 @@ import (
 
 // kitPackages are the packages a service imports; examples and tests are
 // not among them.
-var kitPackages = []string{"./articles/...", "./auth/...", "./errors/...", "./graphql/...", "./graphqlhttp/...", "./idempotency/...",
+var kitPackages = []string{"./articles/...", "./auth/...", "./errors/...", "./graphiql/...", "./graphql/...", "./graphqlhttp/...", "./idempotency/...",
 	"./limits/...", "./otelgraphql/...", "./reqlog/...", "./validate/...", "./internal/..."}
 
 func TestGoModRequiresOnlyWhatTheKitImports(t *testing.T) {
