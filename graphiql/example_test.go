@@ -4,12 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
-
-	"github.com/rs/zerolog"
 
 	apierror "github.com/gqlkit/gqlkit/errors"
 	"github.com/gqlkit/gqlkit/graphiql"
@@ -29,8 +28,8 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	quiet := zerolog.Nop()
-	api, err := graphqlhttp.New(schema, graphqlhttp.Config{Introspection: true, Presenter: apierror.Presenter{Logger: &quiet}})
+	quiet := slog.New(slog.DiscardHandler)
+	api, err := graphqlhttp.New(schema, graphqlhttp.Config{Introspection: true, Presenter: apierror.Presenter{Logger: quiet}})
 	if err != nil {
 		panic(err)
 	}

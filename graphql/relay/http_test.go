@@ -4,12 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"github.com/rs/zerolog"
 
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/limits"
@@ -19,9 +18,9 @@ import (
 // limit maxCost and returns the status and body.
 func postHTTP(t *testing.T, s *store, maxCost int, query string, vars map[string]any) (int, string) {
 	t.Helper()
-	logger := zerolog.Nop()
+	logger := slog.New(slog.DiscardHandler)
 	cfg := graphqlhttp.Config{Limits: limits.Config{MaxCost: maxCost}}
-	cfg.Presenter.Logger = &logger
+	cfg.Presenter.Logger = logger
 	h, err := graphqlhttp.New(newSchema(t, s), cfg)
 	if err != nil {
 		t.Fatalf("graphqlhttp.New: %v", err)
