@@ -12,6 +12,7 @@
 //	server users delete --id N           delete a user with their articles and posts
 //	server users logout --id N           log a user out everywhere
 //	server token --user ID [--ttl D]     print an access token for a user
+//	server schema                        print the GraphQL schema (SDL)
 //
 // Settings come from the environment: ADDR (:8080), DATABASE_URL
 // (sqlite:data/app.db, or a postgres:// URL), JWT_SECRET (when unset, a
@@ -74,6 +75,7 @@ const usage = `usage:
   server users delete --id N
   server users logout --id N
   server token --user ID [--ttl D]
+  server schema                         print the GraphQL schema (SDL)
 `
 
 // errUsage marks a command line that cannot be understood.
@@ -104,6 +106,9 @@ type command struct {
 	serve    bool   // needs the JWT secret and starts the server
 	needsJWT bool
 	run      func(ctx context.Context, db *database, s settings, cfg auth.Config) error
+	// offline, when set, is the whole command: it needs no settings and
+	// no database (schema).
+	offline func() error
 }
 
 // parseCommand reads the command line. It touches nothing, so that a
@@ -141,6 +146,8 @@ func parseCommand(args []string, stdout io.Writer) (command, error) {
 		return command{}, fmt.Errorf("%w: users needs add, delete or logout", errUsage)
 	case "token":
 		return parseToken(args, stdout)
+	case "schema":
+		return parseSchema(args, stdout) // schema.go
 	}
 	return command{}, fmt.Errorf("%w: unknown command %q", errUsage, name)
 }
@@ -149,6 +156,9 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	cmd, err := parseCommand(args, stdout)
 	if err != nil {
 		return err
+	}
+	if cmd.offline != nil {
+		return cmd.offline()
 	}
 	s, err := loadSettings(getenv)
 	if err != nil {

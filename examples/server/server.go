@@ -122,6 +122,7 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	mux.Handle("/api/auth/logout", logout)
 	mux.Handle("/healthz", health(db))
 	mux.Handle("/readyz", ready(db)) // readiness.go
+	mountSchema(mux, gql, s)         // schema.go
 	mux.Handle("/", http.HandlerFunc(notFound))
 	// Request ids and access lines outermost; then, when tracing is on,
 	// the HTTP server span of the request; then a panic anywhere below is
