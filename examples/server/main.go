@@ -41,6 +41,16 @@
 // continues an incoming traceparent header, and every GraphQL request an
 // operation span below it, with its phases and resolvers (see package
 // otelgraphql).
+//
+// Metrics (package otelgraphql's: the duration of GraphQL requests and the
+// lookups of the document cache) are exported over OTLP/HTTP when
+// OTEL_METRICS_EXPORTER=otlp or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is set,
+// every OTEL_METRIC_EXPORT_INTERVAL (60 s) and when the server stops.
+//
+// GET /healthz answers while the database does; GET /readyz is the
+// readiness check, 503 while a bounded ping of the database fails (on
+// SQLite: while its file is gone). Where introspection is on, GET
+// /api/schema.graphql serves the schema as "server schema" prints it.
 package main
 
 import (
@@ -219,6 +229,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	logProxies(logger, s.proxies)
 	logger.Info().Bool("introspection", s.graphql.Introspection).Msgf("introspection: %s", onOff(s.graphql.Introspection))
 	logger.Info().Str("service", s.telemetry.serviceName).Bool("tracing", s.telemetry.on()).Msgf("tracing: %s", s.telemetry.describe())
+	logger.Info().Bool("metrics", s.telemetry.metrics.otlp).Msgf("metrics: %s", s.telemetry.metrics.describe())
 	return serve(ctx, s, handler, logger)
 }
 
