@@ -56,7 +56,7 @@ func TestDocumentLookups(t *testing.T) {
 			for i, want := range []bool{false, false, true} {
 				op := r.query(t, http.StatusOK, postsQuery).operation(t)
 				if got := attrs(op)[otelgraphql.CachedKey]; got.Type() != attribute.BOOL || got.AsBool() != want {
-					t.Errorf("request %d: %s = %v, want %v", i+1, otelgraphql.CachedKey, got.Emit(), want)
+					t.Errorf("request %d: %s = %v, want %v", i+1, otelgraphql.CachedKey, got.String(), want)
 				}
 			}
 			// A document that does not parse is looked up (and missed).
