@@ -133,6 +133,50 @@ func (s *Schema) checkInside(f *validate.Failures, t Type, path, attribute strin
 	}
 }
 
+// describeRules returns the description of an argument or input field of
+// type t: desc, then its rules in words (validate.Describe), in a paragraph
+// of their own: "Rules: required; at most 200 characters.". Introspection
+// and the SDL both show it, so that clients see what the server checks.
+func describeRules(desc string, t Type, rules []validate.Rule) string {
+	words := validate.Describe(rules, measures(t)...)
+	if words == "" {
+		return desc
+	}
+	words = "Rules: " + words + "."
+	if desc == "" {
+		return words
+	}
+	return desc + "\n\n" + words
+}
+
+// measures returns what the size rules of a value of type t count, level
+// by level into its lists, for validate.Describe: the items of a list,
+// the characters of a String or an ID, and no unit for anything else (an
+// Int, a Float; an enum or a custom scalar, whose Go values may be of any
+// kind).
+func measures(t Type) []validate.Measure {
+	var out []validate.Measure
+	for len(out) < maxMeasures {
+		switch x := unwrapNonNull(t).(type) {
+		case *List:
+			out = append(out, validate.Items)
+			t = x.OfType
+			continue
+		case BuiltinScalar:
+			if x == String || x == ID {
+				return append(out, validate.Characters)
+			}
+		}
+		return append(out, validate.Amount)
+	}
+	return out
+}
+
+// maxMeasures bounds the levels measures looks into: rules nest no deeper
+// in practice, and a list type that holds itself (which NewSchema
+// refuses) ends the walk.
+const maxMeasures = 8
+
 func unwrapNonNull(t Type) Type {
 	if nn, ok := t.(*NonNull); ok {
 		return nn.OfType

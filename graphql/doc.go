@@ -59,6 +59,11 @@
 // messages ("The title field is required."). The articles REST API uses
 // the same rules, so both APIs word a failure alike.
 //
+// Clients see the rules: each argument and input field that has some gets
+// them in words (validate.Describe) appended to its description, in a
+// paragraph of its own ("Rules: required; at most 200 characters."), in
+// introspection and in [Schema.SDL] alike.
+//
 // [NewSchema] checks every definition (names, duplicates, input and output
 // positions, defaults against their types, empty types, missing scalar
 // functions) and reports every problem at once (a panic in a function of

@@ -78,7 +78,7 @@ func isOutputType(t Type) bool {
 }
 
 func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string, rules []validate.Rule) *argInfo {
-	a := &argInfo{name: name, typ: t, desc: desc, depr: depr, rules: rules}
+	a := &argInfo{name: name, typ: t, desc: describeRules(desc, t, rules), depr: depr, rules: rules}
 	if namedOf(t) == nil {
 		return nil // reported when the types were collected
 	}

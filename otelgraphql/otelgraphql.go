@@ -27,6 +27,9 @@
 //	graphql.operation.name     the operation's name (when it has one)
 //	graphql.document           the query text, only with Config.RecordDocument
 //	gqlkit.graphql.cost        the operation's cost, when it was computed
+//	gqlkit.graphql.document.cached
+//	                           whether the document came from the Preparer's
+//	                           cache, when the request looked it up
 //	gqlkit.graphql.errors      the number of errors in the answer, when any
 //	http.response.status_code  the HTTP status of the answer
 //	error.type                 the code of the answer's most serious error
@@ -66,7 +69,7 @@
 // answers 500 or more, which an unknown error and a panic do. Error messages
 // are never recorded: the server's log has them, under the request's id.
 //
-// # Metric
+// # Metrics
 //
 // With a MeterProvider, every request is recorded in one histogram,
 // gqlkit.graphql.operation.duration, in seconds from StartRequest to
@@ -82,6 +85,16 @@
 // above), client_error when the answer has any other error or an HTTP status
 // of 400 or more (a field error in a 200 answer included), and success
 // otherwise.
+//
+// Every request that looked its document up (graphql.Preparer.Prepare) is
+// counted once in the counter gqlkit.graphql.document.lookups, with
+// gqlkit.graphql.document.cached = true for a document found in the cache
+// and false for one checked anew (a text seen for the first time, one the
+// cache let go, or every text when the Preparer has no cache). A request
+// refused before (an unreadable body) is not counted. The hit ratio is
+// the true count over both. The tracer learns the outcome from the phases
+// graphql reports, so it needs no phase spans: Config.SkipPhases leaves
+// the counter and the span attribute as they are.
 //
 // A request whose operation span the sampler drops has no phase and no
 // field span at all: they are not made, rather than made and dropped, as a
@@ -119,6 +132,10 @@ const ScopeName = "github.com/gqlkit/gqlkit/otelgraphql"
 // MetricName is the name of the operation duration histogram.
 const MetricName = "gqlkit.graphql.operation.duration"
 
+// LookupsMetricName is the name of the counter of document lookups, by
+// CachedKey.
+const LookupsMetricName = "gqlkit.graphql.document.lookups"
+
 // DefaultMaxOperationNames is the number of distinct operation names the
 // metric keeps when Config.MaxOperationNames is 0.
 const DefaultMaxOperationNames = 100
@@ -155,8 +172,9 @@ const (
 	// ErrorsKey is the number of errors in the answer, on the operation
 	// span when there is any.
 	ErrorsKey = attribute.Key("gqlkit.graphql.errors")
-	// CachedKey, on the validate span, tells whether the document came
-	// from graphqlhttp's cache.
+	// CachedKey, on the validate span, the operation span and the lookups
+	// counter, tells whether the document came from the Preparer's cache
+	// (graphqlhttp's).
 	CachedKey = attribute.Key("gqlkit.graphql.document.cached")
 	// OutcomeKey is the metric's outcome: OutcomeSuccess,
 	// OutcomeClientError or OutcomeServerError.
@@ -217,6 +235,7 @@ type Config struct {
 type Tracer struct {
 	tracer     trace.Tracer            // nil: no spans
 	duration   metric.Float64Histogram // nil: no metric
+	lookups    metric.Int64Counter     // nil: no metric
 	document   bool
 	namedSpans bool
 	phases     bool
@@ -259,6 +278,13 @@ func New(cfg Config) (*Tracer, error) {
 			return nil, fmt.Errorf("otelgraphql: making the histogram %s: %w", MetricName, err)
 		}
 		t.duration = h
+		c, err := meter.Int64Counter(LookupsMetricName,
+			metric.WithUnit("{lookup}"),
+			metric.WithDescription("Lookups of GraphQL documents in the cache of checked documents, by whether the document was found."))
+		if err != nil {
+			return nil, fmt.Errorf("otelgraphql: making the counter %s: %w", LookupsMetricName, err)
+		}
+		t.lookups = c
 	}
 	return t, nil
 }
@@ -270,6 +296,8 @@ type requestCtx struct {
 	context.Context
 	span  trace.Span // nil without spans
 	start time.Time  // zero without a metric
+	// lookup is what the document lookup found, once the phases told.
+	lookup lookup
 }
 
 type requestKey struct{}
@@ -320,9 +348,10 @@ func (t *Tracer) StartRequest(ctx context.Context) context.Context {
 	return r
 }
 
-// Phase makes the span of a phase that has ended, a child of the operation
-// span.
+// Phase notes whether the document came from the cache and makes the span
+// of a phase that has ended, a child of the operation span.
 func (t *Tracer) Phase(ctx context.Context, p graphql.PhaseInfo) {
+	t.noteLookup(ctx, p)
 	if t.tracer == nil || !t.phases {
 		return
 	}
@@ -467,14 +496,14 @@ func (t *Tracer) EndRequest(ctx context.Context, info graphql.RequestInfo) {
 	}
 	out := outcome(info)
 	if r.span != nil {
-		t.endSpan(r.span, info, out)
+		t.endSpan(r.span, info, out, r.lookup)
 	}
 	if t.duration != nil {
 		t.duration.Record(ctx, time.Since(r.start).Seconds(), t.names.options(t.maxNames, info, out)...)
 	}
 }
 
-func (t *Tracer) endSpan(span trace.Span, info graphql.RequestInfo, out string) {
+func (t *Tracer) endSpan(span trace.Span, info graphql.RequestInfo, out string, found lookup) {
 	if info.OperationType != "" {
 		name := info.OperationType
 		if t.namedSpans && info.OperationName != "" {
@@ -495,6 +524,9 @@ func (t *Tracer) endSpan(span trace.Span, info graphql.RequestInfo, out string) 
 		}
 		if info.Cost >= 0 {
 			attrs = append(attrs, CostKey.Int(info.Cost))
+		}
+		if found != lookupUnknown {
+			attrs = append(attrs, CachedKey.Bool(found == lookupHit))
 		}
 		if info.Errors > 0 {
 			attrs = append(attrs, ErrorsKey.Int(info.Errors))

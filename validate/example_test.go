@@ -128,3 +128,14 @@ func ExampleFailures_Summary() {
 	// The title field is required. (and 2 more errors)
 	// [The title field is required. The title field must be a string.]
 }
+
+// A schema shows the rules of a field to its readers in words.
+func ExampleDescribe() {
+	title := []validate.Rule{validate.Trimmed(validate.Required(), validate.Max(200))}
+	tags := []validate.Rule{validate.Max(10), validate.Each(validate.Between(1, 20))}
+	fmt.Println(validate.Describe(title, validate.Characters))
+	fmt.Println(validate.Describe(tags, validate.Items, validate.Characters))
+	// Output:
+	// trimmed (required, at most 200 characters)
+	// at most 10 items; each item: between 1 and 20 characters
+}

@@ -55,6 +55,9 @@ type Rule struct {
 	flags    flags
 	// each holds the rules of Each, run on every item.
 	each []Rule
+	// about describes the rule for a schema's reader (describe.go); nil
+	// for the zero Rule.
+	about func(m []Measure) string
 }
 
 // flags are the properties of a Rule.
@@ -89,7 +92,7 @@ const (
 // run, as Laravel stops validating an attribute after an implicit rule
 // fails.
 func Required() Rule {
-	return Rule{flags: implicit, check: func(v value) string {
+	return Rule{flags: implicit, about: fixed("required"), check: func(v value) string {
 		switch v.kind {
 		case kindMissing, kindNull:
 			return msgRequired
@@ -114,7 +117,7 @@ func Required() Rule {
 // any other value, nil included (null is not a string), with "The
 // :attribute field must be a string.".
 func String() Rule {
-	return Rule{flags: isString, check: func(v value) string {
+	return Rule{flags: isString, about: fixed("a string"), check: func(v value) string {
 		if v.kind == kindString || v.kind == kindMissing {
 			return ""
 		}
@@ -127,7 +130,7 @@ func String() Rule {
 // the strings "0" and "1" pass; anything else, nil and 1.0 included, fails
 // with "The :attribute field must be true or false.".
 func Boolean() Rule {
-	return Rule{check: func(v value) string {
+	return Rule{about: fixed("true or false"), check: func(v value) string {
 		if v.jsonNumber {
 			if v.str == "0" || v.str == "1" {
 				return ""
@@ -165,7 +168,7 @@ func Boolean() Rule {
 //
 // A value of another kind, nil included, passes; NaN fails.
 func Min(n int) Rule {
-	return Rule{min: n, flags: hasMin | isSize, check: func(v value) string {
+	return Rule{min: n, flags: hasMin | isSize, about: sized("at least %d", n), check: func(v value) string {
 		c, m := v.compare(n)
 		if c == less || c == unordered {
 			return m.pick(msgMinString, msgMinNumeric, msgMinArray)
@@ -183,7 +186,7 @@ func Min(n int) Rule {
 //
 // A value of another kind, nil included, passes; NaN fails.
 func Max(n int) Rule {
-	return Rule{max: n, flags: hasMax | isSize, check: func(v value) string {
+	return Rule{max: n, flags: hasMax | isSize, about: sized("at most %d", n), check: func(v value) string {
 		c, m := v.compare(n)
 		if c == greater || c == unordered {
 			return m.pick(msgMaxString, msgMaxNumeric, msgMaxArray)
@@ -202,7 +205,7 @@ func Max(n int) Rule {
 //
 // A value of another kind, nil included, passes; NaN fails.
 func Between(min, max int) Rule {
-	return Rule{min: min, max: max, flags: hasMin | hasMax | isSize, check: func(v value) string {
+	return Rule{min: min, max: max, flags: hasMin | hasMax | isSize, about: between(min, max), check: func(v value) string {
 		lo, m := v.compare(min)
 		hi, _ := v.compare(max)
 		if lo == less || lo == unordered || hi == greater {
@@ -221,7 +224,7 @@ func Between(min, max int) Rule {
 // every rule that checks a value's content ([Required] refuses it).
 func OneOf(values ...any) Rule {
 	values = slices.Clone(values)
-	return Rule{check: func(v value) string {
+	return Rule{about: oneOf(values), check: func(v value) string {
 		if v.kind == kindMissing || v.kind == kindNull {
 			return ""
 		}
@@ -240,7 +243,7 @@ func OneOf(values ...any) Rule {
 // clears an optional field with null; [Required] refuses it). A nil re
 // matches nothing.
 func Pattern(re *regexp.Regexp) Rule {
-	return Rule{check: func(v value) string {
+	return Rule{about: pattern(re), check: func(v value) string {
 		switch {
 		case v.kind == kindMissing, v.kind == kindNull:
 			return ""
@@ -257,7 +260,7 @@ func Pattern(re *regexp.Regexp) Rule {
 // name, angle brackets, comments and quoted local parts are refused. Null
 // passes, as for [Pattern].
 func Email() Rule {
-	return Rule{check: func(v value) string {
+	return Rule{about: fixed("an email address"), check: func(v value) string {
 		switch v.kind {
 		case kindMissing, kindNull:
 			return ""
@@ -274,7 +277,7 @@ func Email() Rule {
 // characters.", on a string (of any string kind) that contains U+0000,
 // which PostgreSQL cannot store in text. Other values pass.
 func NoNullCharacters() Rule {
-	return Rule{check: func(v value) string {
+	return Rule{about: fixed("no null characters"), check: func(v value) string {
 		if v.kind == kindString && strings.IndexByte(v.str, 0) >= 0 {
 			return msgNoNull
 		}
@@ -292,7 +295,7 @@ func NoNullCharacters() Rule {
 // reported with "The :attribute field is invalid.". A nil check is
 // reported the same way, for every value it would be called for.
 func Func(check func(value any) string) Rule {
-	return Rule{check: func(v value) (msg string) {
+	return Rule{about: fixed("a custom check"), check: func(v value) (msg string) {
 		if v.kind == kindMissing || v.kind == kindNull {
 			return ""
 		}
@@ -322,7 +325,8 @@ func Trim(s string) string { return strings.TrimFunc(s, trimmable) }
 // and a failing implicit rule among them stops only them (wrap all of a
 // field's rules in one Trimmed).
 func Trimmed(rules ...Rule) Rule {
-	return Rule{flags: isTrimmed, each: slices.Clone(rules)}
+	rules = slices.Clone(rules)
+	return Rule{flags: isTrimmed, each: rules, about: trimmedAbout(rules)}
 }
 
 // Each runs rules on every item of a list value (a slice or an array), as
@@ -334,7 +338,8 @@ func Trimmed(rules ...Rule) Rule {
 // Each itself passes [Missing], nil and a value that is not a list (a
 // map, a string); add [Required] or a rule of your own for those.
 func Each(rules ...Rule) Rule {
-	return Rule{flags: isEach, each: slices.Clone(rules)}
+	rules = slices.Clone(rules)
+	return Rule{flags: isEach, each: rules, about: eachAbout(rules)}
 }
 
 // WithMessage returns the same rule with another message, in which

@@ -39,6 +39,8 @@ func TestParseCommand(t *testing.T) {
 		{args: []string{"token", "--user", "1", "--ttl", "5m"}, want: "token"},
 		{args: []string{"token", "--user", "1", "extra"}, wantErr: errUsage},
 		{args: []string{"token", "--user", "1", "--ttl", "10ms"}, wantErr: errUsage},
+		{args: []string{"schema"}, want: "schema"},
+		{args: []string{"schema", "--json"}, wantErr: errUsage},
 		{args: []string{"help"}, wantErr: flag.ErrHelp},
 		{args: []string{"frobnicate"}, wantErr: errUsage},
 	} {

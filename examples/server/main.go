@@ -12,6 +12,7 @@
 //	server users delete --id N           delete a user with their articles and posts
 //	server users logout --id N           log a user out everywhere
 //	server token --user ID [--ttl D]     print an access token for a user
+//	server schema                        print the GraphQL schema (SDL)
 //
 // Settings come from the environment: ADDR (:8080), DATABASE_URL
 // (sqlite:data/app.db, or a postgres:// URL), JWT_SECRET (when unset, a
@@ -40,6 +41,16 @@
 // continues an incoming traceparent header, and every GraphQL request an
 // operation span below it, with its phases and resolvers (see package
 // otelgraphql).
+//
+// Metrics (package otelgraphql's: the duration of GraphQL requests and the
+// lookups of the document cache) are exported over OTLP/HTTP when
+// OTEL_METRICS_EXPORTER=otlp or OTEL_EXPORTER_OTLP_METRICS_ENDPOINT is set,
+// every OTEL_METRIC_EXPORT_INTERVAL (60 s) and when the server stops.
+//
+// GET /healthz answers while the database does; GET /readyz is the
+// readiness check, 503 while a bounded ping of the database fails (on
+// SQLite: while its file is gone). Where introspection is on, GET
+// /api/schema.graphql serves the schema as "server schema" prints it.
 package main
 
 import (
@@ -74,6 +85,7 @@ const usage = `usage:
   server users delete --id N
   server users logout --id N
   server token --user ID [--ttl D]
+  server schema                         print the GraphQL schema (SDL)
 `
 
 // errUsage marks a command line that cannot be understood.
@@ -104,6 +116,9 @@ type command struct {
 	serve    bool   // needs the JWT secret and starts the server
 	needsJWT bool
 	run      func(ctx context.Context, db *database, s settings, jwt jwtKeys) error
+	// offline, when set, is the whole command: it needs no settings and
+	// no database (schema).
+	offline func() error
 }
 
 // parseCommand reads the command line. It touches nothing, so that a
@@ -141,6 +156,8 @@ func parseCommand(args []string, stdout io.Writer) (command, error) {
 		return command{}, fmt.Errorf("%w: users needs add, delete or logout", errUsage)
 	case "token":
 		return parseToken(args, stdout)
+	case "schema":
+		return parseSchema(args, stdout) // schema.go
 	}
 	return command{}, fmt.Errorf("%w: unknown command %q", errUsage, name)
 }
@@ -149,6 +166,9 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	cmd, err := parseCommand(args, stdout)
 	if err != nil {
 		return err
+	}
+	if cmd.offline != nil {
+		return cmd.offline()
 	}
 	s, err := loadSettings(getenv)
 	if err != nil {
@@ -209,6 +229,7 @@ func dispatch(ctx context.Context, args []string, getenv func(string) string, st
 	logProxies(logger, s.proxies)
 	logger.Info().Bool("introspection", s.graphql.Introspection).Msgf("introspection: %s", onOff(s.graphql.Introspection))
 	logger.Info().Str("service", s.telemetry.serviceName).Bool("tracing", s.telemetry.on()).Msgf("tracing: %s", s.telemetry.describe())
+	logger.Info().Bool("metrics", s.telemetry.metrics.otlp).Msgf("metrics: %s", s.telemetry.metrics.describe())
 	return serve(ctx, s, handler, logger)
 }
 

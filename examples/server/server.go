@@ -130,6 +130,8 @@ func routes(db *database, s settings, verifier *auth.Verifier, issuer *auth.Issu
 	mux.Handle("/api/auth/refresh", refresher)
 	mux.Handle("/api/auth/logout", logout)
 	mux.Handle("/healthz", health(db, requestLogger))
+	mux.Handle("/readyz", ready(db)) // readiness.go
+	mountSchema(mux, gql, s)         // schema.go
 	mux.Handle("/", http.HandlerFunc(notFound))
 	// When tracing is on, the HTTP server span of the request outermost;
 	// then request ids and access lines (inside the span, so that the

@@ -17,10 +17,12 @@ import (
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
 	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/otelgraphql"
@@ -41,8 +43,9 @@ const (
 type telemetrySettings struct {
 	// exporters are console and/or otlp; empty: no tracing at all.
 	exporters   []string
-	serviceName string // OTEL_SERVICE_NAME
-	endpoint    string // the OTLP endpoint named in the environment, for the log; "" for otlptracehttp's default
+	serviceName string          // OTEL_SERVICE_NAME
+	endpoint    string          // the OTLP endpoint named in the environment, for the log; "" for otlptracehttp's default
+	metrics     metricsSettings // metrics.go
 }
 
 func (t telemetrySettings) on() bool { return len(t.exporters) > 0 }
@@ -119,24 +122,29 @@ func parseTelemetry(getenv func(string) string) (telemetrySettings, []string) {
 			}
 		}
 	}
+	metrics, metricProblems := parseMetrics(getenv)
+	problems = append(problems, metricProblems...)
+	t.metrics = metrics
 	if len(problems) > 0 {
 		return telemetrySettings{}, problems
 	}
 	return t, nil
 }
 
-// telemetry is the server's tracing: off (the zero value), or a tracer
-// provider, the GraphQL tracer and the HTTP middleware over it.
+// telemetry is the server's tracing and metrics: off (the zero value), or
+// a tracer provider and the HTTP middleware over it, a meter provider, and
+// the GraphQL tracer that reports to both.
 type telemetry struct {
 	tp     *sdktrace.TracerProvider // nil when tracing is off
-	tracer graphql.Tracer           // graphqlhttp.Config.Tracer; nil when off
+	mp     *sdkmetric.MeterProvider // nil when metrics are off
+	tracer graphql.Tracer           // graphqlhttp.Config.Tracer; nil when both are off
 }
 
 // newTelemetry makes the tracer provider that s asks for, exporting to
 // stdout (console) or to an OTLP collector, or nothing when tracing is
 // off.
 func newTelemetry(ctx context.Context, s telemetrySettings, stdout io.Writer) (*telemetry, error) {
-	if !s.on() {
+	if !s.on() && !s.metrics.otlp {
 		return &telemetry{}, nil
 	}
 	res, err := resource.New(ctx,
@@ -145,6 +153,22 @@ func newTelemetry(ctx context.Context, s telemetrySettings, stdout io.Writer) (*
 		resource.WithAttributes(semconv.ServiceName(s.serviceName)))
 	if err != nil {
 		return nil, fmt.Errorf("tracing: the resource (OTEL_RESOURCE_ATTRIBUTES): %w", err)
+	}
+	mp, err := newMeterProvider(ctx, s.metrics, res)
+	if err != nil {
+		return nil, err
+	}
+	cfg := otelgraphql.Config{TracerProvider: tracenoop.NewTracerProvider(), MeterProvider: metricnoop.NewMeterProvider()}
+	if mp != nil {
+		cfg.MeterProvider = mp
+	}
+	if !s.on() {
+		tracer, err := otelgraphql.New(cfg)
+		if err != nil {
+			_ = mp.Shutdown(ctx)
+			return nil, err
+		}
+		return &telemetry{mp: mp, tracer: tracer}, nil
 	}
 	opts := []sdktrace.TracerProviderOption{sdktrace.WithResource(res)}
 	for _, e := range s.exporters {
@@ -166,12 +190,16 @@ func newTelemetry(ctx context.Context, s telemetrySettings, stdout io.Writer) (*
 		}
 	}
 	tp := sdktrace.NewTracerProvider(opts...)
-	tracer, err := otelgraphql.New(otelgraphql.Config{TracerProvider: tp})
+	cfg.TracerProvider = tp
+	tracer, err := otelgraphql.New(cfg)
 	if err != nil {
 		_ = tp.Shutdown(ctx)
+		if mp != nil {
+			_ = mp.Shutdown(ctx)
+		}
 		return nil, err
 	}
-	return &telemetry{tp: tp, tracer: tracer}, nil
+	return &telemetry{tp: tp, mp: mp, tracer: tracer}, nil
 }
 
 // handler wraps the whole router, mux inside the middleware inside: an
@@ -229,15 +257,23 @@ func (s telemetrySettings) describe() string {
 // server stops.
 const telemetryFlushTimeout = 5 * time.Second
 
-// shutdown flushes the spans still queued and stops the exporters; a
-// failure is logged, not returned: the server has stopped all the same.
+// shutdown flushes the spans still queued and the metrics recorded since
+// the last export, and stops the exporters; a failure is logged, not
+// returned: the server has stopped all the same.
 func (t *telemetry) shutdown(logger *zerolog.Logger) {
-	if t.tp == nil {
+	if t.tp == nil && t.mp == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), telemetryFlushTimeout)
 	defer cancel()
-	if err := t.tp.Shutdown(ctx); err != nil && !errors.Is(err, context.Canceled) {
-		logger.Warn().Err(err).Msg("tracing: flushing the last spans failed")
+	if t.tp != nil {
+		if err := t.tp.Shutdown(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			logger.Warn().Err(err).Msg("tracing: flushing the last spans failed")
+		}
+	}
+	if t.mp != nil {
+		if err := t.mp.Shutdown(ctx); err != nil && !errors.Is(err, context.Canceled) {
+			logger.Warn().Err(err).Msg("metrics: exporting the last metrics failed")
+		}
 	}
 }

@@ -19,10 +19,6 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// graphqlJSVersion is the graphql-js release the corpus is pinned to; it
-// must match node/package.json and node/package-lock.json.
-const graphqlJSVersion = "16.15.0"
-
 // allOptionsQuery is the case whose result feeds the buildClientSchema check.
 const allOptionsQuery = "introspection/full-all-options"
 

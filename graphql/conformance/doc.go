@@ -20,7 +20,11 @@
 // Two more checks use introspection: graphql-js's printSchema must print the
 // same SDL for its own schema, for what gqlkit's Schema.SDL prints and for the
 // schema that graphql-js's buildClientSchema builds from gqlkit's answer to
-// getIntrospectionQuery with every option.
+// getIntrospectionQuery with every option. Some arguments and input fields
+// have validation rules, which gqlkit appends to their descriptions
+// ("Rules: ..."); node/schema.mjs writes the same descriptions out. The
+// example server's TestSchemaExport runs the second check on its own
+// schema, through the same scripts (package internal/graphqljs runs them).
 //
 // Where gqlkit differs on purpose, the case names an entry of DEVIATIONS.md
 // and states the intended outcome; nothing is skipped silently.

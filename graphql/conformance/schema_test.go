@@ -15,6 +15,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // This file defines the conformance schema with gqlkit. node/schema.mjs
@@ -224,7 +225,8 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 		Name:        "BookFilter",
 		Description: "Which books to list.\n\nEvery field narrows the list.",
 		Fields: []graphql.InputField{
-			{Name: "title", Type: graphql.String, Description: "A substring of the title."},
+			{Name: "title", Type: graphql.String, Description: "A substring of the title.",
+				Rules: []validate.Rule{validate.Max(200)}},
 			{Name: "genres", Type: list(nonNull(genreEnum))},
 			{Name: "minYear", Type: graphql.Int},
 			{Name: "maxYear", Type: graphql.Int, Default: 3000},
@@ -238,11 +240,12 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 	bookInput := &graphql.InputObject{
 		Name: "BookInput",
 		Fields: []graphql.InputField{
-			{Name: "title", Type: nonNull(graphql.String)},
+			{Name: "title", Type: nonNull(graphql.String), Rules: []validate.Rule{validate.Trimmed(validate.Max(200))}},
 			{Name: "authorId", Type: nonNull(graphql.ID)},
 			{Name: "genre", Type: genreEnum, Default: "fic"},
 			{Name: "year", Type: graphql.Int},
-			{Name: "tags", Type: list(nonNull(graphql.String)), Default: []any{}},
+			{Name: "tags", Type: list(nonNull(graphql.String)), Default: []any{},
+				Rules: []validate.Rule{validate.Max(20), validate.Each(validate.Max(40))}},
 			{Name: "published", Type: dateScalar},
 			{Name: "rating", Type: graphql.Float},
 		},
@@ -396,7 +399,8 @@ func newSchema(lib *library) (*graphql.Schema, error) {
 			{Name: "hello", Type: graphql.String, Resolve: constant("world")},
 			{Name: "greet", Type: nonNull(graphql.String),
 				Args: []graphql.Argument{
-					{Name: "name", Type: graphql.String, Default: "world", Description: "Who to greet."},
+					{Name: "name", Type: graphql.String, Default: "world", Description: "Who to greet.",
+						Rules: []validate.Rule{validate.Max(100)}},
 					{Name: "times", Type: graphql.Int, Default: 1},
 				},
 				Resolve: func(_ context.Context, _ any, args graphql.Args, _ graphql.ResolveInfo) (any, error) {

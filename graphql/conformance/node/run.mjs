@@ -7,6 +7,9 @@
 //       Reads an introspection result ({"data": {...}} or the data object),
 //       and prints {"sdl": printSchema(buildClientSchema(result))} or
 //       {"error": "..."} when graphql-js refuses the result.
+//   node run.mjs introspection-query
+//       Prints getIntrospectionQuery() with every option on, for a server
+//       whose SDL is checked with client-sdl (the example server's).
 //
 // "valid" means the request was accepted for execution: it parsed,
 // validated, its variables coerced and an operation was selected, which in
@@ -18,7 +21,7 @@ import { join } from 'node:path';
 import graphql from './graphql.mjs';
 import { newState, schema } from './schema.mjs';
 
-const { buildClientSchema, execute, parse, printSchema, validate } = graphql;
+const { buildClientSchema, execute, getIntrospectionQuery, parse, printSchema, validate } = graphql;
 
 function errorShape(e) {
   return {
@@ -84,8 +87,23 @@ async function main(argv) {
       }
       return 0;
     }
+    case 'introspection-query': {
+      process.stdout.write(
+        getIntrospectionQuery({
+          descriptions: true,
+          specifiedByUrl: true,
+          directiveIsRepeatable: true,
+          schemaDescription: true,
+          inputValueDeprecation: true,
+          oneOf: true,
+        }),
+      );
+      return 0;
+    }
     default:
-      process.stderr.write('usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json\n');
+      process.stderr.write(
+        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json | node run.mjs introspection-query\n',
+      );
       return 2;
   }
 }

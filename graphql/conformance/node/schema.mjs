@@ -4,6 +4,11 @@
 // order (the order decides graphql-js's type collection, and so the order of
 // __schema.types and of printSchema). Keep the two files in step.
 //
+// The arguments and input fields that have validation rules in gqlkit
+// (Argument.Rules, InputField.Rules) carry here, written out, the
+// description gqlkit gives them: their own, then "Rules: ..." in a paragraph
+// of its own.
+//
 // Resolvers read the static data in ../testdata/data.json and a per-request
 // State (the context value) that mutations change.
 
@@ -150,7 +155,10 @@ const BookFilter = new GraphQLInputObjectType({
   name: 'BookFilter',
   description: 'Which books to list.\n\nEvery field narrows the list.',
   fields: () => ({
-    title: { type: GraphQLString, description: 'A substring of the title.' },
+    title: {
+      type: GraphQLString,
+      description: 'A substring of the title.\n\nRules: at most 200 characters.',
+    },
     genres: { type: list(nonNull(Genre)) },
     minYear: { type: GraphQLInt },
     maxYear: { type: GraphQLInt, defaultValue: 3000 },
@@ -165,11 +173,18 @@ const BookFilter = new GraphQLInputObjectType({
 const BookInput = new GraphQLInputObjectType({
   name: 'BookInput',
   fields: {
-    title: { type: nonNull(GraphQLString) },
+    title: {
+      type: nonNull(GraphQLString),
+      description: 'Rules: trimmed (at most 200 characters).',
+    },
     authorId: { type: nonNull(GraphQLID) },
     genre: { type: Genre, defaultValue: 'fic' },
     year: { type: GraphQLInt },
-    tags: { type: list(nonNull(GraphQLString)), defaultValue: [] },
+    tags: {
+      type: list(nonNull(GraphQLString)),
+      defaultValue: [],
+      description: 'Rules: at most 20 items; each item: at most 40 characters.',
+    },
     published: { type: DateScalar },
     rating: { type: GraphQLFloat },
   },
@@ -380,7 +395,11 @@ const Query = new GraphQLObjectType({
     greet: {
       type: nonNull(GraphQLString),
       args: {
-        name: { type: GraphQLString, defaultValue: 'world', description: 'Who to greet.' },
+        name: {
+          type: GraphQLString,
+          defaultValue: 'world',
+          description: 'Who to greet.\n\nRules: at most 100 characters.',
+        },
         times: { type: GraphQLInt, defaultValue: 1 },
       },
       resolve: (_, { name, times }) => {
