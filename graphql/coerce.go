@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
@@ -170,7 +171,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 	case *Enum:
 		name, ok := v.(string)
 		if !ok {
-			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, inspect(v))})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, response.Inspect(v))})
 			return nil
 		}
 		val, ok := s.enums[x].byName[name]
@@ -484,7 +485,7 @@ func (s *Schema) coerceVariables(defs ast.VariableDefinitionList, defaults []*as
 			if len(ie.path) > 0 {
 				at = fmt.Sprintf(" at %q", printPath(def.Variable, ie.path))
 			}
-			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, inspect(ie.val), at, ie.msg))
+			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, response.Inspect(ie.val), at, ie.msg))
 			ve.Extensions = ie.ext
 			if ie.panic != nil && fault == nil {
 				fault = ie.panic

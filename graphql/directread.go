@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strconv"
 	"unsafe"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
 // The direct leaf path: a field without a resolver whose value is a plain
@@ -179,7 +181,7 @@ func (e *executor) writeDirect(r *directRead, p unsafe.Pointer) (handled, ok boo
 		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
 			return true, false
 		}
-		e.buf = appendString(e.buf, s)
+		e.buf = response.AppendString(e.buf, s)
 	case leafInt:
 		var n int64
 		switch r.size {
@@ -228,7 +230,7 @@ func (e *executor) directStrings(list []string, nonNull bool) bool {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = appendString(e.buf, s)
+		e.buf = response.AppendString(e.buf, s)
 	}
 	e.buf = append(e.buf, ']')
 	return true

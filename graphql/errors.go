@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
 // ErrSyntax is the cause of the error [ParseQuery] returns for text that is
@@ -79,7 +80,7 @@ func recovered(r any) *errcode.PanicError {
 		r = boundedError(x)
 		text = errorText(x)
 	default:
-		text = inspect(r)
+		text = response.Inspect(r)
 	}
 	return &errcode.PanicError{Value: r, Stack: debug.Stack(), Text: text}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
 type pathSeg struct {
@@ -265,7 +266,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 			e.buf = append(e.buf, "null"...)
 			return true
 		}
-		e.buf = appendString(e.buf, sp.obj.name)
+		e.buf = response.AppendString(e.buf, sp.obj.name)
 		return true
 	case kindSchema:
 		v = reflect.ValueOf(e.s)
@@ -451,7 +452,7 @@ func (e *executor) enumPointer(t Type, v reflect.Value) bool {
 	}
 	name, ok := e.s.enums[en].byValue[v.Interface()]
 	if ok {
-		e.buf = appendString(e.buf, name)
+		e.buf = response.AppendString(e.buf, name)
 	}
 	return ok
 }
@@ -510,15 +511,15 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		iv := v.Interface()
 		info := e.s.enums[x]
 		if !v.Comparable() {
-			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, inspect(iv)))
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
 			return false
 		}
 		name, ok := info.byValue[iv]
 		if !ok {
-			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, inspect(iv)))
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
 			return false
 		}
-		e.buf = appendString(e.buf, name)
+		e.buf = response.AppendString(e.buf, name)
 		return true
 	}
 	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.coord))
@@ -567,7 +568,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	if out == nil || out == Null {
 		// graphql-js: a serializer must give a value; null is the field's
 		// to decide (a null result is never passed to Serialize).
-		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, inspect(in))
+		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, response.Inspect(in))
 	}
 	if s, ok := out.(string); ok {
 		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
@@ -575,7 +576,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 		}
 	}
 	mark := len(e.buf)
-	e.buf, err = appendJSONValue(e.buf, out)
+	e.buf, err = response.AppendValue(e.buf, out)
 	if err != nil {
 		e.buf = e.buf[:mark]
 	}

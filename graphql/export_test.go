@@ -36,9 +36,6 @@ func CheckParsed(query string, doc *ast.QueryDocument) (*ast.QueryDocument, *gql
 // tests.
 func ShortInt(s string) (int, bool) { return syntax.ShortInt(s) }
 
-// AppendString exposes the JSON string writer to the package's tests.
-func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
-
 // DirectLeaf writes typeName.field of parent by the direct leaf path, once
 // a read by the general path has shown the field's accessor parent's Go
 // type, and reports whether the path applied.

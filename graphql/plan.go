@@ -8,6 +8,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
@@ -293,7 +294,7 @@ func joinConds(a, b []*ast.Directive) []*ast.Directive {
 // keyJSON returns key as a JSON string followed by a colon. A key is a
 // name, which needs no escapes: its length is known.
 func (p *planner) keyJSON(key string) []byte {
-	return append(appendString(p.arena.keys.take(len(key)+3), key), ':')
+	return append(response.AppendString(p.arena.keys.take(len(key)+3), key), ':')
 }
 
 func (c *collector) add(f *ast.Field, conds []*ast.Directive) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
@@ -66,40 +67,6 @@ func (k BuiltinScalar) Description() string {
 
 func (BuiltinScalar) isType() {}
 
-// numberOf reports the value of a Go or JSON number.
-func numberOf(v any) (f float64, ok bool) {
-	switch n := v.(type) {
-	case int:
-		return float64(n), true
-	case int8:
-		return float64(n), true
-	case int16:
-		return float64(n), true
-	case int32:
-		return float64(n), true
-	case int64:
-		return float64(n), true
-	case uint:
-		return float64(n), true
-	case uint8:
-		return float64(n), true
-	case uint16:
-		return float64(n), true
-	case uint32:
-		return float64(n), true
-	case uint64:
-		return float64(n), true
-	case float32:
-		return float64(n), true
-	case float64:
-		return n, true
-	case json.Number:
-		f, err := strconv.ParseFloat(string(n), 64)
-		return f, err == nil
-	}
-	return 0, false
-}
-
 // int32Of converts a number to a 32-bit integer; integral reports whether it
 // was integral, inRange whether it fits.
 func int32Of(v any) (n int, isNumber, integral, inRange bool) {
@@ -115,7 +82,7 @@ func int32Of(v any) (n int, isNumber, integral, inRange bool) {
 			return int(i), true, true, i >= math.MinInt32 && i <= math.MaxInt32
 		}
 	}
-	f, ok := numberOf(v)
+	f, ok := response.NumberOf(v)
 	if !ok {
 		return 0, false, false, false
 	}
@@ -134,9 +101,9 @@ func intValue(v any) (int, error) {
 	n, isNum, integral, inRange := int32Of(v)
 	switch {
 	case !isNum || !integral:
-		return 0, fmt.Errorf("Int cannot represent non-integer value: %s", inspect(v))
+		return 0, fmt.Errorf("Int cannot represent non-integer value: %s", response.Inspect(v))
 	case !inRange:
-		return 0, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", inspect(v))
+		return 0, fmt.Errorf("Int cannot represent non 32-bit signed integer value: %s", response.Inspect(v))
 	}
 	return n, nil
 }
@@ -144,9 +111,9 @@ func intValue(v any) (int, error) {
 // floatValue returns a number as a Float, or graphql-js's error for a
 // value that is not a finite number.
 func floatValue(v any) (float64, error) {
-	f, ok := numberOf(v)
+	f, ok := response.NumberOf(v)
 	if !ok || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, fmt.Errorf("Float cannot represent non numeric value: %s", inspect(v))
+		return 0, fmt.Errorf("Float cannot represent non numeric value: %s", response.Inspect(v))
 	}
 	return f, nil
 }
@@ -169,13 +136,13 @@ func parseBuiltin(kind BuiltinScalar, v any) (any, error) {
 	case String:
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("String cannot represent a non string value: %s", inspect(v))
+			return nil, fmt.Errorf("String cannot represent a non string value: %s", response.Inspect(v))
 		}
 		return s, nil
 	case Boolean:
 		b, ok := v.(bool)
 		if !ok {
-			return nil, fmt.Errorf("Boolean cannot represent a non boolean value: %s", inspect(v))
+			return nil, fmt.Errorf("Boolean cannot represent a non boolean value: %s", response.Inspect(v))
 		}
 		return b, nil
 	case ID:
@@ -185,20 +152,20 @@ func parseBuiltin(kind BuiltinScalar, v any) (any, error) {
 		if n, ok := idInt(v); ok {
 			return n, nil
 		}
-		return nil, fmt.Errorf("ID cannot represent value: %s", inspect(v))
+		return nil, fmt.Errorf("ID cannot represent value: %s", response.Inspect(v))
 	}
 	return nil, fmt.Errorf("unknown scalar")
 }
 
 // idInt formats an integral number as an ID string.
 func idInt(v any) (string, bool) {
-	if s, ok := exactInt(v); ok {
+	if s, ok := response.ExactInt(v); ok {
 		return s, true
 	}
 	if x, ok := v.(json.Number); ok && jsonnum.IsInteger(string(x)) {
 		return string(x), true // exactly the digits sent, however many
 	}
-	f, ok := numberOf(v)
+	f, ok := response.NumberOf(v)
 	if !ok || f != math.Trunc(f) || math.IsInf(f, 0) {
 		return "", false
 	}
@@ -253,19 +220,19 @@ func appendBuiltin(dst []byte, kind BuiltinScalar, v any) ([]byte, error) {
 	case String:
 		switch x := v.(type) {
 		case string:
-			return appendString(dst, x), nil
+			return response.AppendString(dst, x), nil
 		case bool:
 			return strconv.AppendQuote(dst, strconv.FormatBool(x)), nil
 		case fmt.Stringer:
-			return appendString(dst, x.String()), nil
+			return response.AppendString(dst, x.String()), nil
 		}
 		if n, ok := v.(json.Number); ok {
-			return appendString(dst, string(n)), nil
+			return response.AppendString(dst, string(n)), nil
 		}
-		if f, ok := numberOf(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
-			return appendString(dst, numberString(v, f)), nil
+		if f, ok := response.NumberOf(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return response.AppendString(dst, response.NumberString(v, f)), nil
 		}
-		return dst, fmt.Errorf("String cannot represent value: %s", inspect(v))
+		return dst, fmt.Errorf("String cannot represent value: %s", response.Inspect(v))
 	case Int:
 		n, err := intValue(numericResult(v))
 		if err != nil {
@@ -277,26 +244,26 @@ func appendBuiltin(dst []byte, kind BuiltinScalar, v any) ([]byte, error) {
 		if err != nil {
 			return dst, err
 		}
-		return appendFloat(dst, f), nil
+		return response.AppendFloat(dst, f), nil
 	case Boolean:
 		if b, ok := v.(bool); ok {
 			return strconv.AppendBool(dst, b), nil
 		}
-		if f, ok := numberOf(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		if f, ok := response.NumberOf(v); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 			return strconv.AppendBool(dst, f != 0), nil
 		}
-		return dst, fmt.Errorf("Boolean cannot represent a non boolean value: %s", inspect(v))
+		return dst, fmt.Errorf("Boolean cannot represent a non boolean value: %s", response.Inspect(v))
 	case ID:
 		switch x := v.(type) {
 		case string:
-			return appendString(dst, x), nil
+			return response.AppendString(dst, x), nil
 		case fmt.Stringer:
-			return appendString(dst, x.String()), nil
+			return response.AppendString(dst, x.String()), nil
 		}
 		if s, ok := idInt(v); ok {
-			return appendString(dst, s), nil
+			return response.AppendString(dst, s), nil
 		}
-		return dst, fmt.Errorf("ID cannot represent value: %s", inspect(v))
+		return dst, fmt.Errorf("ID cannot represent value: %s", response.Inspect(v))
 	}
 	return dst, fmt.Errorf("unknown scalar")
 }
@@ -325,7 +292,7 @@ func appendBuiltinRV(dst []byte, kind BuiltinScalar, rv reflect.Value) (out []by
 	switch rv.Kind() {
 	case reflect.String:
 		if kind == String || kind == ID {
-			return appendString(dst, rv.String()), true, nil
+			return response.AppendString(dst, rv.String()), true, nil
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		n := rv.Int()
@@ -340,7 +307,7 @@ func appendBuiltinRV(dst []byte, kind BuiltinScalar, rv reflect.Value) (out []by
 			dst = strconv.AppendInt(dst, n, 10)
 			return append(dst, '"'), true, nil
 		case Float:
-			return appendFloat(dst, float64(n)), true, nil
+			return response.AppendFloat(dst, float64(n)), true, nil
 		}
 	case reflect.Bool:
 		if kind == Boolean {
@@ -350,47 +317,10 @@ func appendBuiltinRV(dst []byte, kind BuiltinScalar, rv reflect.Value) (out []by
 		if kind == Float {
 			f := rv.Float()
 			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return dst, true, fmt.Errorf("Float cannot represent non numeric value: %s", formatFloat(f))
+				return dst, true, fmt.Errorf("Float cannot represent non numeric value: %s", response.FormatFloat(f))
 			}
-			return appendFloat(dst, f), true, nil
+			return response.AppendFloat(dst, f), true, nil
 		}
 	}
 	return dst, false, nil
-}
-
-func numberString(v any, f float64) string {
-	if s, ok := exactInt(v); ok {
-		return s
-	}
-	return formatFloat(f)
-}
-
-// exactInt formats a value of any Go integer type exactly (a float64 would
-// round integers beyond 2^53).
-func exactInt(v any) (string, bool) {
-	switch x := v.(type) {
-	case int:
-		return strconv.Itoa(x), true
-	case int8:
-		return strconv.FormatInt(int64(x), 10), true
-	case int16:
-		return strconv.FormatInt(int64(x), 10), true
-	case int32:
-		return strconv.FormatInt(int64(x), 10), true
-	case int64:
-		return strconv.FormatInt(x, 10), true
-	case uint:
-		return strconv.FormatUint(uint64(x), 10), true
-	case uint8:
-		return strconv.FormatUint(uint64(x), 10), true
-	case uint16:
-		return strconv.FormatUint(uint64(x), 10), true
-	case uint32:
-		return strconv.FormatUint(uint64(x), 10), true
-	case uint64:
-		return strconv.FormatUint(x, 10), true
-	case uintptr:
-		return strconv.FormatUint(uint64(x), 10), true
-	}
-	return "", false
 }
