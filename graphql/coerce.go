@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
@@ -388,7 +389,7 @@ func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]an
 		}
 	}()
 	if sc.ParseLiteral != nil && !syntax.HasVariables(v) {
-		out, err = sc.ParseLiteral(copyLiteral(v)) // the callback's own
+		out, err = sc.ParseLiteral(plan.CopyLiteral(v)) // the callback's own
 	} else {
 		out, err = sc.ParseValue(untypedValue(v, vars))
 	}

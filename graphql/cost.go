@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -122,9 +123,9 @@ func (s costSize) clamp(n int) int {
 }
 
 // maxCostDepth bounds the recursion of folding and of evaluating: Prepare
-// refuses operations that nest more than maxPlanDepth fields deep, so no
+// refuses operations that nest more than plan.MaxDepth fields deep, so no
 // plan gets here; a deeper one costs the most an int holds.
-const maxCostDepth = maxPlanDepth + 1
+const maxCostDepth = plan.MaxDepth + 1
 
 // cost returns the operation's cost under the coerced variables vars.
 func (op *Operation) cost(vars map[string]any) int {

@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
@@ -35,7 +36,7 @@ type executor struct {
 	buf      []byte
 	errs     gqlerror.List
 	path     []pathSeg
-	cond     conditions // the variables' @skip/@include, and the first null one
+	cond     plan.Conditions // the variables' @skip/@include, and the first null one
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
 	done bool
@@ -223,9 +224,9 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 	}
 	if sp.conditional {
 		fields = sp.activeFields(&e.cond)
-		if ce := e.cond.err; ce != nil {
-			e.errs = append(e.errs, &gqlerror.Error{Message: ce.msg, Path: e.astPath(), Locations: ce.locs})
-			e.cond.err = nil
+		if ce := e.cond.Err; ce != nil {
+			e.errs = append(e.errs, &gqlerror.Error{Message: ce.Msg, Path: e.astPath(), Locations: ce.Locs})
+			e.cond.Err = nil
 			return false
 		}
 	}
@@ -275,7 +276,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		if fp.argsErr != nil {
 			err = fp.argsErr
 		} else if fp.dynArgs {
-			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.vars)
+			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.Vars)
 		}
 		if err == nil {
 			if fp.kind == kindType {
@@ -320,7 +321,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.vars, idx: indexesOf(e.path)}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: indexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil && (fp.info.traced || e.traceAll) {
@@ -361,7 +362,7 @@ func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, inf
 // traceDefault resolves a field without a resolver from its parent value,
 // telling the tracer (Config.TraceDefaultFields).
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.vars, idx: indexesOf(e.path)}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: indexesOf(e.path)}
 	ctx := e.tracer.StartField(e.ctx, info)
 	v, err := resolveDefault(&ctx, fp.info, parent)
 	e.tracer.EndField(ctx, info, err)

@@ -8,6 +8,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
@@ -152,30 +153,6 @@ func (c *chunks[T]) take(n int) []T {
 	return c.buf[start : start : start+n]
 }
 
-// staticCondition evaluates the @skip/@include directives of a selection
-// without variables: true/false when static, or dynamic with the
-// directives to check at execution time.
-func staticCondition(dirs ast.DirectiveList) (include bool, dynamic []*ast.Directive) {
-	for _, d := range dirs {
-		if d.Name != "skip" && d.Name != "include" {
-			continue
-		}
-		arg := d.Arguments.ForName("if")
-		if arg == nil || arg.Value == nil {
-			continue
-		}
-		if arg.Value.Kind == ast.Variable {
-			dynamic = append(dynamic, d)
-			continue
-		}
-		v := arg.Value.Kind == ast.BooleanValue && arg.Value.Raw == "true"
-		if d.Name == "skip" && v || d.Name == "include" && !v {
-			return false, nil
-		}
-	}
-	return true, dynamic
-}
-
 type collector struct {
 	p     *planner
 	obj   *objectInfo
@@ -231,27 +208,20 @@ func (p *planner) planRoot(obj *objectInfo, set ast.SelectionSet) *selectionPlan
 	return c.finish(nil)
 }
 
-// planNestingGuard bounds the fragment and inline-fragment nesting that
-// collecting one selection set follows. Prepare refuses fragment cycles,
-// documents deeper than maxPlanDepth and selection sets that nest more
-// fragments than this between two fields (checkShape) first, so collection
-// is never cut; the guard is there for a plan built otherwise.
-const planNestingGuard = 256
-
 func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth int) {
-	if depth > planNestingGuard {
+	if depth > plan.NestingGuard {
 		return
 	}
 	for _, sel := range set {
 		switch x := sel.(type) {
 		case *ast.Field:
-			ok, dyn := staticCondition(x.Directives)
+			ok, dyn := plan.StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
 			c.add(x, joinConds(conds, dyn))
 		case *ast.FragmentSpread:
-			ok, dyn := staticCondition(x.Directives)
+			ok, dyn := plan.StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
@@ -271,7 +241,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 			}
 			c.collect(frag.SelectionSet, all, depth+1)
 		case *ast.InlineFragment:
-			ok, dyn := staticCondition(x.Directives)
+			ok, dyn := plan.StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}

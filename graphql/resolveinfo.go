@@ -3,6 +3,7 @@ package graphql
 import (
 	"strings"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -129,7 +130,7 @@ func (info ResolveInfo) Path() ast.Path {
 // leaf fields. Resolvers use it to load related rows eagerly, for example
 // to join authors only when "author" is selected.
 func (info ResolveInfo) SelectedFields() []string {
-	c := conditions{vars: info.vars}
+	c := plan.Conditions{Vars: info.vars}
 	p := info.childPlan(&c)
 	if p == nil {
 		return nil
@@ -141,7 +142,7 @@ func (info ResolveInfo) SelectedFields() []string {
 // a dot-separated list of field names below this field such as "author" or
 // "author.name".
 func (info ResolveInfo) IsSelected(path string) bool {
-	c := conditions{vars: info.vars}
+	c := plan.Conditions{Vars: info.vars}
 	p := info.childPlan(&c)
 	for p != nil && path != "" {
 		name, rest, more := strings.Cut(path, ".")
@@ -161,7 +162,7 @@ func (info ResolveInfo) IsSelected(path string) bool {
 	return false
 }
 
-func (info ResolveInfo) childPlan(c *conditions) *selectionPlan {
+func (info ResolveInfo) childPlan(c *plan.Conditions) *selectionPlan {
 	if info.fp == nil {
 		return nil
 	}
