@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
@@ -204,7 +205,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 				// A GraphQL error speaks for itself, as in graphql-js.
 				ie.msg, ie.ext = ge.Message, ge.Extensions
 			default:
-				ie.msg = fmt.Sprintf("Expected type %q. %s", x.Name, errorText(err))
+				ie.msg = fmt.Sprintf("Expected type %q. %s", x.Name, exec.ErrorText(err))
 			}
 			st.errs = append(st.errs, ie)
 			return nil
@@ -224,12 +225,12 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, recovered(r)
+			out, err = nil, exec.Recovered(r)
 		}
 	}()
 	out, err = sc.ParseValue(v)
 	if err != nil {
-		return nil, boundedError(err)
+		return nil, exec.BoundedError(err)
 	}
 	if out == nil {
 		return nil, errNoValue
@@ -385,7 +386,7 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, recovered(r)
+			out, err = nil, exec.Recovered(r)
 		}
 	}()
 	if sc.ParseLiteral != nil && !syntax.HasVariables(v) {
@@ -394,7 +395,7 @@ func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]an
 		out, err = sc.ParseValue(untypedValue(v, vars))
 	}
 	if err != nil {
-		return nil, boundedError(err)
+		return nil, exec.BoundedError(err)
 	}
 	if out == nil {
 		return nil, noValueError{fmt.Sprintf("Expected value of type %q, found %s.", sc.Name, v.String())}

@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
@@ -198,7 +199,7 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 			ge.Err = given.Err
 		}
 	} else {
-		ge.Message = errorText(err)
+		ge.Message = exec.ErrorText(err)
 	}
 	e.errs = append(e.errs, ge)
 }
@@ -239,7 +240,7 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 			e.buf = append(e.buf, ',')
 		}
 		e.buf = append(e.buf, fp.keyJSON...)
-		if base != nil && fp.direct.leaf != leafNone {
+		if base != nil && fp.direct.Leaf != exec.LeafNone {
 			if handled, ok := e.writeDirect(&fp.direct, base); handled {
 				if !ok {
 					return false
@@ -292,7 +293,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 				if handled, ok := e.directLeaf(fp, parent); handled {
 					return ok
 				}
-				v, err = resolveDefault(&e.ctx, fp.info, parent)
+				v, err = fp.info.read.Read(&e.ctx, parent)
 			}
 		}
 	}
@@ -336,7 +337,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 			// Whatever the resolver says, it ran out of time.
 			return reflect.Value{}, errTimedOut
 		}
-		return reflect.Value{}, boundedError(err)
+		return reflect.Value{}, exec.BoundedError(err)
 	}
 	return reflect.ValueOf(res), nil
 }
@@ -353,7 +354,7 @@ var errNoPlan = errors.New("graphql: internal error: no plan for the sub-selecti
 func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, info ResolveInfo) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, recovered(r)
+			res, err = nil, exec.Recovered(r)
 		}
 	}()
 	return resolve(ctx, parent, args, info)
@@ -364,7 +365,7 @@ func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, inf
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
 	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: indexesOf(e.path)}
 	ctx := e.tracer.StartField(e.ctx, info)
-	v, err := resolveDefault(&ctx, fp.info, parent)
+	v, err := fp.info.read.Read(&ctx, parent)
 	e.tracer.EndField(ctx, info, err)
 	return v, err
 }
@@ -555,7 +556,7 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.
 func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = recovered(r)
+			err = exec.Recovered(r)
 		}
 	}()
 	if !v.CanInterface() {
@@ -564,7 +565,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	in := v.Interface()
 	out, err := sc.Serialize(in)
 	if err != nil {
-		return boundedError(err)
+		return exec.BoundedError(err)
 	}
 	if out == nil || out == Null {
 		// graphql-js: a serializer must give a value; null is the field's

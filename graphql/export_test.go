@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
@@ -47,7 +48,7 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 		fi := info.byName[field]
 		rv := reflect.ValueOf(parent)
 		ctx := context.Background()
-		if _, err := resolveDefault(&ctx, fi, rv); err != nil {
+		if _, err := fi.read.Read(&ctx, rv); err != nil {
 			return err.Error(), false
 		}
 		e := &executor{}
@@ -65,7 +66,7 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
 	defer func() {
 		if p := recover(); p != nil {
-			errs, fault = nil, recovered(p)
+			errs, fault = nil, exec.Recovered(p)
 		}
 	}()
 	return s.validator.ReferenceValidate(doc, validation.Options{DisableIntrospection: opts.DisableIntrospection})

@@ -8,6 +8,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
@@ -79,7 +80,7 @@ type fieldPlan struct {
 	child *selectionPlan // sub-selection when every occurrence counts
 	// direct: the field's direct read from its parent (directread.go), once the
 	// owner's directState is directReady.
-	direct directRead
+	direct exec.DirectRead
 	locs   []gqlerror.Location
 
 	planner  *planner
