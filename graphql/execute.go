@@ -18,11 +18,6 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
-type pathSeg struct {
-	key   string
-	index int // -1 for a key
-}
-
 type executor struct {
 	ctx context.Context
 	// rootCtx, when set, is the context of the root fields: those of a
@@ -36,7 +31,7 @@ type executor struct {
 	op       *Operation
 	buf      []byte
 	errs     gqlerror.List
-	path     []pathSeg
+	path     []exec.PathSeg
 	cond     plan.Conditions // the variables' @skip/@include, and the first null one
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
@@ -63,7 +58,7 @@ type executor struct {
 }
 
 // executors recycles executors (and their path stacks) between requests.
-var executors = sync.Pool{New: func() any { return &executor{path: make([]pathSeg, 0, 16)} }}
+var executors = sync.Pool{New: func() any { return &executor{path: make([]exec.PathSeg, 0, 16)} }}
 
 // release returns e to the pool, keeping its path stack unless it grew
 // large.
@@ -157,17 +152,7 @@ func responseTooLarge(max int) *gqlerror.Error {
 		Err: &errcode.Error{Code: errcode.CodeResponseTooLarge, Message: msg, Err: ErrResponseTooLarge}}
 }
 
-func (e *executor) astPath() ast.Path {
-	out := make(ast.Path, len(e.path))
-	for i, p := range e.path {
-		if p.index >= 0 {
-			out[i] = ast.PathIndex(p.index)
-		} else {
-			out[i] = ast.PathName(p.key)
-		}
-	}
-	return out
-}
+func (e *executor) astPath() ast.Path { return exec.ASTPath(e.path) }
 
 func (e *executor) fieldError(fp *fieldPlan, err error) {
 	if ctxErr := e.ctx.Err(); ctxErr != nil && (err == errTimedOut || errors.Is(err, ctxErr)) {
@@ -248,7 +233,7 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 				continue
 			}
 		}
-		e.path = append(e.path, pathSeg{key: fp.key, index: -1})
+		e.path = append(e.path, exec.PathSeg{Key: fp.key, Index: -1})
 		ok := e.execField(sp, fp, parent)
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
@@ -322,7 +307,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: indexesOf(e.path)}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil && (fp.info.traced || e.traceAll) {
@@ -363,7 +348,7 @@ func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, inf
 // traceDefault resolves a field without a resolver from its parent value,
 // telling the tracer (Config.TraceDefaultFields).
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: indexesOf(e.path)}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
 	ctx := e.tracer.StartField(e.ctx, info)
 	v, err := fp.info.read.Read(&ctx, parent)
 	e.tracer.EndField(ctx, info, err)
@@ -496,7 +481,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			e.path = append(e.path, pathSeg{index: i})
+			e.path = append(e.path, exec.PathSeg{Index: i})
 			ok := e.complete(fp, x.OfType, v.Index(i))
 			e.path = e.path[:len(e.path)-1]
 			if !ok {
