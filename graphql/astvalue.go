@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -94,7 +95,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Valu
 		}
 		return &ast.Value{Kind: ast.EnumValue, Raw: name}, nil
 	case BuiltinScalar:
-		raw, err := appendBuiltin(nil, x, v)
+		raw, err := scalar.Append(nil, scalar.Kind(x), v)
 		if err != nil {
 			return nil, err
 		}

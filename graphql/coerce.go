@@ -15,6 +15,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
@@ -183,7 +184,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 		}
 		return val
 	case BuiltinScalar:
-		out, err := parseBuiltin(x, v)
+		out, err := scalar.Parse(scalar.Kind(x), v)
 		if err != nil {
 			st.errs = append(st.errs, inputError{path: path, val: v, msg: err.Error()})
 			return nil
@@ -306,7 +307,7 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			if builtin && c.Value != nil && c.Value.Kind != ast.Variable && c.Value.Kind != ast.NullValue {
 				// The common case of long lists, without the steps
 				// above that do not apply to it.
-				item, err := parseBuiltinLiteral(bs, c.Value)
+				item, err := scalar.ParseLiteral(scalar.Kind(bs), c.Value)
 				if err != nil {
 					return nil, err
 				}
@@ -372,7 +373,7 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 		}
 		return val, nil
 	case BuiltinScalar:
-		return parseBuiltinLiteral(x, v)
+		return scalar.ParseLiteral(scalar.Kind(x), v)
 	case *Scalar:
 		out, err := s.parseScalarLiteral(x, v, vars)
 		if out == Null {

@@ -42,6 +42,7 @@ func TestStageDependencies(t *testing.T) {
 		"response": 0, // the JSON text of a response
 		"sdl":      0, // the schema printed as SDL
 		"plan":     1, // what planning reads of a document
+		"scalar":   1, // the built-in scalars, read and written
 		"exec":     2, // what execution reads of Go values
 	}
 	for pkg, imports := range testenv.Imports(t, "./internal/...") {

@@ -16,6 +16,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 )
 
 type executor struct {
@@ -523,12 +524,12 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.
 	}
 	var err error
 	var handled bool
-	e.buf, handled, err = appendBuiltinRV(e.buf, kind, v)
+	e.buf, handled, err = scalar.AppendValue(e.buf, scalar.Kind(kind), v)
 	if !handled && err == nil {
 		if !v.CanInterface() {
 			err = fmt.Errorf("%s cannot represent a value of an unexported type", kind)
 		} else {
-			e.buf, err = appendBuiltin(e.buf, kind, v.Interface())
+			e.buf, err = scalar.Append(e.buf, scalar.Kind(kind), v.Interface())
 		}
 	}
 	if err != nil {
