@@ -11,24 +11,12 @@ import (
 // whose condition is a variable: the occurrences of a field that count in
 // one execution, and the sub-plans such fields get.
 
-// counts reports whether the occurrence counts under the conditions, and
-// its first place in the collection order when it does.
-func (o *occurrence) counts(c *plan.Conditions) (ok bool, seq int) {
-	seq = -1
-	for _, a := range o.alts {
-		if c.Holds(a.conds) && (seq < 0 || a.seq < seq) {
-			seq = a.seq
-		}
-	}
-	return seq >= 0, seq
-}
-
 // counted returns the occurrences of fp that count under the executor's
 // variables, as a bitmask (bit i for occurrence i). It is only used for
 // fields with at most 64 occurrences.
 func (fp *fieldPlan) counted(c *plan.Conditions) (mask uint64) {
 	for i, o := range fp.occ {
-		if ok, _ := o.counts(c); ok {
+		if ok, _ := o.Counts(c); ok {
 			mask |= 1 << i
 		}
 	}
@@ -84,8 +72,8 @@ func (fp *fieldPlan) childPlan(c *plan.Conditions, perExec *map[*fieldPlan]*sele
 func (fp *fieldPlan) countingFields(c *plan.Conditions) []*ast.Field {
 	fields := make([]*ast.Field, 0, len(fp.occ))
 	for _, o := range fp.occ {
-		if ok, _ := o.counts(c); ok {
-			fields = append(fields, o.field)
+		if ok, _ := o.Counts(c); ok {
+			fields = append(fields, o.Field)
 		}
 	}
 	return fields
@@ -102,7 +90,7 @@ func (sp *selectionPlan) activeFields(c *plan.Conditions) []*fieldPlan {
 	for _, fp := range sp.fields {
 		first := -1
 		for _, o := range fp.occ {
-			if ok, seq := o.counts(c); ok && (first < 0 || seq < first) {
+			if ok, seq := o.Counts(c); ok && (first < 0 || seq < first) {
 				first = seq
 			}
 		}

@@ -162,7 +162,7 @@ func (fp *fieldPlan) planAll() *selectionPlan {
 	}
 	fields := make([]*ast.Field, len(fp.occ))
 	for i, o := range fp.occ {
-		fields[i] = o.field
+		fields[i] = o.Field
 	}
 	return fp.planner.plan(obj, fields, fp)
 }
@@ -190,7 +190,7 @@ func (fp *fieldPlan) declaredSize() plan.CostSize {
 	if c.sizeArg.hasDefault {
 		absent = plan.SizeOf(c.sizeArg.def, c.size)
 	}
-	arg := fp.occ[0].field.Arguments.ForName(c.sizeArg.name)
+	arg := fp.occ[0].Field.Arguments.ForName(c.sizeArg.name)
 	if arg == nil || arg.Value == nil {
 		return plan.CostSize{Fallback: absent}
 	}

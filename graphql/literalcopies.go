@@ -50,7 +50,7 @@ func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, depth
 			p.keepConditional(fp.child, seen, depth+1)
 		case fp.dynamic:
 			for _, o := range fp.occ {
-				p.keepBelow(o.field.SelectionSet, seen, 0)
+				p.keepBelow(o.Field.SelectionSet, seen, 0)
 			}
 		}
 	}

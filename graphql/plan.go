@@ -41,22 +41,6 @@ const (
 	kindType
 )
 
-// occurrence is one field node selected under a response key. The same node
-// may be reached several times (a fragment spread twice), each time under
-// its own conditions and at its own place in the collection order.
-type occurrence struct {
-	field *ast.Field
-	alts  []alt
-	uncon bool // some alternative has no condition: it always counts
-}
-
-// alt is one way an occurrence was reached: the variable conditions that
-// must all hold, and its place in the collection order.
-type alt struct {
-	conds []*ast.Directive
-	seq   int
-}
-
 type fieldPlan struct {
 	key     string
 	keyJSON []byte         // `"key":`
@@ -65,7 +49,7 @@ type fieldPlan struct {
 	kind    fieldKind
 	info    *fieldInfo
 	typ     Type
-	occ     []*occurrence
+	occ     []*plan.Occurrence
 	dynamic bool // which occurrences count depends on variables
 
 	args    Args
@@ -171,9 +155,9 @@ type collector struct {
 // plannedField is a field plan with its first occurrence, allocated as one.
 type plannedField struct {
 	fp  fieldPlan
-	occ occurrence
-	one [1]*occurrence
-	alt [1]alt
+	occ plan.Occurrence
+	one [1]*plan.Occurrence
+	alt [1]plan.Alt
 }
 
 // collectorScan is the number of response keys up to which a collector
@@ -279,9 +263,9 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		}
 		c.slab = c.slab[:len(c.slab)+1]
 		pf := &c.slab[len(c.slab)-1]
-		pf.occ = occurrence{field: f, uncon: len(conds) == 0}
-		pf.alt[0] = alt{conds: conds, seq: seq}
-		pf.occ.alts = pf.alt[:1:1]
+		pf.occ = plan.Occurrence{Field: f, Uncon: len(conds) == 0}
+		pf.alt[0] = plan.Alt{Conds: conds, Seq: seq}
+		pf.occ.Alts = pf.alt[:1:1]
 		pf.one[0] = &pf.occ
 		fp = &pf.fp
 		fp.key, fp.keyJSON, fp.planner, fp.occ = key, c.p.keyJSON(key), c.p, pf.one[:1:1]
@@ -297,13 +281,13 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		return
 	}
 	for _, o := range fp.occ {
-		if o.field == f {
-			o.alts = append(o.alts, alt{conds: conds, seq: seq})
-			o.uncon = o.uncon || len(conds) == 0
+		if o.Field == f {
+			o.Alts = append(o.Alts, plan.Alt{Conds: conds, Seq: seq})
+			o.Uncon = o.Uncon || len(conds) == 0
 			return
 		}
 	}
-	fp.occ = append(fp.occ, &occurrence{field: f, alts: []alt{{conds: conds, seq: seq}}, uncon: len(conds) == 0})
+	fp.occ = append(fp.occ, &plan.Occurrence{Field: f, Alts: []plan.Alt{{Conds: conds, Seq: seq}}, Uncon: len(conds) == 0})
 }
 
 // find returns the field collected under key, nil if none yet.
@@ -329,17 +313,17 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 	locs := c.p.arena.locs.take(nodes) // every field's, in one
 	for _, fp := range c.order {
 		fp.owner = sp
-		first := fp.occ[0].field
+		first := fp.occ[0].Field
 		start := len(locs)
 		for _, o := range fp.occ {
 			// A condition anywhere makes the field's presence, its place
 			// or its sub-selection depend on the variables.
-			for _, a := range o.alts {
-				if len(a.conds) > 0 {
+			for _, a := range o.Alts {
+				if len(a.Conds) > 0 {
 					fp.dynamic = true
 				}
 			}
-			locs = append(locs, gqlerror.Location{Line: o.field.Position.Line, Column: o.field.Position.Column})
+			locs = append(locs, gqlerror.Location{Line: o.Field.Position.Line, Column: o.Field.Position.Column})
 		}
 		fp.locs = locs[start:len(locs):len(locs)]
 		if fp.dynamic {
@@ -392,7 +376,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 					fields = make([]*ast.Field, len(fp.occ))
 				}
 				for i, o := range fp.occ {
-					fields[i] = o.field
+					fields[i] = o.Field
 				}
 				fp.child = c.p.plan(obj, fields, fp)
 			}

@@ -67,3 +67,31 @@ func (c *Conditions) Holds(conds []*ast.Directive) bool {
 	}
 	return true
 }
+
+// An Occurrence is one field node selected under a response key. The same node
+// may be reached several times (a fragment spread twice), each time under
+// its own conditions and at its own place in the collection order.
+type Occurrence struct {
+	Field *ast.Field
+	Alts  []Alt
+	Uncon bool // some alternative has no condition: it always counts
+}
+
+// An Alt is one way an occurrence was reached: the variable conditions that
+// must all hold, and its place in the collection order.
+type Alt struct {
+	Conds []*ast.Directive
+	Seq   int
+}
+
+// Counts reports whether the occurrence counts under the conditions, and
+// its first place in the collection order when it does.
+func (o *Occurrence) Counts(c *Conditions) (ok bool, seq int) {
+	seq = -1
+	for _, a := range o.Alts {
+		if c.Holds(a.Conds) && (seq < 0 || a.Seq < seq) {
+			seq = a.Seq
+		}
+	}
+	return seq >= 0, seq
+}
