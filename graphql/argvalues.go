@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 )
 
 // This file coerces the argument values of a field, and locates the
@@ -69,7 +70,7 @@ func parserMessage(err error) (string, map[string]any) {
 	if ge := graphQLError(err); ge != nil {
 		return ge.Message, ge.Extensions
 	}
-	return errorText(err), nil
+	return exec.ErrorText(err), nil
 }
 
 func (e *argumentError) Error() string { return e.msg }

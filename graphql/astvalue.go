@@ -12,6 +12,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
 )
 
@@ -89,11 +91,11 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Valu
 		}
 		name, ok := info.byValue[v]
 		if !ok {
-			return nil, fmt.Errorf("%s is not a value of enum %s", inspect(v), x.Name)
+			return nil, fmt.Errorf("%s is not a value of enum %s", response.Inspect(v), x.Name)
 		}
 		return &ast.Value{Kind: ast.EnumValue, Raw: name}, nil
 	case BuiltinScalar:
-		raw, err := appendBuiltin(nil, x, v)
+		raw, err := scalar.Append(nil, scalar.Kind(x), v)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +114,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Valu
 			return nil, err
 		}
 		if ser == nil || ser == Null {
-			return nil, fmt.Errorf("%s.Serialize returned null for %s", x.Name, inspect(v))
+			return nil, fmt.Errorf("%s.Serialize returned null for %s", x.Name, response.Inspect(v))
 		}
 		return untypedAST(ser, false, depth+1, nodes)
 	}
@@ -167,7 +169,7 @@ func untypedAST(v any, isID bool, depth int, nodes *int) (*ast.Value, error) {
 		}
 		return out, nil
 	}
-	if f, ok := numberOf(v); ok {
+	if f, ok := response.NumberOf(v); ok {
 		if math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("%v cannot be written as a literal", v)
 		}
@@ -190,7 +192,7 @@ func untypedAST(v any, isID bool, depth int, nodes *int) (*ast.Value, error) {
 }
 
 func numberAST(f float64) *ast.Value {
-	s := formatFloat(f)
+	s := response.FormatFloat(f)
 	if jsonnum.IsInteger(s) {
 		return &ast.Value{Kind: ast.IntValue, Raw: s}
 	}

@@ -12,6 +12,10 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
@@ -170,7 +174,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 	case *Enum:
 		name, ok := v.(string)
 		if !ok {
-			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, inspect(v))})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, response.Inspect(v))})
 			return nil
 		}
 		val, ok := s.enums[x].byName[name]
@@ -180,7 +184,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 		}
 		return val
 	case BuiltinScalar:
-		out, err := parseBuiltin(x, v)
+		out, err := scalar.Parse(scalar.Kind(x), v)
 		if err != nil {
 			st.errs = append(st.errs, inputError{path: path, val: v, msg: err.Error()})
 			return nil
@@ -202,7 +206,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 				// A GraphQL error speaks for itself, as in graphql-js.
 				ie.msg, ie.ext = ge.Message, ge.Extensions
 			default:
-				ie.msg = fmt.Sprintf("Expected type %q. %s", x.Name, errorText(err))
+				ie.msg = fmt.Sprintf("Expected type %q. %s", x.Name, exec.ErrorText(err))
 			}
 			st.errs = append(st.errs, ie)
 			return nil
@@ -222,12 +226,12 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, recovered(r)
+			out, err = nil, exec.Recovered(r)
 		}
 	}()
 	out, err = sc.ParseValue(v)
 	if err != nil {
-		return nil, boundedError(err)
+		return nil, exec.BoundedError(err)
 	}
 	if out == nil {
 		return nil, errNoValue
@@ -303,7 +307,7 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			if builtin && c.Value != nil && c.Value.Kind != ast.Variable && c.Value.Kind != ast.NullValue {
 				// The common case of long lists, without the steps
 				// above that do not apply to it.
-				item, err := parseBuiltinLiteral(bs, c.Value)
+				item, err := scalar.ParseLiteral(scalar.Kind(bs), c.Value)
 				if err != nil {
 					return nil, err
 				}
@@ -369,7 +373,7 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 		}
 		return val, nil
 	case BuiltinScalar:
-		return parseBuiltinLiteral(x, v)
+		return scalar.ParseLiteral(scalar.Kind(x), v)
 	case *Scalar:
 		out, err := s.parseScalarLiteral(x, v, vars)
 		if out == Null {
@@ -383,16 +387,16 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, recovered(r)
+			out, err = nil, exec.Recovered(r)
 		}
 	}()
 	if sc.ParseLiteral != nil && !syntax.HasVariables(v) {
-		out, err = sc.ParseLiteral(copyLiteral(v)) // the callback's own
+		out, err = sc.ParseLiteral(plan.CopyLiteral(v)) // the callback's own
 	} else {
 		out, err = sc.ParseValue(untypedValue(v, vars))
 	}
 	if err != nil {
-		return nil, boundedError(err)
+		return nil, exec.BoundedError(err)
 	}
 	if out == nil {
 		return nil, noValueError{fmt.Sprintf("Expected value of type %q, found %s.", sc.Name, v.String())}
@@ -484,7 +488,7 @@ func (s *Schema) coerceVariables(defs ast.VariableDefinitionList, defaults []*as
 			if len(ie.path) > 0 {
 				at = fmt.Sprintf(" at %q", printPath(def.Variable, ie.path))
 			}
-			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, inspect(ie.val), at, ie.msg))
+			ve := variableError(locs, fmt.Sprintf("Variable \"$%s\" got invalid value %s%s; %s", def.Variable, response.Inspect(ie.val), at, ie.msg))
 			ve.Extensions = ie.ext
 			if ie.panic != nil && fault == nil {
 				fault = ie.panic

@@ -3,65 +3,20 @@ package graphql
 import (
 	"sort"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
 // This file is what a plan selects under @skip and @include directives
 // whose condition is a variable: the occurrences of a field that count in
 // one execution, and the sub-plans such fields get.
 
-// conditions evaluates the variable @skip/@include conditions of one
-// execution. A null variable is an error, as in graphql-js: the selection it
-// sits in fails; err keeps the first such error.
-type conditions struct {
-	vars map[string]any
-	err  *conditionError
-}
-
-type conditionError struct {
-	msg  string
-	locs []gqlerror.Location
-}
-
-// holds reports whether every directive of conds lets its selection in.
-func (c *conditions) holds(conds []*ast.Directive) bool {
-	for _, d := range conds {
-		arg := d.Arguments.ForName("if")
-		v, present := c.vars[arg.Value.Raw]
-		b, isBool := v.(bool)
-		if present && !isBool {
-			if c.err == nil {
-				c.err = &conditionError{msg: `Argument "if" of non-null type "Boolean!" must not be null.`,
-					locs: []gqlerror.Location{{Line: arg.Value.Position.Line, Column: arg.Value.Position.Column}}}
-			}
-			return false
-		}
-		if d.Name == "skip" && b || d.Name == "include" && !b {
-			return false
-		}
-	}
-	return true
-}
-
-// counts reports whether the occurrence counts under the conditions, and
-// its first place in the collection order when it does.
-func (o *occurrence) counts(c *conditions) (ok bool, seq int) {
-	seq = -1
-	for _, a := range o.alts {
-		if c.holds(a.conds) && (seq < 0 || a.seq < seq) {
-			seq = a.seq
-		}
-	}
-	return seq >= 0, seq
-}
-
 // counted returns the occurrences of fp that count under the executor's
 // variables, as a bitmask (bit i for occurrence i). It is only used for
 // fields with at most 64 occurrences.
-func (fp *fieldPlan) counted(c *conditions) (mask uint64) {
+func (fp *fieldPlan) counted(c *plan.Conditions) (mask uint64) {
 	for i, o := range fp.occ {
-		if ok, _ := o.counts(c); ok {
+		if ok, _ := o.Counts(c); ok {
 			mask |= 1 << i
 		}
 	}
@@ -75,7 +30,7 @@ func (fp *fieldPlan) counted(c *conditions) (mask uint64) {
 // execution (kept in *perExec when perExec is not nil). Across executions,
 // plans are kept by the set of occurrences that count (a bitmask, for
 // fields with at most 64 occurrences), up to maxDynPlans per field.
-func (fp *fieldPlan) childPlan(c *conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
+func (fp *fieldPlan) childPlan(c *plan.Conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
 	if fp.child != nil || !fp.dynamic {
 		return fp.child
 	}
@@ -114,11 +69,11 @@ func (fp *fieldPlan) childPlan(c *conditions, perExec *map[*fieldPlan]*selection
 
 // countingFields returns the nodes of the occurrences of fp that count
 // under the conditions.
-func (fp *fieldPlan) countingFields(c *conditions) []*ast.Field {
+func (fp *fieldPlan) countingFields(c *plan.Conditions) []*ast.Field {
 	fields := make([]*ast.Field, 0, len(fp.occ))
 	for _, o := range fp.occ {
-		if ok, _ := o.counts(c); ok {
-			fields = append(fields, o.field)
+		if ok, _ := o.Counts(c); ok {
+			fields = append(fields, o.Field)
 		}
 	}
 	return fields
@@ -126,7 +81,7 @@ func (fp *fieldPlan) countingFields(c *conditions) []*ast.Field {
 
 // activeFields returns the fields of a conditional plan that count under
 // the executor's variables, in the order graphql-js would collect them.
-func (sp *selectionPlan) activeFields(c *conditions) []*fieldPlan {
+func (sp *selectionPlan) activeFields(c *plan.Conditions) []*fieldPlan {
 	type keyed struct {
 		fp  *fieldPlan
 		seq int
@@ -135,7 +90,7 @@ func (sp *selectionPlan) activeFields(c *conditions) []*fieldPlan {
 	for _, fp := range sp.fields {
 		first := -1
 		for _, o := range fp.occ {
-			if ok, seq := o.counts(c); ok && (first < 0 || seq < first) {
+			if ok, seq := o.Counts(c); ok && (first < 0 || seq < first) {
 				first = seq
 			}
 		}
@@ -151,7 +106,7 @@ func (sp *selectionPlan) activeFields(c *conditions) []*fieldPlan {
 	return fps
 }
 
-func (sp *selectionPlan) selectedNames(c *conditions) []string {
+func (sp *selectionPlan) selectedNames(c *plan.Conditions) []string {
 	build := func(fields []*fieldPlan) []string {
 		seen := map[string]bool{}
 		names := []string{}
@@ -173,7 +128,7 @@ func (sp *selectionPlan) selectedNames(c *conditions) []string {
 	return append([]string(nil), sp.names...)
 }
 
-func (sp *selectionPlan) findField(c *conditions, name string) *fieldPlan {
+func (sp *selectionPlan) findField(c *plan.Conditions, name string) *fieldPlan {
 	fields := sp.fields
 	if sp.conditional {
 		fields = sp.activeFields(c)

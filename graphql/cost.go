@@ -5,12 +5,13 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // The cost of an operation (see [Cost]) is computed in two steps. Once per
 // Operation, the first time it is asked for, its plan is folded into a
-// costSet: every field whose cost the variables cannot change (its size
+// plan.CostSet: every field whose cost the variables cannot change (its size
 // and the sizes below it are literals, defaults or Size) is added into a
 // constant, and only the fields whose size is a variable, or that hold
 // such a field, are kept as a tree. Then, for each execution, that tree is
@@ -86,56 +87,17 @@ func isIntType(t Type) bool {
 // its plan folded once, on first use.
 type costState struct {
 	once sync.Once
-	root costSet
+	root plan.CostSet
 }
-
-// costSet is the cost of a selection set: a constant, for the fields whose
-// cost the variables do not change, plus the fields whose cost they do.
-type costSet struct {
-	constant int
-	fields   []costField
-}
-
-// costField is a field whose cost depends on the variables: weight plus
-// size × the cost of sub.
-type costField struct {
-	weight int
-	size   costSize
-	sub    costSet
-}
-
-// costSize is a field's size: the value of the variable called variable
-// when the field's SizeArg is one, else (or when the variable is absent)
-// fallback; never more than max when max is not 0 (fallback is clamped
-// already).
-type costSize struct {
-	variable   string
-	fallback   int
-	max        int
-	nullAbsent bool // a null variable counts as absent (fallback)
-}
-
-// clamp returns n, or max when n is larger and max is set.
-func (s costSize) clamp(n int) int {
-	if s.max > 0 && n > s.max {
-		return s.max
-	}
-	return n
-}
-
-// maxCostDepth bounds the recursion of folding and of evaluating: Prepare
-// refuses operations that nest more than maxPlanDepth fields deep, so no
-// plan gets here; a deeper one costs the most an int holds.
-const maxCostDepth = maxPlanDepth + 1
 
 // cost returns the operation's cost under the coerced variables vars.
 func (op *Operation) cost(vars map[string]any) int {
 	op.costs.once.Do(op.foldCost)
 	root := &op.costs.root
-	if len(root.fields) == 0 {
-		return root.constant
+	if len(root.Fields) == 0 {
+		return root.Constant
 	}
-	return root.eval(vars, 0)
+	return root.Eval(vars, 0)
 }
 
 // foldCost computes op.costs.root, once. Folding plans conditional fields
@@ -145,7 +107,7 @@ func (op *Operation) cost(vars map[string]any) int {
 func (op *Operation) foldCost() {
 	defer func() {
 		if recover() != nil {
-			op.costs.root = costSet{constant: math.MaxInt}
+			op.costs.root = plan.CostSet{Constant: math.MaxInt}
 		}
 	}()
 	op.costs.root = foldSet(op.plan, 0)
@@ -156,11 +118,11 @@ func (op *Operation) foldCost() {
 // execution, because @skip or @include with a variable decides which of
 // its occurrences count, is planned here over all its occurrences: the
 // cost is an upper bound, whatever the conditions.
-func foldSet(sp *selectionPlan, depth int) costSet {
-	if depth > maxCostDepth {
-		return costSet{constant: math.MaxInt}
+func foldSet(sp *selectionPlan, depth int) plan.CostSet {
+	if depth > plan.MaxCostDepth {
+		return plan.CostSet{Constant: math.MaxInt}
 	}
-	var out costSet
+	var out plan.CostSet
 	if sp == nil {
 		return out
 	}
@@ -174,20 +136,20 @@ func foldSet(sp *selectionPlan, depth int) costSet {
 			child = fp.planAll()
 		}
 		if child == nil {
-			out.constant = addSat(out.constant, c.weight)
+			out.Constant = plan.AddSat(out.Constant, c.weight)
 			continue
 		}
 		sub := foldSet(child, depth+1)
 		size := fp.costSize()
-		if len(sub.fields) == 0 && (size.variable == "" || sub.constant == 0) {
-			out.constant = addSat(out.constant, addSat(c.weight, mulSat(size.fallback, sub.constant)))
+		if len(sub.Fields) == 0 && (size.Variable == "" || sub.Constant == 0) {
+			out.Constant = plan.AddSat(out.Constant, plan.AddSat(c.weight, plan.MulSat(size.Fallback, sub.Constant)))
 			continue
 		}
-		if size.variable == "" && size.fallback == 0 {
-			out.constant = addSat(out.constant, c.weight)
+		if size.Variable == "" && size.Fallback == 0 {
+			out.Constant = plan.AddSat(out.Constant, c.weight)
 			continue
 		}
-		out.fields = append(out.fields, costField{weight: c.weight, size: size, sub: sub})
+		out.Fields = append(out.Fields, plan.CostField{Weight: c.weight, Size: size, Sub: sub})
 	}
 	return out
 }
@@ -201,7 +163,7 @@ func (fp *fieldPlan) planAll() *selectionPlan {
 	}
 	fields := make([]*ast.Field, len(fp.occ))
 	for i, o := range fp.occ {
-		fields[i] = o.field
+		fields[i] = o.Field
 	}
 	return fp.planner.plan(obj, fields, fp)
 }
@@ -209,10 +171,10 @@ func (fp *fieldPlan) planAll() *selectionPlan {
 // costSize returns how fp's size is found: from a variable, or a constant
 // (a literal, the argument's default, or Size), with the field's MaxSize
 // as its maximum and the constant clamped to it.
-func (fp *fieldPlan) costSize() costSize {
+func (fp *fieldPlan) costSize() plan.CostSize {
 	s := fp.declaredSize()
-	s.max = fp.info.cost.maxSize
-	s.fallback = s.clamp(s.fallback)
+	s.Max = fp.info.cost.maxSize
+	s.Fallback = s.Clamp(s.Fallback)
 	return s
 }
 
@@ -220,98 +182,37 @@ func (fp *fieldPlan) costSize() costSize {
 // it, before MaxSize. Validation has every occurrence of a response key
 // carry the same arguments, so the first one's are read, as execution
 // does.
-func (fp *fieldPlan) declaredSize() costSize {
+func (fp *fieldPlan) declaredSize() plan.CostSize {
 	c := &fp.info.cost
 	if c.sizeArg == nil {
-		return costSize{fallback: c.size}
+		return plan.CostSize{Fallback: c.size}
 	}
 	absent := c.size
 	if c.sizeArg.hasDefault {
-		absent = sizeOf(c.sizeArg.def, c.size)
+		absent = plan.SizeOf(c.sizeArg.def, c.size)
 	}
-	arg := fp.occ[0].field.Arguments.ForName(c.sizeArg.name)
+	arg := fp.occ[0].Field.Arguments.ForName(c.sizeArg.name)
 	if arg == nil || arg.Value == nil {
-		return costSize{fallback: absent}
+		return plan.CostSize{Fallback: absent}
 	}
 	switch v := arg.Value; v.Kind {
 	case ast.Variable:
-		return costSize{variable: v.Raw, fallback: absent, nullAbsent: c.nullAbsent}
+		return plan.CostSize{Variable: v.Raw, Fallback: absent, NullAbsent: c.nullAbsent}
 	case ast.NullValue:
 		if c.nullAbsent {
-			return costSize{fallback: absent}
+			return plan.CostSize{Fallback: absent}
 		}
-		return costSize{}
+		return plan.CostSize{}
 	case ast.IntValue:
 		n, err := strconv.ParseInt(v.Raw, 10, 64)
 		switch {
 		case err == nil:
-			return costSize{fallback: sizeOf(n, c.size)}
+			return plan.CostSize{Fallback: plan.SizeOf(n, c.size)}
 		case len(v.Raw) > 0 && v.Raw[0] == '-':
-			return costSize{}
+			return plan.CostSize{}
 		default: // out of range: validation refuses it
-			return costSize{fallback: math.MaxInt}
+			return plan.CostSize{Fallback: math.MaxInt}
 		}
 	}
-	return costSize{fallback: absent} // not an Int: validation refuses it
-}
-
-// sizeOf returns a coerced Int value as a size: null or negative is 0.
-// Anything else, which coercion does not produce, is other.
-func sizeOf(v any, other int) int {
-	switch n := v.(type) {
-	case nil:
-		return 0
-	case int:
-		return max(n, 0)
-	case int64:
-		if n > math.MaxInt {
-			return math.MaxInt
-		}
-		return int(max(n, 0))
-	case int32:
-		return int(max(n, 0))
-	}
-	return other
-}
-
-// eval returns the cost of s under the coerced variables vars.
-func (s *costSet) eval(vars map[string]any, depth int) int {
-	if depth > maxCostDepth {
-		return math.MaxInt
-	}
-	total := s.constant
-	for i := range s.fields {
-		f := &s.fields[i]
-		size := f.size.fallback
-		if f.size.variable != "" {
-			if v, ok := vars[f.size.variable]; ok && (v != nil || !f.size.nullAbsent) {
-				size = f.size.clamp(sizeOf(v, f.size.fallback))
-			}
-		}
-		cost := f.weight
-		if size > 0 {
-			cost = addSat(cost, mulSat(size, f.sub.eval(vars, depth+1)))
-		}
-		total = addSat(total, cost)
-	}
-	return total
-}
-
-// addSat returns a+b for a, b ≥ 0, or math.MaxInt when it does not fit.
-func addSat(a, b int) int {
-	if a > math.MaxInt-b {
-		return math.MaxInt
-	}
-	return a + b
-}
-
-// mulSat returns a×b for a, b ≥ 0, or math.MaxInt when it does not fit.
-func mulSat(a, b int) int {
-	if a == 0 || b == 0 {
-		return 0
-	}
-	if a > math.MaxInt/b {
-		return math.MaxInt
-	}
-	return a * b
+	return plan.CostSize{Fallback: absent} // not an Int: validation refuses it
 }

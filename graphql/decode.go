@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unsafe"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 )
 
 // A decoder is the plan for writing coerced input values (see [Args]) into
@@ -122,7 +124,7 @@ func (ds decoders) of(t reflect.Type) *decoder {
 func (ds decoders) structFields(d *decoder, t reflect.Type, base uintptr, prefix string) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, hidden, hasTag := tagName(f)
+		name, hidden, hasTag := exec.TagName(f)
 		if hidden {
 			continue
 		}

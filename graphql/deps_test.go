@@ -30,3 +30,45 @@ func TestEngineDependencies(t *testing.T) {
 		}
 	}
 }
+
+// TestStageDependencies: the stages of the engine live in packages under
+// graphql/internal, and their imports point one way: none imports package
+// graphql (whose public types sit above them all), and each imports only
+// the stages below it, in the order of stageLayers. A new stage package
+// must be given its layer here.
+func TestStageDependencies(t *testing.T) {
+	const internal = "github.com/gqlkit/gqlkit/graphql/internal/"
+	stageLayers := map[string]int{
+		"response": 0, // the JSON text of a response
+		"sdl":      0, // the schema printed as SDL
+		"plan":     1, // what planning reads of a document
+		"scalar":   1, // the built-in scalars, read and written
+		"exec":     2, // what execution reads of Go values
+	}
+	for pkg, imports := range testenv.Imports(t, "./internal/...") {
+		name, ok := strings.CutPrefix(pkg, internal)
+		if !ok {
+			t.Errorf("go list listed %s, outside %s", pkg, internal)
+			continue
+		}
+		stage := strings.SplitN(name, "/", 2)[0]
+		layer, known := stageLayers[stage]
+		if !known {
+			t.Errorf("%s has no layer in stageLayers", pkg)
+			continue
+		}
+		for _, imp := range imports {
+			if imp == "github.com/gqlkit/gqlkit/graphql" {
+				t.Errorf("%s imports package graphql", pkg)
+			}
+			dep, isStage := strings.CutPrefix(imp, internal)
+			if !isStage {
+				continue
+			}
+			depStage := strings.SplitN(dep, "/", 2)[0]
+			if depStage != stage && stageLayers[depStage] >= layer {
+				t.Errorf("%s imports %s, which is not below it", pkg, imp)
+			}
+		}
+	}
+}

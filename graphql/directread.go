@@ -5,6 +5,9 @@ import (
 	"reflect"
 	"strconv"
 	"unsafe"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
 // The direct leaf path: a field without a resolver whose value is a plain
@@ -17,20 +20,9 @@ import (
 // pointer, another kind, an Int out of range, a nil parent) takes the
 // general path.
 
-// leafKind is the GraphQL side: how a field's type is written.
-type leafKind uint8
-
-const (
-	leafNone    leafKind = iota
-	leafString           // String or ID
-	leafInt              // Int
-	leafBoolean          // Boolean
-	leafStrings          // a list of String or ID
-)
-
 // leafOf returns how t is written by the direct path, and whether a list
 // type is non-null (a nil slice is then [], not null).
-func leafOf(t Type) (leafKind, bool) {
+func leafOf(t Type) (exec.Leaf, bool) {
 	nonNull := false
 	if nn, ok := t.(*NonNull); ok {
 		t, nonNull = nn.OfType, true
@@ -41,57 +33,19 @@ func leafOf(t Type) (leafKind, bool) {
 			of = nn.OfType
 		}
 		if k, _ := of.(BuiltinScalar); k == String || k == ID {
-			return leafStrings, nonNull
+			return exec.LeafStrings, nonNull
 		}
-		return leafNone, false
+		return exec.LeafNone, false
 	}
 	switch k, _ := t.(BuiltinScalar); k {
 	case String, ID:
-		return leafString, false
+		return exec.LeafString, false
 	case Int:
-		return leafInt, false
+		return exec.LeafInt, false
 	case Boolean:
-		return leafBoolean, false
+		return exec.LeafBoolean, false
 	}
-	return leafNone, false
-}
-
-// directRead is a leaf field read straight from a struct: how it is
-// written (leafNone: it is not read so) and where it lies.
-type directRead struct {
-	leaf    leafKind
-	nonNull bool    // leafStrings: a nil slice is []
-	size    uint8   // leafInt: the integer's size in bytes
-	off     uintptr // from the struct pointer
-}
-
-// directReadOf returns the direct read of field fi for a: none unless a
-// reads a struct field through a pointer, with no embedded pointer on the
-// way, of the Go kind fi's type is written from.
-func directReadOf(fi *fieldInfo, a *accessor) directRead {
-	if fi.leaf == leafNone || a.method >= 0 || a.index == nil || !a.derefPtr {
-		return directRead{}
-	}
-	st, off := a.typ.Elem(), uintptr(0)
-	for n, i := range a.index {
-		f := st.Field(i)
-		off += f.Offset
-		st = f.Type
-		if n < len(a.index)-1 && st.Kind() != reflect.Struct {
-			return directRead{} // through an embedded pointer
-		}
-	}
-	r := directRead{leaf: fi.leaf, nonNull: fi.leafNonNull, off: off}
-	switch k := st.Kind(); {
-	case fi.leaf == leafString && k == reflect.String,
-		fi.leaf == leafBoolean && k == reflect.Bool,
-		fi.leaf == leafStrings && k == reflect.Slice && st.Elem().Kind() == reflect.String:
-	case fi.leaf == leafInt && k >= reflect.Int && k <= reflect.Int64:
-		r.size = uint8(st.Size())
-	default:
-		return directRead{}
-	}
-	return r
+	return exec.LeafNone, false
 }
 
 // The direct reads of a selection plan's fields are kept in the field
@@ -136,11 +90,11 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 	state := directNone
 	for _, fp := range sp.fields {
 		fi := fp.info
-		if fp.kind != kindField || fi == nil || fi.resolve != nil || fi.leaf == leafNone || len(fi.args) > 0 {
+		if fp.kind != kindField || fi == nil || fi.resolve != nil || fi.read.Leaf == exec.LeafNone || len(fi.args) > 0 {
 			continue
 		}
-		if a := fi.accessor.get(fi, t); a.direct.leaf != leafNone {
-			fp.direct, state = a.direct, directReady
+		if a := fi.read.Accessor(t); a.Direct.Leaf != exec.LeafNone {
+			fp.direct, state = a.Direct, directReady
 		}
 	}
 	sp.directTyp = t
@@ -153,36 +107,36 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 // would have returned.
 func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok bool) {
 	fi := fp.info
-	if fi.leaf == leafNone || parent.Kind() != reflect.Pointer {
+	if fi.read.Leaf == exec.LeafNone || parent.Kind() != reflect.Pointer {
 		return false, false
 	}
-	a := fi.accessor.last.Load()
-	if a == nil || a.direct.leaf == leafNone || a.typ != parent.Type() {
+	a := fi.read.Last()
+	if a == nil || a.Direct.Leaf == exec.LeafNone || a.Type != parent.Type() {
 		return false, false
 	}
 	p := parent.UnsafePointer()
 	if p == nil {
 		return false, false
 	}
-	return e.writeDirect(&a.direct, p)
+	return e.writeDirect(&a.Direct, p)
 }
 
 // writeDirect writes the field r reads from the struct at p. handled is
 // false, with nothing written, for an Int out of range (the general path
 // reports it); otherwise ok is what complete would have returned.
-func (e *executor) writeDirect(r *directRead, p unsafe.Pointer) (handled, ok bool) {
-	at := unsafe.Add(p, r.off)
-	switch r.leaf {
-	case leafString:
+func (e *executor) writeDirect(r *exec.DirectRead, p unsafe.Pointer) (handled, ok bool) {
+	at := unsafe.Add(p, r.Off)
+	switch r.Leaf {
+	case exec.LeafString:
 		s := *(*string)(at)
 		// Measured before it is copied (see completeBuiltin).
 		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
 			return true, false
 		}
-		e.buf = appendString(e.buf, s)
-	case leafInt:
+		e.buf = response.AppendString(e.buf, s)
+	case exec.LeafInt:
 		var n int64
-		switch r.size {
+		switch r.Size {
 		case 1:
 			n = int64(*(*int8)(at))
 		case 2:
@@ -196,10 +150,10 @@ func (e *executor) writeDirect(r *directRead, p unsafe.Pointer) (handled, ok boo
 			return false, false
 		}
 		e.buf = strconv.AppendInt(e.buf, n, 10)
-	case leafBoolean:
+	case exec.LeafBoolean:
 		e.buf = strconv.AppendBool(e.buf, *(*bool)(at))
-	case leafStrings:
-		return true, e.directStrings(*(*[]string)(at), r.nonNull)
+	case exec.LeafStrings:
+		return true, e.directStrings(*(*[]string)(at), r.NonNull)
 	default:
 		return false, false
 	}
@@ -228,7 +182,7 @@ func (e *executor) directStrings(list []string, nonNull bool) bool {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = appendString(e.buf, s)
+		e.buf = response.AppendString(e.buf, s)
 	}
 	e.buf = append(e.buf, ']')
 	return true

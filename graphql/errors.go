@@ -3,9 +3,6 @@ package graphql
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
-	"reflect"
-	"runtime/debug"
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
@@ -64,41 +61,6 @@ func RequestError(e *gqlerror.Error) *gqlerror.Error {
 	return &gqlerror.Error{Message: e.Message, Locations: e.Locations, Extensions: ext}
 }
 
-// recovered wraps what recover returned, in a resolver, a custom scalar
-// or the executor, in the kit's one panic error type, with the current
-// stack, for the presenter to mask and log. Its text is rendered with the
-// bounds of error messages (a value that contains itself is not followed
-// for ever), and an error value whose chain leads back to itself is
-// reduced to its text.
-func recovered(r any) *errcode.PanicError {
-	var text string
-	switch x := r.(type) {
-	case string:
-		text = x
-	case error:
-		r = boundedError(x)
-		text = errorText(x)
-	default:
-		text = inspect(r)
-	}
-	return &errcode.PanicError{Value: r, Stack: debug.Stack(), Text: text}
-}
-
-// errorText is err.Error(), or a description of err when err is a typed
-// nil pointer (a resolver's "return nil, errOfSomeType" slip) or its Error
-// method panics.
-func errorText(err error) (s string) {
-	if v := reflect.ValueOf(err); v.Kind() == reflect.Pointer && v.IsNil() {
-		return fmt.Sprintf("a nil %T returned as an error", err)
-	}
-	defer func() {
-		if recover() != nil {
-			s = fmt.Sprintf("the Error method of %T panicked", err)
-		}
-	}()
-	return err.Error()
-}
-
 // graphQLError returns the *gqlerror.Error in a parser's error, or nil.
 // graphql-js keeps a GraphQLError's message and extensions as they are;
 // its Message is used, not its Error method, which adds "input:".
@@ -109,55 +71,3 @@ func graphQLError(err error) *gqlerror.Error {
 	}
 	return nil
 }
-
-// maxErrorChain bounds the errors a chain may hold (the error and all it
-// unwraps to, through Unwrap() error and Unwrap() []error). errors.Is and
-// errors.As follow a chain to its end, so an error from user code whose
-// Unwrap leads back to itself would make them loop for ever, or recurse
-// until the stack runs out; such an error is replaced, where it enters the
-// engine, by one that keeps only its text.
-const maxErrorChain = 64
-
-// boundedError returns err, or an error with err's text and no chain when
-// err's chain is longer than maxErrorChain (a cycle) or an Unwrap panics.
-func boundedError(err error) error {
-	if err == nil || chainWithin(err, maxErrorChain) {
-		return err
-	}
-	return opaqueError{errorText(err)}
-}
-
-// chainWithin reports whether err's chain holds at most budget errors.
-func chainWithin(err error, budget int) (ok bool) {
-	defer func() {
-		if recover() != nil {
-			ok = false
-		}
-	}()
-	stack := []error{err}
-	for len(stack) > 0 {
-		e := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if budget--; budget < 0 {
-			return false
-		}
-		switch x := e.(type) {
-		case interface{ Unwrap() error }:
-			if u := x.Unwrap(); u != nil {
-				stack = append(stack, u)
-			}
-		case interface{ Unwrap() []error }:
-			for _, u := range x.Unwrap() {
-				if u != nil {
-					stack = append(stack, u)
-				}
-			}
-		}
-	}
-	return true
-}
-
-// opaqueError is an error reduced to its text.
-type opaqueError struct{ msg string }
-
-func (e opaqueError) Error() string { return e.msg }

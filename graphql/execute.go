@@ -13,12 +13,11 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 )
-
-type pathSeg struct {
-	key   string
-	index int // -1 for a key
-}
 
 type executor struct {
 	ctx context.Context
@@ -33,8 +32,8 @@ type executor struct {
 	op       *Operation
 	buf      []byte
 	errs     gqlerror.List
-	path     []pathSeg
-	cond     conditions // the variables' @skip/@include, and the first null one
+	path     []exec.PathSeg
+	cond     plan.Conditions // the variables' @skip/@include, and the first null one
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
 	done bool
@@ -60,7 +59,7 @@ type executor struct {
 }
 
 // executors recycles executors (and their path stacks) between requests.
-var executors = sync.Pool{New: func() any { return &executor{path: make([]pathSeg, 0, 16)} }}
+var executors = sync.Pool{New: func() any { return &executor{path: make([]exec.PathSeg, 0, 16)} }}
 
 // release returns e to the pool, keeping its path stack unless it grew
 // large.
@@ -154,17 +153,7 @@ func responseTooLarge(max int) *gqlerror.Error {
 		Err: &errcode.Error{Code: errcode.CodeResponseTooLarge, Message: msg, Err: ErrResponseTooLarge}}
 }
 
-func (e *executor) astPath() ast.Path {
-	out := make(ast.Path, len(e.path))
-	for i, p := range e.path {
-		if p.index >= 0 {
-			out[i] = ast.PathIndex(p.index)
-		} else {
-			out[i] = ast.PathName(p.key)
-		}
-	}
-	return out
-}
+func (e *executor) astPath() ast.Path { return exec.ASTPath(e.path) }
 
 func (e *executor) fieldError(fp *fieldPlan, err error) {
 	if ctxErr := e.ctx.Err(); ctxErr != nil && (err == errTimedOut || errors.Is(err, ctxErr)) {
@@ -196,7 +185,7 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 			ge.Err = given.Err
 		}
 	} else {
-		ge.Message = errorText(err)
+		ge.Message = exec.ErrorText(err)
 	}
 	e.errs = append(e.errs, ge)
 }
@@ -222,9 +211,9 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 	}
 	if sp.conditional {
 		fields = sp.activeFields(&e.cond)
-		if ce := e.cond.err; ce != nil {
-			e.errs = append(e.errs, &gqlerror.Error{Message: ce.msg, Path: e.astPath(), Locations: ce.locs})
-			e.cond.err = nil
+		if ce := e.cond.Err; ce != nil {
+			e.errs = append(e.errs, &gqlerror.Error{Message: ce.Msg, Path: e.astPath(), Locations: ce.Locs})
+			e.cond.Err = nil
 			return false
 		}
 	}
@@ -237,7 +226,7 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 			e.buf = append(e.buf, ',')
 		}
 		e.buf = append(e.buf, fp.keyJSON...)
-		if base != nil && fp.direct.leaf != leafNone {
+		if base != nil && fp.direct.Leaf != exec.LeafNone {
 			if handled, ok := e.writeDirect(&fp.direct, base); handled {
 				if !ok {
 					return false
@@ -245,7 +234,7 @@ func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
 				continue
 			}
 		}
-		e.path = append(e.path, pathSeg{key: fp.key, index: -1})
+		e.path = append(e.path, exec.PathSeg{Key: fp.key, Index: -1})
 		ok := e.execField(sp, fp, parent)
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
@@ -265,7 +254,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 			e.buf = append(e.buf, "null"...)
 			return true
 		}
-		e.buf = appendString(e.buf, sp.obj.name)
+		e.buf = response.AppendString(e.buf, sp.obj.name)
 		return true
 	case kindSchema:
 		v = reflect.ValueOf(e.s)
@@ -274,7 +263,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		if fp.argsErr != nil {
 			err = fp.argsErr
 		} else if fp.dynArgs {
-			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.vars)
+			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.Vars)
 		}
 		if err == nil {
 			if fp.kind == kindType {
@@ -290,7 +279,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 				if handled, ok := e.directLeaf(fp, parent); handled {
 					return ok
 				}
-				v, err = resolveDefault(&e.ctx, fp.info, parent)
+				v, err = fp.info.read.Read(&e.ctx, parent)
 			}
 		}
 	}
@@ -319,7 +308,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.vars, idx: indexesOf(e.path)}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil && (fp.info.traced || e.traceAll) {
@@ -334,7 +323,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 			// Whatever the resolver says, it ran out of time.
 			return reflect.Value{}, errTimedOut
 		}
-		return reflect.Value{}, boundedError(err)
+		return reflect.Value{}, exec.BoundedError(err)
 	}
 	return reflect.ValueOf(res), nil
 }
@@ -351,7 +340,7 @@ var errNoPlan = errors.New("graphql: internal error: no plan for the sub-selecti
 func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, info ResolveInfo) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, recovered(r)
+			res, err = nil, exec.Recovered(r)
 		}
 	}()
 	return resolve(ctx, parent, args, info)
@@ -360,9 +349,9 @@ func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, inf
 // traceDefault resolves a field without a resolver from its parent value,
 // telling the tracer (Config.TraceDefaultFields).
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.vars, idx: indexesOf(e.path)}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
 	ctx := e.tracer.StartField(e.ctx, info)
-	v, err := resolveDefault(&ctx, fp.info, parent)
+	v, err := fp.info.read.Read(&ctx, parent)
 	e.tracer.EndField(ctx, info, err)
 	return v, err
 }
@@ -451,7 +440,7 @@ func (e *executor) enumPointer(t Type, v reflect.Value) bool {
 	}
 	name, ok := e.s.enums[en].byValue[v.Interface()]
 	if ok {
-		e.buf = appendString(e.buf, name)
+		e.buf = response.AppendString(e.buf, name)
 	}
 	return ok
 }
@@ -493,7 +482,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 			if i > 0 {
 				e.buf = append(e.buf, ',')
 			}
-			e.path = append(e.path, pathSeg{index: i})
+			e.path = append(e.path, exec.PathSeg{Index: i})
 			ok := e.complete(fp, x.OfType, v.Index(i))
 			e.path = e.path[:len(e.path)-1]
 			if !ok {
@@ -510,15 +499,15 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		iv := v.Interface()
 		info := e.s.enums[x]
 		if !v.Comparable() {
-			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, inspect(iv)))
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
 			return false
 		}
 		name, ok := info.byValue[iv]
 		if !ok {
-			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, inspect(iv)))
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
 			return false
 		}
-		e.buf = appendString(e.buf, name)
+		e.buf = response.AppendString(e.buf, name)
 		return true
 	}
 	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.coord))
@@ -535,12 +524,12 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.
 	}
 	var err error
 	var handled bool
-	e.buf, handled, err = appendBuiltinRV(e.buf, kind, v)
+	e.buf, handled, err = scalar.AppendValue(e.buf, scalar.Kind(kind), v)
 	if !handled && err == nil {
 		if !v.CanInterface() {
 			err = fmt.Errorf("%s cannot represent a value of an unexported type", kind)
 		} else {
-			e.buf, err = appendBuiltin(e.buf, kind, v.Interface())
+			e.buf, err = scalar.Append(e.buf, scalar.Kind(kind), v.Interface())
 		}
 	}
 	if err != nil {
@@ -553,7 +542,7 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.
 func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = recovered(r)
+			err = exec.Recovered(r)
 		}
 	}()
 	if !v.CanInterface() {
@@ -562,12 +551,12 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 	in := v.Interface()
 	out, err := sc.Serialize(in)
 	if err != nil {
-		return boundedError(err)
+		return exec.BoundedError(err)
 	}
 	if out == nil || out == Null {
 		// graphql-js: a serializer must give a value; null is the field's
 		// to decide (a null result is never passed to Serialize).
-		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, inspect(in))
+		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, response.Inspect(in))
 	}
 	if s, ok := out.(string); ok {
 		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
@@ -575,7 +564,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 		}
 	}
 	mark := len(e.buf)
-	e.buf, err = appendJSONValue(e.buf, out)
+	e.buf, err = response.AppendValue(e.buf, out)
 	if err != nil {
 		e.buf = e.buf[:mark]
 	}

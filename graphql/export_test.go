@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
@@ -36,9 +37,6 @@ func CheckParsed(query string, doc *ast.QueryDocument) (*ast.QueryDocument, *gql
 // tests.
 func ShortInt(s string) (int, bool) { return syntax.ShortInt(s) }
 
-// AppendString exposes the JSON string writer to the package's tests.
-func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
-
 // DirectLeaf writes typeName.field of parent by the direct leaf path, once
 // a read by the general path has shown the field's accessor parent's Go
 // type, and reports whether the path applied.
@@ -50,7 +48,7 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 		fi := info.byName[field]
 		rv := reflect.ValueOf(parent)
 		ctx := context.Background()
-		if _, err := resolveDefault(&ctx, fi, rv); err != nil {
+		if _, err := fi.read.Read(&ctx, rv); err != nil {
 			return err.Error(), false
 		}
 		e := &executor{}
@@ -68,7 +66,7 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
 	defer func() {
 		if p := recover(); p != nil {
-			errs, fault = nil, recovered(p)
+			errs, fault = nil, exec.Recovered(p)
 		}
 	}()
 	return s.validator.ReferenceValidate(doc, validation.Options{DisableIntrospection: opts.DisableIntrospection})

@@ -49,7 +49,7 @@ func poisonAll(doc *ast.QueryDocument) {
 }
 
 // TestOperationKeepsNoLiteralDeep: keepBelow stops walking at depth
-// maxPlanDepth+planNestingGuard (1256), counting fields, inline fragments
+// plan.MaxDepth+plan.NestingGuard (1256), counting fields, inline fragments
 // and spreads together and never starting again, while planning during
 // executions (and for the cost) bounds only the fragment nesting within
 // one field's selection set (256). Fragments of 250 nested inline

@@ -11,6 +11,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -66,13 +68,14 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{{Message: fmt.Sprintf("Schema is not configured to execute %s operation.", def.Operation),
 			Locations: []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}, Err: ErrInvalidOperation}}
 	}
-	selections, err := checkShape(doc, def.SelectionSet)
+	selections, err := plan.CheckShape(doc, def.SelectionSet)
 	if err != nil {
+		err.Err = ErrInvalidDocument
 		return nil, gqlerror.List{err}
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
 	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
-	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: ownDefaults(def.VariableDefinitions),
+	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: plan.OwnDefaults(def.VariableDefinitions),
 		public: publicSelection(root, doc, def.SelectionSet, 0)}
 	if p.conditional {
 		p.keepConditional(op.plan, map[string]bool{}, 0)
@@ -313,7 +316,7 @@ var errTimeout = errors.New("graphql: the operation's deadline passed")
 func (op *Operation) execute(ctx, ectx context.Context, p *ExecParams, vars map[string]any, room int) (res Result, err error) {
 	e := executors.Get().(*executor)
 	start := len(p.Dst)
-	*e = executor{ctx: ectx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: conditions{vars: vars},
+	*e = executor{ctx: ectx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: plan.Conditions{Vars: vars},
 		tracer: p.Tracer, traceAll: p.TraceDefaultFields && p.Tracer != nil, roomEnd: math.MaxInt}
 	if p.MaxResponseBytes > 0 {
 		e.maxBytes, e.maxEnd = p.MaxResponseBytes, start+p.MaxResponseBytes
@@ -327,7 +330,7 @@ func (op *Operation) execute(ctx, ectx context.Context, p *ExecParams, vars map[
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(), Err: recovered(r)})
+			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(), Err: exec.Recovered(r)})
 			res, err = Result{Data: append(e.buf[:start], "null"...), Errors: e.errs}, nil
 		}
 		e.release()

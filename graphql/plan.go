@@ -8,6 +8,9 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
@@ -38,22 +41,6 @@ const (
 	kindType
 )
 
-// occurrence is one field node selected under a response key. The same node
-// may be reached several times (a fragment spread twice), each time under
-// its own conditions and at its own place in the collection order.
-type occurrence struct {
-	field *ast.Field
-	alts  []alt
-	uncon bool // some alternative has no condition: it always counts
-}
-
-// alt is one way an occurrence was reached: the variable conditions that
-// must all hold, and its place in the collection order.
-type alt struct {
-	conds []*ast.Directive
-	seq   int
-}
-
 type fieldPlan struct {
 	key     string
 	keyJSON []byte         // `"key":`
@@ -62,7 +49,7 @@ type fieldPlan struct {
 	kind    fieldKind
 	info    *fieldInfo
 	typ     Type
-	occ     []*occurrence
+	occ     []*plan.Occurrence
 	dynamic bool // which occurrences count depends on variables
 
 	args    Args
@@ -77,7 +64,7 @@ type fieldPlan struct {
 	child *selectionPlan // sub-selection when every occurrence counts
 	// direct: the field's direct read from its parent (directread.go), once the
 	// owner's directState is directReady.
-	direct directRead
+	direct exec.DirectRead
 	locs   []gqlerror.Location
 
 	planner  *planner
@@ -151,30 +138,6 @@ func (c *chunks[T]) take(n int) []T {
 	return c.buf[start : start : start+n]
 }
 
-// staticCondition evaluates the @skip/@include directives of a selection
-// without variables: true/false when static, or dynamic with the
-// directives to check at execution time.
-func staticCondition(dirs ast.DirectiveList) (include bool, dynamic []*ast.Directive) {
-	for _, d := range dirs {
-		if d.Name != "skip" && d.Name != "include" {
-			continue
-		}
-		arg := d.Arguments.ForName("if")
-		if arg == nil || arg.Value == nil {
-			continue
-		}
-		if arg.Value.Kind == ast.Variable {
-			dynamic = append(dynamic, d)
-			continue
-		}
-		v := arg.Value.Kind == ast.BooleanValue && arg.Value.Raw == "true"
-		if d.Name == "skip" && v || d.Name == "include" && !v {
-			return false, nil
-		}
-	}
-	return true, dynamic
-}
-
 type collector struct {
 	p     *planner
 	obj   *objectInfo
@@ -192,9 +155,9 @@ type collector struct {
 // plannedField is a field plan with its first occurrence, allocated as one.
 type plannedField struct {
 	fp  fieldPlan
-	occ occurrence
-	one [1]*occurrence
-	alt [1]alt
+	occ plan.Occurrence
+	one [1]*plan.Occurrence
+	alt [1]plan.Alt
 }
 
 // collectorScan is the number of response keys up to which a collector
@@ -230,27 +193,20 @@ func (p *planner) planRoot(obj *objectInfo, set ast.SelectionSet) *selectionPlan
 	return c.finish(nil)
 }
 
-// planNestingGuard bounds the fragment and inline-fragment nesting that
-// collecting one selection set follows. Prepare refuses fragment cycles,
-// documents deeper than maxPlanDepth and selection sets that nest more
-// fragments than this between two fields (checkShape) first, so collection
-// is never cut; the guard is there for a plan built otherwise.
-const planNestingGuard = 256
-
 func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth int) {
-	if depth > planNestingGuard {
+	if depth > plan.NestingGuard {
 		return
 	}
 	for _, sel := range set {
 		switch x := sel.(type) {
 		case *ast.Field:
-			ok, dyn := staticCondition(x.Directives)
+			ok, dyn := plan.StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
 			c.add(x, joinConds(conds, dyn))
 		case *ast.FragmentSpread:
-			ok, dyn := staticCondition(x.Directives)
+			ok, dyn := plan.StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
@@ -270,7 +226,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 			}
 			c.collect(frag.SelectionSet, all, depth+1)
 		case *ast.InlineFragment:
-			ok, dyn := staticCondition(x.Directives)
+			ok, dyn := plan.StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
@@ -293,7 +249,7 @@ func joinConds(a, b []*ast.Directive) []*ast.Directive {
 // keyJSON returns key as a JSON string followed by a colon. A key is a
 // name, which needs no escapes: its length is known.
 func (p *planner) keyJSON(key string) []byte {
-	return append(appendString(p.arena.keys.take(len(key)+3), key), ':')
+	return append(response.AppendString(p.arena.keys.take(len(key)+3), key), ':')
 }
 
 func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
@@ -307,9 +263,9 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		}
 		c.slab = c.slab[:len(c.slab)+1]
 		pf := &c.slab[len(c.slab)-1]
-		pf.occ = occurrence{field: f, uncon: len(conds) == 0}
-		pf.alt[0] = alt{conds: conds, seq: seq}
-		pf.occ.alts = pf.alt[:1:1]
+		pf.occ = plan.Occurrence{Field: f, Uncon: len(conds) == 0}
+		pf.alt[0] = plan.Alt{Conds: conds, Seq: seq}
+		pf.occ.Alts = pf.alt[:1:1]
 		pf.one[0] = &pf.occ
 		fp = &pf.fp
 		fp.key, fp.keyJSON, fp.planner, fp.occ = key, c.p.keyJSON(key), c.p, pf.one[:1:1]
@@ -325,13 +281,13 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		return
 	}
 	for _, o := range fp.occ {
-		if o.field == f {
-			o.alts = append(o.alts, alt{conds: conds, seq: seq})
-			o.uncon = o.uncon || len(conds) == 0
+		if o.Field == f {
+			o.Alts = append(o.Alts, plan.Alt{Conds: conds, Seq: seq})
+			o.Uncon = o.Uncon || len(conds) == 0
 			return
 		}
 	}
-	fp.occ = append(fp.occ, &occurrence{field: f, alts: []alt{{conds: conds, seq: seq}}, uncon: len(conds) == 0})
+	fp.occ = append(fp.occ, &plan.Occurrence{Field: f, Alts: []plan.Alt{{Conds: conds, Seq: seq}}, Uncon: len(conds) == 0})
 }
 
 // find returns the field collected under key, nil if none yet.
@@ -357,17 +313,17 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 	locs := c.p.arena.locs.take(nodes) // every field's, in one
 	for _, fp := range c.order {
 		fp.owner = sp
-		first := fp.occ[0].field
+		first := fp.occ[0].Field
 		start := len(locs)
 		for _, o := range fp.occ {
 			// A condition anywhere makes the field's presence, its place
 			// or its sub-selection depend on the variables.
-			for _, a := range o.alts {
-				if len(a.conds) > 0 {
+			for _, a := range o.Alts {
+				if len(a.Conds) > 0 {
 					fp.dynamic = true
 				}
 			}
-			locs = append(locs, gqlerror.Location{Line: o.field.Position.Line, Column: o.field.Position.Column})
+			locs = append(locs, gqlerror.Location{Line: o.Field.Position.Line, Column: o.Field.Position.Column})
 		}
 		fp.locs = locs[start:len(locs):len(locs)]
 		if fp.dynamic {
@@ -420,7 +376,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 					fields = make([]*ast.Field, len(fp.occ))
 				}
 				for i, o := range fp.occ {
-					fields[i] = o.field
+					fields[i] = o.Field
 				}
 				fp.child = c.p.plan(obj, fields, fp)
 			}

@@ -3,6 +3,8 @@ package graphql
 import (
 	"strings"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -12,49 +14,10 @@ import (
 // loader may keep it. [ResolveInfo.ParentType] and [ResolveInfo.ReturnType]
 // are the definitions given to [NewSchema], which must not be changed.
 type ResolveInfo struct {
-	fp   *fieldPlan     // the field's plan, read-only
-	op   *Operation     // read-only
-	vars map[string]any // the execution's coerced variables, never changed after coercion
-	idx  pathIndexes    // the list indexes on the field's path
-}
-
-// pathIndexes holds the list indexes on a field's path, outermost first:
-// the field names come from the plan, so only the indexes need keeping.
-// Up to three are kept inline; a deeper path keeps all of them in far.
-type pathIndexes struct {
-	n    int32
-	near [3]int32
-	far  []int
-}
-
-func (p *pathIndexes) at(i int) int {
-	if p.far != nil {
-		return p.far[i]
-	}
-	return int(p.near[i])
-}
-
-// indexesOf collects the list indexes of an executor's current path.
-func indexesOf(path []pathSeg) pathIndexes {
-	var p pathIndexes
-	for _, s := range path {
-		if s.index < 0 {
-			continue
-		}
-		if p.n < int32(len(p.near)) && p.far == nil && s.index <= 1<<31-1 {
-			p.near[p.n] = int32(s.index)
-		} else {
-			if p.far == nil {
-				p.far = make([]int, p.n, len(path))
-				for i := range p.n {
-					p.far[i] = int(p.near[i])
-				}
-			}
-			p.far = append(p.far, s.index)
-		}
-		p.n++
-	}
-	return p
+	fp   *fieldPlan       // the field's plan, read-only
+	op   *Operation       // read-only
+	vars map[string]any   // the execution's coerced variables, never changed after coercion
+	idx  exec.PathIndexes // the list indexes on the field's path
 }
 
 // FieldName returns the field's name in the schema (not its alias).
@@ -106,7 +69,7 @@ func (info ResolveInfo) Path() ast.Path {
 	for fp := info.fp; fp != nil; fp = fp.parentField() {
 		chain = append(chain, fp)
 	}
-	out := make(ast.Path, 0, len(chain)+int(info.idx.n))
+	out := make(ast.Path, 0, len(chain)+info.idx.Len())
 	k := 0
 	for i := len(chain) - 1; i >= 0; i-- {
 		out = append(out, ast.PathName(chain[i].key))
@@ -114,8 +77,8 @@ func (info ResolveInfo) Path() ast.Path {
 			break
 		}
 		for range chain[i].lists {
-			if k < int(info.idx.n) {
-				out = append(out, ast.PathIndex(info.idx.at(k)))
+			if k < info.idx.Len() {
+				out = append(out, ast.PathIndex(info.idx.At(k)))
 				k++
 			}
 		}
@@ -129,7 +92,7 @@ func (info ResolveInfo) Path() ast.Path {
 // leaf fields. Resolvers use it to load related rows eagerly, for example
 // to join authors only when "author" is selected.
 func (info ResolveInfo) SelectedFields() []string {
-	c := conditions{vars: info.vars}
+	c := plan.Conditions{Vars: info.vars}
 	p := info.childPlan(&c)
 	if p == nil {
 		return nil
@@ -141,7 +104,7 @@ func (info ResolveInfo) SelectedFields() []string {
 // a dot-separated list of field names below this field such as "author" or
 // "author.name".
 func (info ResolveInfo) IsSelected(path string) bool {
-	c := conditions{vars: info.vars}
+	c := plan.Conditions{Vars: info.vars}
 	p := info.childPlan(&c)
 	for p != nil && path != "" {
 		name, rest, more := strings.Cut(path, ".")
@@ -161,7 +124,7 @@ func (info ResolveInfo) IsSelected(path string) bool {
 	return false
 }
 
-func (info ResolveInfo) childPlan(c *conditions) *selectionPlan {
+func (info ResolveInfo) childPlan(c *plan.Conditions) *selectionPlan {
 	if info.fp == nil {
 		return nil
 	}

@@ -1,19 +1,13 @@
 package graphql
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"strconv"
 
-	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/internal/errclass"
-	"github.com/gqlkit/gqlkit/internal/jsonnum"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -148,170 +142,7 @@ func (r Result) AppendJSON(dst []byte, present func(*gqlerror.Error) *gqlerror.E
 		if present != nil {
 			e = present(e)
 		}
-		dst = appendError(dst, e)
+		dst = response.AppendError(dst, e)
 	}
 	return append(dst, ']', '}')
-}
-
-// internalErrorJSON stands for an error that cannot be written.
-const internalErrorJSON = `{"message":"` + errcode.MessageInternal + `","extensions":{"code":"` + string(errcode.CodeInternal) + `"}}`
-
-// appendError writes one error object.
-func appendError(dst []byte, e *gqlerror.Error) []byte {
-	if e == nil {
-		return append(dst, internalErrorJSON...)
-	}
-	var ext []byte
-	if len(e.Extensions) > 0 {
-		var err error
-		if ext, err = marshal(e.Extensions); err != nil {
-			return append(dst, internalErrorJSON...)
-		}
-	}
-	dst = append(dst, `{"message":`...)
-	dst = appendString(dst, e.Message)
-	n := 0
-	for _, l := range e.Locations {
-		if l.Line < 1 || l.Column < 1 {
-			continue
-		}
-		if n == 0 {
-			dst = append(dst, `,"locations":[`...)
-		} else {
-			dst = append(dst, ',')
-		}
-		n++
-		dst = append(dst, `{"line":`...)
-		dst = strconv.AppendInt(dst, int64(l.Line), 10)
-		dst = append(dst, `,"column":`...)
-		dst = strconv.AppendInt(dst, int64(l.Column), 10)
-		dst = append(dst, '}')
-	}
-	if n > 0 {
-		dst = append(dst, ']')
-	}
-	if len(e.Path) > 0 {
-		dst = append(dst, `,"path":[`...)
-		for i, p := range e.Path {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			switch p := p.(type) {
-			case ast.PathIndex:
-				dst = strconv.AppendInt(dst, int64(p), 10)
-			case ast.PathName:
-				dst = appendString(dst, string(p))
-			}
-		}
-		dst = append(dst, ']')
-	}
-	if ext != nil {
-		dst = append(dst, `,"extensions":`...)
-		dst = append(dst, ext...)
-	}
-	return append(dst, '}')
-}
-
-// marshal is json.Marshal without escaping HTML characters, as the kit
-// writes every JSON answer.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
-}
-
-// maxJSONDepth bounds how deeply a custom scalar's serialised value may
-// nest, and maxJSONParts its parts: a map that contains itself, or whose
-// maps share sub-maps (2^depth parts to write), is an error, not an endless
-// walk.
-const (
-	maxJSONDepth = 256
-	maxJSONParts = 1 << 20
-)
-
-// appendJSONValue writes what a custom scalar's Serialize returned.
-func appendJSONValue(dst []byte, v any) ([]byte, error) {
-	parts := 0
-	return appendJSONPart(dst, v, 0, &parts)
-}
-
-func appendJSONPart(dst []byte, v any, depth int, parts *int) ([]byte, error) {
-	if depth > maxJSONDepth {
-		return dst, fmt.Errorf("the value is nested more than %d levels deep", maxJSONDepth)
-	}
-	if *parts++; *parts > maxJSONParts {
-		return dst, fmt.Errorf("the value has more than %d parts", maxJSONParts)
-	}
-	switch x := v.(type) {
-	case nil:
-		return append(dst, "null"...), nil
-	case string:
-		return appendString(dst, x), nil
-	case bool:
-		return strconv.AppendBool(dst, x), nil
-	case json.Number:
-		if !jsonnum.IsNumber(string(x)) {
-			return dst, fmt.Errorf("json.Number %s is not a JSON number", inspect(string(x)))
-		}
-		return append(dst, x...), nil
-	case json.Marshaler:
-		b, err := x.MarshalJSON()
-		if err != nil {
-			return dst, err
-		}
-		// Written into the response as it is, so it must be JSON; it is
-		// compacted, as encoding/json does.
-		start := len(dst)
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, b); err != nil {
-			return dst[:start], fmt.Errorf("MarshalJSON of %T returned invalid JSON: %w", x, err)
-		}
-		return append(dst, buf.Bytes()...), nil
-	case []any:
-		dst = append(dst, '[')
-		for i, e := range x {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendJSONPart(dst, e, depth+1, parts); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, ']'), nil
-	case map[string]any:
-		dst = append(dst, '{')
-		for i, k := range sortedKeys(x) {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			dst = appendString(dst, k)
-			dst = append(dst, ':')
-			var err error
-			if dst, err = appendJSONPart(dst, x[k], depth+1, parts); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
-	}
-	if f, ok := numberOf(v); ok {
-		if f != f || f > 1.7976931348623157e308 || f < -1.7976931348623157e308 {
-			return dst, fmt.Errorf("cannot represent %v in JSON", v)
-		}
-		if s, ok := exactInt(v); ok {
-			return append(dst, s...), nil
-		}
-		return appendFloat(dst, f), nil
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return dst, err
-	}
-	return append(dst, bytes.TrimRight(buf.Bytes(), "\n")...), nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -82,12 +83,11 @@ type fieldInfo struct {
 	// freshArgs: some argument's type holds a custom scalar, whose values
 	// each execution parses for itself.
 	freshArgs bool
-	accessor  accessorCache
-	// leaf: how the direct leaf path (directread.go) writes the field's type;
-	// leafNonNull: the list type is non-null.
-	leaf        leafKind
-	leafNonNull bool
-	cost        fieldCost // Field.Cost, checked (see cost.go)
+	// read reads the field from its parent's Go value when it has no
+	// resolver, and says how the direct leaf path (directread.go) writes
+	// the field's type.
+	read exec.FieldReader
+	cost fieldCost // Field.Cost, checked (see cost.go)
 	// checked: some argument has rules (Argument.Rules, or
 	// InputField.Rules inside it), which run before the resolver.
 	checked bool

@@ -45,7 +45,8 @@ func (b *builder) compileObject(o *Object) {
 		}
 		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
 			desc: f.Description, depr: f.DeprecationReason, coord: coord, public: f.Public}
-		fi.leaf, fi.leafNonNull = leafOf(f.Type)
+		fi.read.Name = f.Name
+		fi.read.Leaf, fi.read.NonNull = leafOf(f.Type)
 		seenArgs := map[string]bool{}
 		for _, a := range f.Args {
 			if seenArgs[a.Name] {

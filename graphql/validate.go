@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
@@ -37,7 +38,7 @@ type ValidateOptions struct {
 func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
 	defer func() {
 		if p := recover(); p != nil {
-			errs, fault = nil, recovered(p)
+			errs, fault = nil, exec.Recovered(p)
 		}
 	}()
 	return s.validator.Validate(doc, validation.Options{DisableIntrospection: opts.DisableIntrospection, MaxErrors: opts.MaxErrors})
@@ -87,5 +88,5 @@ func (s *Schema) checkScalarLiteral(name string, v *ast.Value) error {
 	case graphQLError(err) != nil:
 		return err
 	}
-	return errors.New(errorText(err))
+	return errors.New(exec.ErrorText(err))
 }

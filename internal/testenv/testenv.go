@@ -50,3 +50,30 @@ func Deps(t testing.TB) []string {
 	}
 	return deps
 }
+
+// Imports returns the packages matched by pattern (a go list pattern such
+// as "./internal/..." relative to the test's directory), each with the
+// packages it imports directly, as `go list` lists them. It skips t when
+// there is no go command, and fails it when the list cannot be made.
+func Imports(t testing.TB, pattern string) map[string][]string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to list the imports with")
+	}
+	out, err := exec.Command(goTool, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", pattern).Output()
+	if err != nil {
+		t.Fatalf("go list %s: %v", pattern, err)
+	}
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) > 0 {
+			imports[fields[0]] = fields[1:]
+		}
+	}
+	if len(imports) == 0 {
+		t.Fatalf("go list %s listed no package", pattern)
+	}
+	return imports
+}

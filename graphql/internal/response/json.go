@@ -1,4 +1,4 @@
-package graphql
+package response
 
 import (
 	"encoding/binary"
@@ -13,9 +13,9 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string. Like JSON.stringify it escapes
+// AppendString appends s as a JSON string. Like JSON.stringify it escapes
 // only '"', '\\' and control characters; invalid UTF-8 becomes U+FFFD.
-func appendString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	// Eight bytes at a time while none needs a second look: the common
 	// case, plain ASCII, is then copied in one append.
@@ -89,8 +89,8 @@ func plain8(x uint64) bool {
 	return ((x-ones*0x20)&^x|(quote-ones)&^quote|(slash-ones)&^slash|x)&highs == 0
 }
 
-// appendFloat appends f as JavaScript prints a number. f must be finite.
-func appendFloat(dst []byte, f float64) []byte {
+// AppendFloat appends f as JavaScript prints a number. f must be finite.
+func AppendFloat(dst []byte, f float64) []byte {
 	if f == 0 {
 		return append(dst, '0') // also -0, as JSON.stringify does
 	}
@@ -108,8 +108,8 @@ func appendFloat(dst []byte, f float64) []byte {
 	return strconv.AppendFloat(dst, f, 'f', -1, 64)
 }
 
-// formatFloat returns f as JavaScript's String(f) would.
-func formatFloat(f float64) string {
+// FormatFloat returns f as JavaScript's String(f) would.
+func FormatFloat(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
 		return "Infinity"
@@ -118,5 +118,5 @@ func formatFloat(f float64) string {
 	case math.IsNaN(f):
 		return "NaN"
 	}
-	return string(appendFloat(nil, f))
+	return string(AppendFloat(nil, f))
 }

@@ -1,14 +1,12 @@
-package graphql_test
+package response
 
 import (
 	"strings"
 	"testing"
 	"unicode/utf8"
-
-	"github.com/gqlkit/gqlkit/graphql"
 )
 
-// refString is appendString written the plain way, one rune at a time, as
+// refString is AppendString written the plain way, one rune at a time, as
 // JSON.stringify escapes: '"', '\\' and control characters; invalid UTF-8
 // becomes U+FFFD.
 func refString(s string) string {
@@ -52,8 +50,8 @@ func refString(s string) string {
 func TestAppendString(t *testing.T) {
 	check := func(s string) {
 		t.Helper()
-		if got, want := string(graphql.AppendString([]byte("x"), s)), "x"+refString(s); got != want {
-			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		if got, want := string(AppendString([]byte("x"), s)), "x"+refString(s); got != want {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	}
 	for c := range 256 {
@@ -79,8 +77,8 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := string(graphql.AppendString(nil, s)), refString(s); got != want {
-			t.Fatalf("appendString(%q) = %s, want %s", s, got, want)
+		if got, want := string(AppendString(nil, s)), refString(s); got != want {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, want)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package graphql
+package plan
 
 import (
 	"fmt"
@@ -13,33 +13,39 @@ import (
 // deep its fields nest once fragments are expanded, and how many
 // selections it expands to.
 
-// maxPlanDepth bounds how many fields deep an operation may nest once its
+// MaxDepth bounds how many fields deep an operation may nest once its
 // fragments are expanded, and how many fragment spreads may nest. Parsing
 // bounds a document's own nesting, and validation refuses fragment cycles
 // and long spread chains; Prepare checks again, so that planning and
 // execution end on any document, validated or not.
-const maxPlanDepth = 1000
+const MaxDepth = 1000
 
-// maxPlanSelections bounds the field selections an operation expands to,
+// MaxSelections bounds the field selections an operation expands to,
 // every spread of a fragment counted (as the limits package counts nodes).
 // Planning de-duplicates spreads only where no @skip/@include variable
 // decides them, so fragments that spread the next one twice under two
 // conditions expand to 2^n selections: Prepare refuses them up front.
-const maxPlanSelections = 100_000
+const MaxSelections = 100_000
 
-// checkShape reports a fragment spread within itself (directly or through
-// other fragments), nesting past maxPlanDepth or an expansion past
-// maxPlanSelections in the operation whose selection set is set. Each
+// NestingGuard bounds the fragment and inline-fragment nesting that
+// collecting one selection set follows. Prepare refuses fragment cycles,
+// documents deeper than MaxDepth and selection sets that nest more
+// fragments than this between two fields (CheckShape) first, so collection
+// is never cut; the guard is there for a plan built otherwise.
+const NestingGuard = 256
+
+// CheckShape reports a fragment spread within itself (directly or through
+// other fragments), nesting past MaxDepth or an expansion past
+// MaxSelections in the operation whose selection set is set. Each
 // fragment is measured once.
-func checkShape(doc *ast.QueryDocument, set ast.SelectionSet) (selections int, err *gqlerror.Error) {
+func CheckShape(doc *ast.QueryDocument, set ast.SelectionSet) (selections int, err *gqlerror.Error) {
 	c := shapeChecker{doc: doc}
 	sh, err := c.measure(set, 0)
-	if err == nil && sh.nest > planNestingGuard && len(set) > 0 {
+	if err == nil && sh.nest > NestingGuard && len(set) > 0 {
 		err = c.nestedTooDeep(set[0])
 	}
-	if err == nil && sh.selections > maxPlanSelections {
-		err = &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections.", maxPlanSelections),
-			Err: ErrInvalidDocument}
+	if err == nil && sh.selections > MaxSelections {
+		err = &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections.", MaxSelections)}
 	}
 	return sh.selections, err
 }
@@ -63,7 +69,7 @@ func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (shape, *gqler
 		switch x := sel.(type) {
 		case *ast.Field:
 			if sh, err = c.measure(x.SelectionSet, spreads); err == nil {
-				if sh.nest > planNestingGuard {
+				if sh.nest > NestingGuard {
 					return shape{}, c.nestedTooDeep(x)
 				}
 				sh.depth++
@@ -82,23 +88,23 @@ func (c *shapeChecker) measure(set ast.SelectionSet, spreads int) (shape, *gqler
 		}
 		out.selections = addSaturating(out.selections, sh.selections)
 		out.nest = max(out.nest, sh.nest)
-		if out.depth = max(out.depth, sh.depth); out.depth > maxPlanDepth {
-			return shape{}, c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fields deep.", maxPlanDepth))
+		if out.depth = max(out.depth, sh.depth); out.depth > MaxDepth {
+			return shape{}, c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fields deep.", MaxDepth))
 		}
 	}
 	return out, nil
 }
 
 // nestedTooDeep reports a selection set, sel's (a field's or, for the
-// operation's, its first selection), that nests more than planNestingGuard
+// operation's, its first selection), that nests more than NestingGuard
 // fragments before a field: planning would not follow them all.
 func (c *shapeChecker) nestedTooDeep(sel ast.Selection) *gqlerror.Error {
-	return c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fragments between two fields.", planNestingGuard))
+	return c.errorAt(sel, fmt.Sprintf("The operation nests more than %d fragments between two fields.", NestingGuard))
 }
 
 func addSaturating(a, b int) int {
-	if a > maxPlanSelections*2-b {
-		return maxPlanSelections * 2
+	if a > MaxSelections*2-b {
+		return MaxSelections * 2
 	}
 	return a + b
 }
@@ -110,8 +116,8 @@ func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (shape,
 		return shape{}, c.errorAt(spread, fmt.Sprintf("Cannot spread fragment %q within itself.", spread.Name))
 	case seen:
 		return sh, nil
-	case spreads > maxPlanDepth:
-		return shape{}, c.errorAt(spread, fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", maxPlanDepth))
+	case spreads > MaxDepth:
+		return shape{}, c.errorAt(spread, fmt.Sprintf("Fragment spreads are nested more than %d levels deep.", MaxDepth))
 	}
 	f := c.frags.Get(c.doc, spread.Name)
 	if f == nil {
@@ -130,7 +136,7 @@ func (c *shapeChecker) fragment(spread *ast.FragmentSpread, spreads int) (shape,
 }
 
 func (c *shapeChecker) errorAt(sel ast.Selection, msg string) *gqlerror.Error {
-	e := &gqlerror.Error{Message: msg, Err: ErrInvalidDocument}
+	e := &gqlerror.Error{Message: msg}
 	if p := sel.GetPosition(); p != nil {
 		e.Locations = []gqlerror.Location{{Line: p.Line, Column: p.Column}}
 	}

@@ -1,4 +1,4 @@
-package graphql
+package response
 
 import (
 	"encoding/json"
@@ -9,10 +9,10 @@ import (
 	"strings"
 )
 
-// inspect renders a value for an error message as graphql-js does: at
+// Inspect renders a value for an error message as graphql-js does: at
 // most 10 items a list or object, and nothing below two levels of nesting,
 // so that a hostile value cannot make a huge or costly message.
-func inspect(v any) string { return inspectDepth(v, 0) }
+func Inspect(v any) string { return inspectDepth(v, 0) }
 
 const (
 	inspectMaxItems = 10
@@ -24,7 +24,7 @@ func inspectDepth(v any, depth int) string {
 	case nil:
 		return "null"
 	case string:
-		return string(appendString(nil, x))
+		return string(AppendString(nil, x))
 	case bool:
 		return strconv.FormatBool(x)
 	case json.Number:
@@ -58,8 +58,8 @@ func inspectDepth(v any, depth int) string {
 		parts = append(parts, moreItems(len(x)-len(keys))...)
 		return "{ " + strings.Join(parts, ", ") + " }"
 	}
-	if f, ok := numberOf(v); ok {
-		return numberString(v, f)
+	if f, ok := NumberOf(v); ok {
+		return NumberString(v, f)
 	}
 	return inspectOther(v, depth)
 }
@@ -199,3 +199,7 @@ func firstKeys(m map[string]any, n int) []string {
 	}
 	return keys
 }
+
+// maxDerefs bounds the pointers and interfaces Inspect follows: a pointer
+// that leads back to itself prints as [Circular].
+const maxDerefs = 64

@@ -1,11 +1,11 @@
-package graphql
+package exec
 
 import (
 	"reflect"
 	"strings"
 )
 
-// tagName returns the schema name that the tags of struct field f give
+// TagName returns the schema name that the tags of struct field f give
 // it: the name of its `graphql` tag, else of its `json` tag, so that a
 // DTO whose json tags serve a REST API (snake_case, say) names its fields
 // for the schema with graphql tags and keeps both. hidden reports a field
@@ -13,7 +13,7 @@ import (
 // name. name is "" when neither tag names the field (the Go name then
 // decides); tagged reports a tag with a name or options, as encoding/json
 // reads it, for embedded structs (flattened unless tagged with a name).
-func tagName(f reflect.StructField) (name string, hidden, tagged bool) {
+func TagName(f reflect.StructField) (name string, hidden, tagged bool) {
 	if tag, ok := f.Tag.Lookup("graphql"); ok {
 		if tag == "-" {
 			return "", true, true

@@ -1,4 +1,4 @@
-package graphql
+package exec
 
 import (
 	"context"
@@ -10,23 +10,32 @@ import (
 	"unicode/utf8"
 )
 
-// accessor reads one field from values of one Go type: a struct field, a
-// method or nothing. Accessors are computed once per (field, Go type).
-type accessor struct {
-	typ      reflect.Type // the parent's Go type as received
+// An Accessor reads one field from values of one Go type: a struct field,
+// a method or nothing. Accessors are computed once per (field, Go type).
+type Accessor struct {
+	Type     reflect.Type // the parent's Go type as received
 	index    []int        // struct field path (after dereferencing pointers)
 	method   int          // method index on typ, or -1
 	withCtx  bool         // the method takes a context.Context
 	withErr  bool         // the method returns (value, error)
 	derefPtr bool         // typ is a pointer to the struct
-	// direct: the read the direct leaf path (directread.go) makes for the
-	// accessor's field.
-	direct directRead
+	// Direct is the read the direct leaf path (directread.go) makes for
+	// the accessor's field.
+	Direct DirectRead
 }
 
-type accessorCache struct {
-	last atomic.Pointer[accessor]
-	all  sync.Map // reflect.Type -> *accessor
+// FieldReader reads one field, Name, from its parents' Go values, with
+// the accessors found so far for their types. Leaf and NonNull say how
+// the field's type is written by a direct read (LeafNone: never). The
+// zero value, with Name set, is ready to use; it is safe for concurrent
+// use, and must not be copied once used.
+type FieldReader struct {
+	Name    string
+	Leaf    Leaf
+	NonNull bool // LeafStrings: the list is non-null, so a nil slice is []
+
+	last atomic.Pointer[Accessor]
+	all  sync.Map // reflect.Type -> *Accessor
 }
 
 var (
@@ -35,29 +44,33 @@ var (
 	mapSAType = reflect.TypeFor[map[string]any]()
 )
 
-func (c *accessorCache) get(fi *fieldInfo, t reflect.Type) *accessor {
-	if a := c.last.Load(); a != nil && a.typ == t {
+// Accessor returns the accessor of the field for parents of Go type t.
+func (c *FieldReader) Accessor(t reflect.Type) *Accessor {
+	if a := c.last.Load(); a != nil && a.Type == t {
 		return a
 	}
 	if v, ok := c.all.Load(t); ok {
-		a := v.(*accessor)
+		a := v.(*Accessor)
 		c.last.Store(a)
 		return a
 	}
-	a := newAccessor(fi.name, t)
-	a.direct = directReadOf(fi, a)
+	a := newAccessor(c.Name, t)
+	a.Direct = directReadOf(c, a)
 	c.all.Store(t, a)
 	c.last.Store(a)
 	return a
 }
+
+// Last returns the accessor used last, nil before the first.
+func (c *FieldReader) Last() *Accessor { return c.last.Load() }
 
 func upperFirst(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]
 }
 
-func newAccessor(name string, t reflect.Type) *accessor {
-	a := &accessor{typ: t, method: -1}
+func newAccessor(name string, t reflect.Type) *Accessor {
+	a := &Accessor{Type: t, method: -1}
 	st := t
 	if st.Kind() == reflect.Pointer {
 		st = st.Elem()
@@ -70,7 +83,7 @@ func newAccessor(name string, t reflect.Type) *accessor {
 			if !f.IsExported() || f.Anonymous && f.Type.Kind() == reflect.Struct {
 				continue
 			}
-			tagged, hidden, _ := tagName(f)
+			tagged, hidden, _ := TagName(f)
 			if hidden {
 				continue
 			}
@@ -104,7 +117,7 @@ func newAccessor(name string, t reflect.Type) *accessor {
 	return a
 }
 
-func (a *accessor) setMethod(t reflect.Type, name string) bool {
+func (a *Accessor) setMethod(t reflect.Type, name string) bool {
 	m, ok := t.MethodByName(name)
 	if !ok {
 		return false
@@ -137,10 +150,10 @@ func (a *accessor) setMethod(t reflect.Type, name string) bool {
 // callMethod calls a resolving method, turning its panic into a field
 // error: of the default resolver's ways to read a value, only a method runs
 // user code, so only it pays for a deferred recover.
-func callMethod(ctx *context.Context, a *accessor, m reflect.Value) (out reflect.Value, err error) {
+func callMethod(ctx *context.Context, a *Accessor, m reflect.Value) (out reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = reflect.Value{}, recovered(r)
+			out, err = reflect.Value{}, Recovered(r)
 		}
 	}()
 	var res []reflect.Value
@@ -150,16 +163,17 @@ func callMethod(ctx *context.Context, a *accessor, m reflect.Value) (out reflect
 		res = m.Call(nil)
 	}
 	if a.withErr && !res[1].IsNil() {
-		return reflect.Value{}, boundedError(res[1].Interface().(error))
+		return reflect.Value{}, BoundedError(res[1].Interface().(error))
 	}
 	return res[0], nil
 }
 
-// resolveDefault reads the field called name from parent: a map key, an
-// exported struct field (graphql, else json, tag names count) or a method, which is given
-// *ctx when it takes a context (a pointer, so that the executor's own
-// context reaches it without an allocation).
-func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (reflect.Value, error) {
+// Read reads the field from parent: a map key, an exported struct field
+// (graphql, else json, tag names count) or a method, which is given *ctx when it takes a
+// context (a pointer, so that the executor's own context reaches it
+// without an allocation). This is the default resolver of a field without
+// one of its own.
+func (fi *FieldReader) Read(ctx *context.Context, parent reflect.Value) (reflect.Value, error) {
 	for parent.Kind() == reflect.Interface {
 		if parent.IsNil() {
 			return reflect.Value{}, nil
@@ -172,7 +186,7 @@ func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (
 	t := parent.Type()
 	if t == mapSAType {
 		m := parent.Interface().(map[string]any)
-		v, ok := m[fi.name]
+		v, ok := m[fi.Name]
 		if !ok || v == nil {
 			return reflect.Value{}, nil
 		}
@@ -182,10 +196,10 @@ func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (
 		if t.Key().Kind() != reflect.String || parent.IsNil() {
 			return reflect.Value{}, nil
 		}
-		v := parent.MapIndex(reflect.ValueOf(fi.name).Convert(t.Key()))
+		v := parent.MapIndex(reflect.ValueOf(fi.Name).Convert(t.Key()))
 		return v, nil
 	}
-	a := fi.accessor.get(fi, t)
+	a := fi.Accessor(t)
 	if a.method >= 0 {
 		if a.derefPtr && parent.IsNil() {
 			return reflect.Value{}, nil
@@ -211,14 +225,10 @@ func resolveDefault(ctx *context.Context, fi *fieldInfo, parent reflect.Value) (
 	return v, nil
 }
 
-// defaultResolver is the default resolution of fi as a ResolveFunc, for
-// middleware to wrap (Field.Middleware on a field without Resolve).
-func defaultResolver(fi *fieldInfo) ResolveFunc {
-	return func(ctx context.Context, parent any, _ Args, _ ResolveInfo) (any, error) {
-		v, err := resolveDefault(&ctx, fi, reflect.ValueOf(parent))
-		if err != nil || !v.IsValid() || !v.CanInterface() {
-			return nil, err
-		}
-		return v.Interface(), nil
-	}
+// Lookup tells what the default resolver reads for the field called name
+// of values of Go type t: method (an index on t, or -1), or the struct
+// field at index (after a pointer when derefPtr), or nothing.
+func Lookup(name string, t reflect.Type) (method int, index []int, derefPtr bool) {
+	a := newAccessor(name, t)
+	return a.method, a.index, a.derefPtr
 }
