@@ -134,14 +134,16 @@ func (d *database) createAccount(ctx context.Context, email, displayName string,
 		return account{}, err
 	}
 	defer func() { _ = tx.Rollback() }()
-	var taken int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM accounts WHERE email = $1`, email).Scan(&taken); err != nil {
+	// ON CONFLICT instead of a look first: two sign-ups with one address
+	// at once both get an answer, one of them "taken".
+	res, err := tx.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`, a.ID, email, string(hash))
+	if err != nil {
 		return account{}, err
 	}
-	if taken > 0 {
-		return account{}, errEmailTaken
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO accounts (id, email, password_hash) VALUES ($1, $2, $3)`, a.ID, email, string(hash)); err != nil {
+	if n, err := res.RowsAffected(); err != nil || n == 0 {
+		if err == nil {
+			err = errEmailTaken
+		}
 		return account{}, err
 	}
 	err = tx.QueryRowContext(ctx, `INSERT INTO members (account_id, display_name) VALUES ($1, $2) RETURNING id`, a.ID, displayName).Scan(&a.MemberID)
@@ -168,7 +170,9 @@ func (d *database) rename(ctx context.Context, id, displayName string) error {
 }
 
 // memberOf returns the member id of the account with this id, the user_id
-// of its articles.
+// of its articles. A database that does not answer is "no member" here
+// (the articles API then answers 401): articles.Config.UserID has no way
+// to say "unavailable".
 func (d *database) memberOf(ctx context.Context, id string) (int64, bool) {
 	var member int64
 	err := d.read.QueryRowContext(ctx, `SELECT id FROM members WHERE account_id = $1`, id).Scan(&member)

@@ -44,6 +44,15 @@ type resolvers struct {
 	now      func() time.Time
 }
 
+// passwordBytes refuses a password longer than bcrypt reads (72 bytes,
+// not characters: validate.Max counts characters).
+var passwordBytes = validate.Func(func(v any) string {
+	if s, ok := v.(string); ok && len(s) > auth.MaxPasswordBytes {
+		return "The :attribute field must not be greater than 72 bytes."
+	}
+	return ""
+})
+
 // newSchema builds the service's GraphQL schema: the signed-in account
 // (me), a public signUp, and a rename that needs a token.
 func newSchema(r *resolvers) (*graphql.Schema, error) {
@@ -61,7 +70,7 @@ func newSchema(r *resolvers) (*graphql.Schema, error) {
 	}}
 	signUpInputType := &graphql.InputObject{Name: "SignUpInput", Fields: []graphql.InputField{
 		{Name: "email", Type: nonNullString, Rules: []validate.Rule{validate.Trimmed(validate.Required(), validate.Email(), validate.Max(254))}},
-		{Name: "password", Type: nonNullString, Rules: []validate.Rule{validate.Min(8), validate.Max(72)}},
+		{Name: "password", Type: nonNullString, Rules: []validate.Rule{validate.Min(8), passwordBytes}},
 		{Name: "displayName", Type: nonNullString, Rules: displayNameRules},
 	}}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
