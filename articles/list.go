@@ -264,12 +264,22 @@ func (a *listAnswer) finish(path string, p paging, total int64) error {
 	if a.err != nil {
 		return a.err
 	}
-	if err := a.room(len(a.buf) + 5*len(path) + tailBytes); err != nil {
+	return a.close(5*len(path)+tailBytes, "links", func(buf []byte) ([]byte, error) {
+		return appendListTail(buf, path, p, total, a.n)
+	})
+}
+
+// close appends the tail that appendTail writes (taking at most room
+// bytes; what names it in an error), checks that the answer still fits,
+// and shrinks the share to the buffer: the answer is whole, and holds no
+// more while it is written.
+func (a *listAnswer) close(room int, what string, appendTail func([]byte) ([]byte, error)) error {
+	if err := a.room(len(a.buf) + room); err != nil {
 		return a.fail(err)
 	}
-	b, err := appendListTail(a.buf, path, p, total, a.n)
+	b, err := appendTail(a.buf)
 	if err != nil {
-		return fmt.Errorf("articles: the links of a list: %w", err)
+		return fmt.Errorf("articles: the %s of a list: %w", what, err)
 	}
 	a.buf = b
 	if err := a.fits(); err != nil {
@@ -299,19 +309,10 @@ func (a *listAnswer) finishCursor(h *Handler, path string, p cursorPaging) error
 			positions = positions[:len(positions)-1]
 		}
 	}
-	if err := a.room(len(a.buf) + 3*len(path) + cursorTailBytes); err != nil {
-		return a.fail(err)
-	}
-	b, err := appendCursorTail(a.buf, h.cursorTail(path, p, positions, more))
-	if err != nil {
-		return fmt.Errorf("articles: the cursors of a list: %w", err)
-	}
-	a.buf = b
-	if err := a.fits(); err != nil {
-		return a.fail(err)
-	}
-	a.share.Shrink(int64(cap(a.buf)))
-	return nil
+	tail := h.cursorTail(path, p, positions, more)
+	return a.close(3*len(path)+cursorTailBytes, "cursors", func(buf []byte) ([]byte, error) {
+		return appendCursorTail(buf, tail)
+	})
 }
 
 // listBudget returns the response budget of the list answers that cfg
