@@ -70,16 +70,7 @@ func (s *postStore) page(ctx context.Context, req relay.Request[postKey]) ([]*Po
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	posts := make([]*Post, 0, req.Limit)
-	for rows.Next() {
-		p, err := scanPost(rows)
-		if err != nil {
-			return nil, err
-		}
-		posts = append(posts, p)
-	}
-	return posts, rows.Err()
+	return scanPosts(rows, req.Limit)
 }
 
 // count returns the number of posts.

@@ -138,6 +138,11 @@ func (s *postStore) latest(ctx context.Context, n int) ([]*Post, error) {
 	if err != nil {
 		return nil, err
 	}
+	return scanPosts(rows, n)
+}
+
+// scanPosts reads every row of rows (about n) as posts, and closes rows.
+func scanPosts(rows *sql.Rows, n int) ([]*Post, error) {
 	defer rows.Close()
 	posts := make([]*Post, 0, n)
 	for rows.Next() {
