@@ -36,7 +36,8 @@
 //   - Leeway: clock skew tolerated on exp, nbf and iat, [DefaultLeeway]
 //     (30 seconds); negative for none.
 //   - Issuer, Audience: when set, the iss and aud of issued tokens, and
-//     required of every token verified.
+//     required of every token verified. With public keys ([PublicKeys], a
+//     [*JWKS]) both must be set: [NewVerifier] refuses them otherwise.
 //   - Tokens: a [TokenStore] of revoked and refresh tokens; when set, the
 //     verifier refuses revoked tokens (see Revocation below). It needs
 //     [HMAC] keys.
@@ -78,7 +79,7 @@
 //     without control characters (a UUID, say), which [Token.UserID] and
 //     [UserID] also give as an int64 when it is such an integer;
 //   - iss and aud are the configured ones, when [Config.Issuer] and
-//     [Config.Audience] are set;
+//     [Config.Audience] are set, as they must be for public keys;
 //   - with [Config.Tokens], it is not revoked.
 //
 // Other claims (jwt-auth's prv, for one) are not checked.
@@ -103,6 +104,12 @@
 //		Issuer:   "https://id.example.com/",
 //		Audience: "https://api.example.com",
 //	})
+//
+// Both are required: [NewVerifier] refuses public keys without
+// [Config.Issuer] and [Config.Audience]. A provider signs the tokens of all
+// its clients with the same keys, so a signature alone would let in a
+// token issued for another application (an ID token of Google or Entra ID
+// for someone else's client, say); iss and aud tell this service's apart.
 //
 // Handlers then read the user with [Subject], the token's sub (a UUID, an
 // opaque id); [UserID] answers only for a sub that is a decimal int64.
