@@ -130,7 +130,8 @@
 // key set), the last good set stays in use, however old, and a token that
 // needs a key the set lacks is refused (401). The URL must be https, or
 // http to a loopback address ([JWKSConfig.AllowHTTP] lifts that on a
-// trusted network). Call [JWKS.Refresh] at start to fail early when the
+// trusted network); a fetch follows at most three redirects, none to
+// plain http once the URL or a redirect was https. Call [JWKS.Refresh] at start to fail early when the
 // provider cannot be reached.
 //
 // From a set, the keys used are RSA keys of [MinRSABits] (2048) to
