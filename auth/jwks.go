@@ -49,6 +49,15 @@ type JWKSConfig struct {
 	// old set, a failure): a flood of tokens with made-up kids costs
 	// the provider one fetch per interval. Zero means
 	// DefaultJWKSMinInterval.
+	//
+	// The price: within the interval after any fetch, an unknown kid is
+	// refused without one, so a token with a made-up kid that arrives
+	// just before the provider starts signing with a new key delays
+	// that key for up to MinInterval; its tokens get 401 meanwhile. A
+	// service told of a rotation calls [JWKS.Refresh] once the new key
+	// is published (Refresh ignores the interval); one that cannot be
+	// told sets a shorter MinInterval, trading more fetches under a flood
+	// for a shorter delay.
 	MinInterval time.Duration
 
 	// MaxAge is how long a fetched set is used before it is fetched
@@ -91,8 +100,9 @@ type JWKSConfig struct {
 //   - A set older than [JWKSConfig.MaxAge] is fetched again; the request
 //     that notices goes on with the keys it has.
 //   - Fetches start at most once per [JWKSConfig.MinInterval]. Within the
-//     interval an unknown kid is refused at once; concurrent requests
-//     that need a fetch share one.
+//     interval an unknown kid is refused at once (so a key published
+//     meanwhile waits for the interval's end, or for [JWKS.Refresh]);
+//     concurrent requests that need a fetch share one.
 //   - A fetch that fails (the provider is down, slow past
 //     [JWKSConfig.Timeout], answers other than 200, sends more than
 //     [JWKSConfig.MaxBytes], a document that is not a key set, or one
