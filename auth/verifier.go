@@ -22,10 +22,10 @@ import (
 // key's algorithm, carries exp in the future, nbf and iat (when present)
 // not in the future, all three JSON numbers, a sub as the key's kind
 // wants it (a positive integer for the kit's own HMAC keys, a string for
-// public keys), the configured iss and aud (always required with public
-// keys, see [NewVerifier]), names no member of its header
-// or claims twice, and (with [Config.Tokens]) is not revoked. The leeway
-// of [Config.Leeway] applies to the three time claims. The header's jku,
+// public keys), the configured iss and aud (which public keys require,
+// see [NewVerifier]), names no member of its header or claims twice, and
+// (with [Config.Tokens]) is not revoked. The leeway of [Config.Leeway]
+// applies to the three time claims. The header's jku,
 // jwk, x5u and similar fields are ignored: the key never comes from the
 // token.
 type Verifier struct {
