@@ -386,7 +386,7 @@ func parseSubject(raw []byte) (int64, error) {
 	default:
 		return 0, fmt.Errorf("%w: sub claim is neither a string nor a number", ErrInvalidSubject)
 	}
-	if digits == "" || digits[0] == '0' || strings.TrimLeft(digits, "0123456789") != "" {
+	if !plainPositive(digits) {
 		return 0, fmt.Errorf("%w: sub claim is not a positive decimal integer", ErrInvalidSubject)
 	}
 	id, err := strconv.ParseInt(digits, 10, 64)
@@ -394,6 +394,27 @@ func parseSubject(raw []byte) (int64, error) {
 		return 0, fmt.Errorf("%w: sub claim is out of the int64 range", ErrInvalidSubject)
 	}
 	return id, nil
+}
+
+// plainPositive reports whether s is written as a positive decimal
+// integer: ASCII digits only, at least one, the first not 0 (no sign,
+// leading zero, space, fraction or exponent). Its range is not checked.
+func plainPositive(s string) bool {
+	return s != "" && s[0] != '0' && strings.TrimLeft(s, "0123456789") == ""
+}
+
+// subjectUserID returns the user id that the subject s names, on the rule
+// of a token's sub ([parseSubject]): a positive decimal int64 without sign
+// or leading zero; false for any other subject.
+func subjectUserID(s string) (int64, bool) {
+	if !plainPositive(s) {
+		return 0, false
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, false
+	}
+	return id, true
 }
 
 // MaxSubjectBytes is the longest sub accepted from a token verified with a

@@ -39,6 +39,10 @@ type Config struct {
 	// Audience, when set, is the aud claim of issued tokens, and a token
 	// whose aud does not name it (or that has none) is refused. Services
 	// that share a secret but not their tokens set different audiences.
+	//
+	// With public keys ([PublicKeys], a [*JWKS]) Issuer and Audience are
+	// required: [NewVerifier] fails without them, as an identity
+	// provider's keys sign the tokens of all its clients.
 	Audience string
 
 	// Tokens, when set, is where revoked tokens and refresh tokens are

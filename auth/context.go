@@ -34,7 +34,9 @@ func WithUserID(ctx context.Context, id int64) context.Context {
 
 // WithSubject returns a copy of ctx that carries subject (a token's "sub":
 // a UUID, an e-mail, a decimal id) as the authenticated user, read back with
-// [Subject]. [UserID] reads it too when it is a decimal int64.
+// [Subject]. [UserID] reads it too when it is a user id as a token's sub
+// gives one: a positive decimal int64 without sign or leading zero ("7",
+// not "+7", "07" or "0").
 func WithSubject(ctx context.Context, subject string) context.Context {
 	return context.WithValue(ctx, userKey{}, subject)
 }
@@ -78,16 +80,16 @@ func WithToken(ctx context.Context, t Token) context.Context {
 }
 
 // UserID returns the authenticated user id carried by ctx, and whether there
-// is one: false for a user whose subject is not a decimal int64 (the UUID
-// of an identity provider's token, say; [Subject] reads it). It never
-// panics.
+// is one: false for a user whose subject is not a positive decimal int64
+// written without sign or leading zero (the UUID of an identity provider's
+// token, say, or "+7", "07", "0"; [Subject] reads it), the rule of a
+// token's sub. It never panics.
 func UserID(ctx context.Context) (int64, bool) {
 	switch v := ctx.Value(userKey{}).(type) {
 	case int64:
 		return v, true
 	case string:
-		id, err := strconv.ParseInt(v, 10, 64)
-		return id, err == nil
+		return subjectUserID(v)
 	case verified:
 		return v.token.UserID, v.token.UserID != 0
 	case Token:

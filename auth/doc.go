@@ -36,7 +36,8 @@
 //   - Leeway: clock skew tolerated on exp, nbf and iat, [DefaultLeeway]
 //     (30 seconds); negative for none.
 //   - Issuer, Audience: when set, the iss and aud of issued tokens, and
-//     required of every token verified.
+//     required of every token verified. With public keys ([PublicKeys], a
+//     [*JWKS]) both must be set: [NewVerifier] refuses them otherwise.
 //   - Tokens: a [TokenStore] of revoked and refresh tokens; when set, the
 //     verifier refuses revoked tokens (see Revocation below). It needs
 //     [HMAC] keys.
@@ -78,7 +79,7 @@
 //     without control characters (a UUID, say), which [Token.UserID] and
 //     [UserID] also give as an int64 when it is such an integer;
 //   - iss and aud are the configured ones, when [Config.Issuer] and
-//     [Config.Audience] are set;
+//     [Config.Audience] are set, as they must be for public keys;
 //   - with [Config.Tokens], it is not revoked.
 //
 // Other claims (jwt-auth's prv, for one) are not checked.
@@ -104,8 +105,15 @@
 //		Audience: "https://api.example.com",
 //	})
 //
+// Both are required: [NewVerifier] refuses public keys without
+// [Config.Issuer] and [Config.Audience]. A provider signs the tokens of all
+// its clients with the same keys, so a signature alone would let in a
+// token issued for another application (an ID token of Google or Entra ID
+// for someone else's client, say); iss and aud tell this service's apart.
+//
 // Handlers then read the user with [Subject], the token's sub (a UUID, an
-// opaque id); [UserID] answers only for a sub that is a decimal int64.
+// opaque id); [UserID] answers only for a sub that is a positive decimal
+// int64 without sign or leading zero.
 // Keys that are configured rather than fetched go in [PublicKeys].
 //
 // The key set is fetched when a token first needs it and cached ([JWKS]
@@ -116,15 +124,19 @@
 // most once per [JWKSConfig.MinInterval] ([DefaultJWKSMinInterval], a
 // minute), so a flood of tokens with made-up kids costs the provider one
 // request a minute; concurrent requests share one fetch, and no lock is
-// held while it runs. A fetch lasts at most [JWKSConfig.Timeout]
-// ([DefaultJWKSTimeout], 5 seconds) and reads at most
-// [JWKSConfig.MaxBytes] ([DefaultJWKSMaxBytes], 1 MiB); when it fails
-// (the provider is down or slow, or serves something that is not a usable
-// key set), the last good set stays in use, however old, and a token that
-// needs a key the set lacks is refused (401). The URL must be https, or
-// http to a loopback address ([JWKSConfig.AllowHTTP] lifts that on a
-// trusted network). Call [JWKS.Refresh] at start to fail early when the
-// provider cannot be reached.
+// held while it runs. The price is a delay: a made-up kid just before the
+// provider starts signing with a new key uses up the fetch, and tokens of
+// the new key are refused for up to MinInterval; call [JWKS.Refresh] once
+// a new key is published, or set a shorter MinInterval. A fetch lasts at
+// most [JWKSConfig.Timeout] ([DefaultJWKSTimeout], 5 seconds) and reads
+// at most [JWKSConfig.MaxBytes] ([DefaultJWKSMaxBytes], 1 MiB); when it
+// fails (the provider is down or slow, or serves something that is not a
+// usable key set), the last good set stays in use, however old, and a
+// token that needs a key the set lacks is refused (401). The URL must be
+// https, or http to a loopback address ([JWKSConfig.AllowHTTP] lifts that
+// on a trusted network); a fetch follows at most three redirects, none to
+// plain http once the URL or a redirect was https. Call [JWKS.Refresh] at
+// start to fail early when the provider cannot be reached.
 //
 // From a set, the keys used are RSA keys of [MinRSABits] (2048) to
 // [MaxRSABits] (8192) bits (RS256), P-256 keys (ES256) and Ed25519 keys

@@ -72,15 +72,22 @@ func ExampleNewJWKS() {
 }
 
 // Verify tokens signed with fixed public keys: each key's type decides its
-// algorithm, and a provider's subject need not be a number.
+// algorithm, and a provider's subject need not be a number. Public keys
+// need the provider's issuer and the service's audience.
 func ExamplePublicKeys() {
 	key := ed25519.NewKeyFromSeed([]byte("another example seed of 32 bytes"))
-	verifier, err := auth.NewVerifier(auth.PublicKeys(auth.PublicKey{ID: "signing-key-1", Key: key.Public()}), auth.Config{})
+	verifier, err := auth.NewVerifier(auth.PublicKeys(auth.PublicKey{ID: "signing-key-1", Key: key.Public()}),
+		auth.Config{Issuer: "https://id.example.com/", Audience: "articles"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	sign := func(sub string) string {
-		t := jwt.NewWithClaims(jwt.SigningMethodEdDSA, jwt.MapClaims{"sub": sub, "exp": time.Now().Add(time.Minute).Unix()})
+		t := jwt.NewWithClaims(jwt.SigningMethodEdDSA, jwt.MapClaims{
+			"iss": "https://id.example.com/",
+			"aud": "articles",
+			"sub": sub,
+			"exp": time.Now().Add(time.Minute).Unix(),
+		})
 		t.Header["kid"] = "signing-key-1"
 		signed, err := t.SignedString(key)
 		if err != nil {

@@ -49,6 +49,15 @@ type JWKSConfig struct {
 	// old set, a failure): a flood of tokens with made-up kids costs
 	// the provider one fetch per interval. Zero means
 	// DefaultJWKSMinInterval.
+	//
+	// The price: within the interval after any fetch, an unknown kid is
+	// refused without one, so a token with a made-up kid that arrives
+	// just before the provider starts signing with a new key delays
+	// that key for up to MinInterval; its tokens get 401 meanwhile. A
+	// service told of a rotation calls [JWKS.Refresh] once the new key
+	// is published (Refresh ignores the interval); one that cannot be
+	// told sets a shorter MinInterval, trading more fetches under a flood
+	// for a shorter delay.
 	MinInterval time.Duration
 
 	// MaxAge is how long a fetched set is used before it is fetched
@@ -58,8 +67,12 @@ type JWKSConfig struct {
 	MaxAge time.Duration
 
 	// Client makes the requests; nil means a client of the JWKS's own,
-	// on http.DefaultTransport, that follows at most three redirects and
-	// none from https to http. Timeout applies to either.
+	// on http.DefaultTransport. Either way the JWKS follows at most three
+	// redirects, none to plain http once the URL or a redirect was https,
+	// and to plain http otherwise only as the URL may be (a loopback
+	// address, or with AllowHTTP). It applies that policy to a copy of
+	// Client, whose own CheckRedirect, if any, is asked after it; the
+	// caller's client is left as it is. Timeout applies to either.
 	Client *http.Client
 
 	// AllowHTTP lets the URL use plain http to a host that is not a
@@ -87,8 +100,9 @@ type JWKSConfig struct {
 //   - A set older than [JWKSConfig.MaxAge] is fetched again; the request
 //     that notices goes on with the keys it has.
 //   - Fetches start at most once per [JWKSConfig.MinInterval]. Within the
-//     interval an unknown kid is refused at once; concurrent requests
-//     that need a fetch share one.
+//     interval an unknown kid is refused at once (so a key published
+//     meanwhile waits for the interval's end, or for [JWKS.Refresh]);
+//     concurrent requests that need a fetch share one.
 //   - A fetch that fails (the provider is down, slow past
 //     [JWKSConfig.Timeout], answers other than 200, sends more than
 //     [JWKSConfig.MaxBytes], a document that is not a key set, or one
@@ -138,7 +152,6 @@ func NewJWKS(rawURL string, cfg JWKSConfig) (*JWKS, error) {
 	}
 	j := &JWKS{
 		url:         rawURL,
-		client:      cfg.Client,
 		timeout:     orDefault(cfg.Timeout, DefaultJWKSTimeout),
 		maxBytes:    orDefault(cfg.MaxBytes, DefaultJWKSMaxBytes),
 		minInterval: orDefault(cfg.MinInterval, DefaultJWKSMinInterval),
@@ -162,8 +175,13 @@ func NewJWKS(rawURL string, cfg JWKSConfig) (*JWKS, error) {
 	if j.now == nil {
 		j.now = time.Now
 	}
-	if j.client == nil {
-		j.client = &http.Client{Timeout: j.timeout, CheckRedirect: checkRedirect(cfg.AllowHTTP)}
+	if cfg.Client == nil {
+		j.client = &http.Client{Timeout: j.timeout, CheckRedirect: checkRedirect(cfg.AllowHTTP, nil)}
+	} else {
+		// A copy: the caller's client stays as it was, for its other uses.
+		c := *cfg.Client
+		c.CheckRedirect = checkRedirect(cfg.AllowHTTP, cfg.Client.CheckRedirect)
+		j.client = &c
 	}
 	return j, nil
 }
@@ -185,18 +203,35 @@ func isLoopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// checkRedirect follows at most three redirects, none from https to
-// plain http unless allowHTTP.
-func checkRedirect(allowHTTP bool) func(*http.Request, []*http.Request) error {
+// checkRedirect follows at most three redirects; once a request of the
+// chain was https, only to https; to plain http otherwise only on a
+// loopback address, or anywhere with allowHTTP. Then it asks next, the
+// policy of the caller's client, when there is one.
+func checkRedirect(allowHTTP bool, next func(*http.Request, []*http.Request) error) func(*http.Request, []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
+		plain := req.URL.Scheme != "https"
 		switch {
-		case len(via) >= 3:
+		case len(via) > 3: // the first request and three redirects made
 			return errors.New("more than 3 redirects")
-		case req.URL.Scheme != "https" && !allowHTTP && !isLoopback(req.URL.Hostname()):
-			return errors.New("a redirect to plain http")
+		case plain && viaHTTPS(via):
+			return fmt.Errorf("a redirect from https to plain http (%s)", req.URL.Redacted())
+		case plain && !allowHTTP && !isLoopback(req.URL.Hostname()):
+			return fmt.Errorf("a redirect to plain http to a host that is not a loopback address (%s)", req.URL.Redacted())
+		case next != nil:
+			return next(req, via)
 		}
 		return nil
 	}
+}
+
+// viaHTTPS reports whether a request of the chain via was https.
+func viaHTTPS(via []*http.Request) bool {
+	for _, r := range via {
+		if r.URL.Scheme == "https" {
+			return true
+		}
+	}
+	return false
 }
 
 // Refresh fetches the key set now, whatever [JWKSConfig.MinInterval]

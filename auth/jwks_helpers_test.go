@@ -196,7 +196,7 @@ func newJWKSEnv(t *testing.T, p *fakeProvider, cfg auth.JWKSConfig) *jwksEnv {
 	if e.jwks, err = auth.NewJWKS(p.url(), cfg); err != nil {
 		t.Fatalf("NewJWKS: %v", err)
 	}
-	if e.v, err = auth.NewVerifier(e.jwks, auth.Config{Now: e.clk.Now}); err != nil {
+	if e.v, err = auth.NewVerifier(e.jwks, providerConfig(e.clk.Now)); err != nil {
 		t.Fatalf("NewVerifier: %v", err)
 	}
 	e.api = startServer(t, e.v.Required(http.HandlerFunc(whoAmI)))
@@ -217,6 +217,37 @@ func (e *jwksEnv) get(t *testing.T, token string) response {
 	return do(t, newRequest(t, http.MethodGet, e.api.URL, "", http.Header{"Authorization": {"Bearer " + token}}), "WWW-Authenticate")
 }
 
+// The iss and aud of the tests' identity provider and service.
+const (
+	providerIssuer   = "https://id.example.com/"
+	providerAudience = "api"
+)
+
+// providerConfig returns the Config of a Verifier of a provider's keys:
+// the provider's issuer and the service's audience, the clock now (nil:
+// time.Now), then each edit applied.
+func providerConfig(now func() time.Time, edits ...func(*auth.Config)) auth.Config {
+	c := auth.Config{Issuer: providerIssuer, Audience: providerAudience, Now: now}
+	for _, edit := range edits {
+		edit(&c)
+	}
+	return c
+}
+
+// providerClaims returns valid claims of a provider's token, with its
+// iss and aud, and the given claims set as [with] does.
+func providerClaims(set map[string]any) jwt.MapClaims {
+	c := with(map[string]any{"iss": providerIssuer, "aud": providerAudience})
+	for k, v := range set {
+		if v == nil {
+			delete(c, k)
+			continue
+		}
+		c[k] = v
+	}
+	return c
+}
+
 // uuidSub is a provider's subject, not a number.
 const uuidSub = "7c9e6679-7425-40de-944b-e07fc1f90ae7"
 
@@ -235,7 +266,7 @@ func providerToken(t testing.TB, priv any, kid, sub string) string {
 	default:
 		t.Fatalf("providerToken: unsupported key %T", priv)
 	}
-	return sign(t, method, priv, with(map[string]any{"sub": sub}), map[string]any{"kid": kid})
+	return sign(t, method, priv, providerClaims(map[string]any{"sub": sub}), map[string]any{"kid": kid})
 }
 
 // refused is the answer to every refused token.

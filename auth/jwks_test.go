@@ -62,7 +62,7 @@ func TestJWKSSubjects(t *testing.T) {
 	p := newProvider(t, jwkSet(t, jwkOf(t, "ed-1", k.ed.Public())))
 	e := newJWKSEnv(t, p, testJWKSConfig())
 	token := func(sub any) string {
-		c := validClaims()
+		c := providerClaims(nil)
 		if sub == nil {
 			delete(c, "sub")
 		} else {
@@ -318,21 +318,21 @@ func TestJWKSKeyConfusion(t *testing.T) {
 	}
 	pemKey := pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der})
 	jwkJSON, _ := json.Marshal(rsaJWK)
-	claims, _ := json.Marshal(with(map[string]any{"sub": uuidSub}))
+	claims, _ := json.Marshal(providerClaims(map[string]any{"sub": uuidSub}))
 	for _, tt := range []struct {
 		name  string
 		token string
 	}{
-		{name: "HS256 with the PEM public key", token: sign(t, jwt.SigningMethodHS256, pemKey, with(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
-		{name: "HS256 with the DER public key", token: sign(t, jwt.SigningMethodHS256, der, with(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
-		{name: "HS256 with the JWK", token: sign(t, jwt.SigningMethodHS256, jwkJSON, with(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
-		{name: "HS256 with the modulus", token: sign(t, jwt.SigningMethodHS256, k.rsa.N.Bytes(), with(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
-		{name: "HS256 with the PEM, no kid", token: sign(t, jwt.SigningMethodHS256, pemKey, with(map[string]any{"sub": uuidSub}), nil)},
+		{name: "HS256 with the PEM public key", token: sign(t, jwt.SigningMethodHS256, pemKey, providerClaims(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
+		{name: "HS256 with the DER public key", token: sign(t, jwt.SigningMethodHS256, der, providerClaims(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
+		{name: "HS256 with the JWK", token: sign(t, jwt.SigningMethodHS256, jwkJSON, providerClaims(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
+		{name: "HS256 with the modulus", token: sign(t, jwt.SigningMethodHS256, k.rsa.N.Bytes(), providerClaims(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
+		{name: "HS256 with the PEM, no kid", token: sign(t, jwt.SigningMethodHS256, pemKey, providerClaims(map[string]any{"sub": uuidSub}), nil)},
 		{name: "none", token: rawToken(`{"alg":"none","kid":"rsa-1"}`, string(claims), nil)},
 		{name: "RS256 under the EC key's kid", token: providerToken(t, k.rsa, "ec-1", uuidSub)},
 		{name: "ES256 under the RSA key's kid", token: providerToken(t, k.ec, "rsa-1", uuidSub)},
-		{name: "PS256 with the RSA key", token: sign(t, jwt.SigningMethodPS256, k.rsa, with(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
-		{name: "jwk in the header", token: sign(t, jwt.SigningMethodRS256, k.rsa2, with(map[string]any{"sub": uuidSub}),
+		{name: "PS256 with the RSA key", token: sign(t, jwt.SigningMethodPS256, k.rsa, providerClaims(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})},
+		{name: "jwk in the header", token: sign(t, jwt.SigningMethodRS256, k.rsa2, providerClaims(map[string]any{"sub": uuidSub}),
 			map[string]any{"kid": "rsa-1", "jwk": jwkOf(t, "rsa-1", &k.rsa2.PublicKey)})},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -356,7 +356,7 @@ func TestJWKSIssuerAudience(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := auth.NewVerifier(jwks, auth.Config{Issuer: "https://id.example.com/", Audience: "api", Now: clk.Now})
+	v, err := auth.NewVerifier(jwks, providerConfig(clk.Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,6 +369,8 @@ func TestJWKSIssuerAudience(t *testing.T) {
 		{name: "both", claims: map[string]any{"iss": "https://id.example.com/", "aud": []string{"other", "api"}}, wantOK: true},
 		{name: "other issuer", claims: map[string]any{"iss": "https://evil.example.com/", "aud": "api"}},
 		{name: "no audience", claims: map[string]any{"iss": "https://id.example.com/"}},
+		{name: "other audience", claims: map[string]any{"iss": "https://id.example.com/", "aud": "another-client"}},
+		{name: "no issuer", claims: map[string]any{"aud": "api"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := with(map[string]any{"sub": uuidSub})
@@ -405,7 +407,7 @@ func BenchmarkVerifyAlgorithms(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	v, err := auth.NewVerifier(jwks, testConfig())
+	v, err := auth.NewVerifier(jwks, providerConfig(testConfig().Now))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -162,7 +162,8 @@ type PublicKey struct {
 // keys are configured rather than fetched; see [NewJWKS] for those that
 // are fetched). Each key's type decides its algorithm. [NewVerifier]
 // validates them: an unsupported key type or curve, an RSA key of the
-// wrong size and an ID given twice are errors from it.
+// wrong size and an ID given twice are errors from it, and so is a
+// [Config] without Issuer and Audience.
 //
 // Tokens verified with public keys are not the kit's: see Identity
 // providers in the package documentation for what differs.

@@ -24,7 +24,7 @@ func TestPublicKeys(t *testing.T) {
 		auth.PublicKey{ID: "rsa-1", Key: &k.rsa.PublicKey},
 		auth.PublicKey{ID: "ec-1", Key: &k.ec.PublicKey},
 		auth.PublicKey{Key: k.ed.Public()}, // tokens without a kid
-	), testConfig())
+	), providerConfig(testConfig().Now))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,13 +32,13 @@ func TestPublicKeys(t *testing.T) {
 	get := func(token string) response {
 		return do(t, newRequest(t, http.MethodGet, api.URL, "", http.Header{"Authorization": {"Bearer " + token}}), "WWW-Authenticate")
 	}
-	noKid := sign(t, jwt.SigningMethodEdDSA, k.ed, with(map[string]any{"sub": uuidSub}), nil)
+	noKid := sign(t, jwt.SigningMethodEdDSA, k.ed, providerClaims(map[string]any{"sub": uuidSub}), nil)
 	expect(t, "RS256", get(providerToken(t, k.rsa, "rsa-1", uuidSub)), accepted(uuidSub))
 	expect(t, "ES256", get(providerToken(t, k.ec, "ec-1", uuidSub)), accepted(uuidSub))
 	expect(t, "EdDSA without kid", get(noKid), accepted(uuidSub))
 	expect(t, "unknown kid", get(providerToken(t, k.rsa2, "rsa-2", uuidSub)), refused)
-	expect(t, "the kit's own token", get(hs256(t, validClaims())), refused)
-	expect(t, "HS256 keyed with the modulus", get(sign(t, jwt.SigningMethodHS256, k.rsa.N.Bytes(), with(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})), refused)
+	expect(t, "the kit's own token", get(hs256(t, providerClaims(nil))), refused)
+	expect(t, "HS256 keyed with the modulus", get(sign(t, jwt.SigningMethodHS256, k.rsa.N.Bytes(), providerClaims(map[string]any{"sub": uuidSub}), map[string]any{"kid": "rsa-1"})), refused)
 }
 
 // TestHMACRefusesPublicKeyTokens checks that a Verifier of the kit's own
@@ -102,8 +102,26 @@ func TestKeysErrors(t *testing.T) {
 		{
 			name:    "a token store with public keys",
 			keys:    jwks,
-			cfg:     auth.Config{Tokens: nopTokens{}, TTL: -1},
+			cfg:     providerConfig(nil, func(c *auth.Config) { c.Tokens, c.TTL = nopTokens{}, -1 }),
 			wantErr: []string{"Config.Tokens needs HMAC keys", "Config.TTL is -1ns"},
+		},
+		{
+			name:    "a JWKS without issuer and audience",
+			keys:    jwks,
+			cfg:     auth.Config{TTL: -1},
+			wantErr: []string{"need Config.Issuer and Config.Audience", "(Issuer and Audience not set)", "Config.TTL is -1ns"},
+		},
+		{
+			name:    "public keys without audience",
+			keys:    auth.PublicKeys(auth.PublicKey{ID: "ed", Key: k.ed.Public()}),
+			cfg:     auth.Config{Issuer: providerIssuer},
+			wantErr: []string{"need Config.Issuer and Config.Audience", "(Audience not set)"},
+		},
+		{
+			name:    "public keys without issuer",
+			keys:    auth.PublicKeys(auth.PublicKey{ID: "ed", Key: k.ed.Public()}),
+			cfg:     auth.Config{Audience: providerAudience},
+			wantErr: []string{"need Config.Issuer and Config.Audience", "(Issuer not set)"},
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

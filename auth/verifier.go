@@ -22,9 +22,10 @@ import (
 // key's algorithm, carries exp in the future, nbf and iat (when present)
 // not in the future, all three JSON numbers, a sub as the key's kind
 // wants it (a positive integer for the kit's own HMAC keys, a string for
-// public keys), the configured iss and aud, names no member of its header
-// or claims twice, and (with [Config.Tokens]) is not revoked. The leeway
-// of [Config.Leeway] applies to the three time claims. The header's jku,
+// public keys), the configured iss and aud (which public keys require,
+// see [NewVerifier]), names no member of its header or claims twice, and
+// (with [Config.Tokens]) is not revoked. The leeway of [Config.Leeway]
+// applies to the three time claims. The header's jku,
 // jwk, x5u and similar fields are ignored: the key never comes from the
 // token.
 type Verifier struct {
@@ -39,8 +40,8 @@ type Verifier struct {
 // NewVerifier returns a Verifier of the tokens signed with keys ([HMAC],
 // [PublicKeys] or a [*JWKS]), checked as cfg says. It fails when keys is
 // nil or not valid (an HMAC secret shorter than [MinSecretBytes], say), a
-// field of cfg is out of range, or cfg.Tokens is set with public keys,
-// reporting every problem at once.
+// field of cfg is out of range, or, with public keys, cfg.Tokens is set or
+// cfg.Issuer or cfg.Audience is not, reporting every problem at once.
 func NewVerifier(keys Keys, cfg Config) (*Verifier, error) {
 	var errs []error
 	var src keySource
@@ -56,8 +57,13 @@ func NewVerifier(keys Keys, cfg Config) (*Verifier, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if _, own := src.(*hmacSource); src != nil && !own && cfg.Tokens != nil {
-		errs = append(errs, errors.New("auth: Config.Tokens needs HMAC keys: the token store revokes the kit's own tokens, not an identity provider's"))
+	if _, own := src.(*hmacSource); src != nil && !own {
+		if cfg.Tokens != nil {
+			errs = append(errs, errors.New("auth: Config.Tokens needs HMAC keys: the token store revokes the kit's own tokens, not an identity provider's"))
+		}
+		if err := needIssuerAudience(cfg); err != nil {
+			errs = append(errs, err)
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -87,6 +93,24 @@ func NewVerifier(keys Keys, cfg Config) (*Verifier, error) {
 		logger: cfg.Logger,
 		parser: jwt.NewParser(opts...),
 	}, nil
+}
+
+// needIssuerAudience returns an error unless cfg sets both Issuer and
+// Audience, which public keys need: an identity provider signs the tokens
+// of every client of its own and of other services with the same keys, and
+// only iss and aud tell the ones meant for this service.
+func needIssuerAudience(cfg Config) error {
+	var missing []string
+	if cfg.Issuer == "" {
+		missing = append(missing, "Issuer")
+	}
+	if cfg.Audience == "" {
+		missing = append(missing, "Audience")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return fmt.Errorf("auth: public keys (PublicKeys or a JWKS) need Config.Issuer and Config.Audience, the provider's iss and this service's aud (%s not set): without them the Verifier would accept tokens the provider issued for any other client", strings.Join(missing, " and "))
 }
 
 // Verify checks token, a compact JWT, and returns what it says. With
