@@ -128,6 +128,7 @@ func (t UsersTable) statements() articleStatements {
 	r := strings.NewReplacer(
 		"JOIN users AS u ON u.id = a.user_id", "JOIN "+table+" AS u ON u."+id+" = a.user_id",
 		"u.name\n", "u."+name+"\n",
+		"u.name AS author\n", "u."+name+" AS author\n",
 		"(SELECT name FROM users WHERE users.id = articles.user_id)", "(SELECT u."+name+" FROM "+table+" AS u WHERE u."+id+" = articles.user_id)",
 		"(SELECT 1 FROM users WHERE id = $2)", "(SELECT 1 FROM "+table+" AS u WHERE u."+id+" = $2)",
 	)
