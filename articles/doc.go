@@ -33,9 +33,16 @@
 // chi, gorilla/mux, echo), [Handler.List], [Handler.Show], [Handler.Create] and
 // [Handler.Delete] serve one route each. Show and Delete read the article
 // id from the path value "article" (or "id"), which http.ServeMux and chi
-// set, and else from the last segment of the path, for routers that keep
-// their parameters to themselves (gorilla/mux's mux.Vars, echo's
-// c.Param): mount them on a route that ends with the id.
+// set, and else, for routers that keep their parameters to themselves
+// (gorilla/mux's mux.Vars, echo's c.Param), from the last segment of the
+// path when it is the one segment after the collection: after the subtree
+// of an http.ServeMux pattern that ends in a slash, after [Config.Prefix],
+// or after a segment equal to the last segment of Config.Prefix
+// ("articles" by default; mounted as "/v2/posts/{id}", set Prefix
+// "/v2/posts"). A deeper path ("/api/articles/5/comments/3") or one with
+// an encoded slash ("/api/articles/5%2F3") has no id: a 404, as an
+// article that does not exist. Mount them on a route that ends with the
+// id.
 //
 //	mux.HandleFunc("GET /api/articles", h.List)
 //	mux.Handle("POST /api/articles", verifier.Required(http.HandlerFunc(h.Create)))

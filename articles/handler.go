@@ -323,19 +323,25 @@ func (h *Handler) List(w http.ResponseWriter, r *http.Request) {
 
 // Show serves GET (and HEAD) of one published article. The id is the path
 // value "article", or "id" when there is no "article", as set by an
-// http.ServeMux pattern such as "GET /api/articles/{article}" or by chi;
-// on a router that sets no path values (gorilla/mux, echo through
+// http.ServeMux pattern such as "GET /api/articles/{article}" or by chi.
+// On a router that sets no path values (gorilla/mux, echo through
 // echo.WrapHandler, httprouter) it is the last segment of the request's
-// path, so mount Show and Delete on a route that ends with the id
-// ("/api/articles/{id}", "/api/articles/:id"). An id that is not a
-// positive integer is a 404, as an article that does not exist.
+// path, taken only when it is the one segment after the collection:
+// after the subtree of an http.ServeMux pattern ending in a slash
+// ("GET /api/articles/"); else after [Config.Prefix] itself, or after a
+// segment equal to the last segment of Config.Prefix ("/per/articles/7"
+// with the default prefix: mount Show and Delete on a route such as
+// "/v2/posts/{id}" or "/v2/posts/:id" with Prefix "/v2/posts"), or as the
+// only segment of a path already stripped ("/7"). A path with an encoded
+// slash (%2F) has no id. A request without an id, or with an id that is
+// not a positive integer, is a 404, as an article that does not exist.
 // Other methods get a 405.
 func (h *Handler) Show(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		methodNotAllowed(w, "GET, HEAD")
 		return
 	}
-	h.show(w, r, pathID(r))
+	h.show(w, r, h.pathID(r))
 }
 
 // Create serves POST of the collection: it stores the article in the JSON
@@ -352,7 +358,9 @@ func (h *Handler) Create(w http.ResponseWriter, r *http.Request) {
 }
 
 // Delete serves DELETE of one article on behalf of the authenticated user
-// ([Config.UserID]), reading the id like [Handler.Show], with the token
+// ([Config.UserID]), reading the id like [Handler.Show] (so a deeper path,
+// such as "/api/articles/5/comments/3" on a prefix route, deletes nothing
+// and is a 404), with the token
 // checked again right before the delete (auth.Recheck). It answers 204.
 // Other methods get a 405.
 func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
@@ -360,20 +368,7 @@ func (h *Handler) Delete(w http.ResponseWriter, r *http.Request) {
 		methodNotAllowed(w, http.MethodDelete)
 		return
 	}
-	h.delete(w, r, pathID(r))
-}
-
-// pathID returns the article id of a per-route handler's request: the
-// path value "article" or "id", else the last segment of the path.
-func pathID(r *http.Request) string {
-	if id := r.PathValue("article"); id != "" {
-		return id
-	}
-	if id := r.PathValue("id"); id != "" {
-		return id
-	}
-	p := r.URL.Path
-	return p[strings.LastIndexByte(p, '/')+1:]
+	h.delete(w, r, h.pathID(r))
 }
 
 func (h *Handler) show(w http.ResponseWriter, r *http.Request, rawID string) {

@@ -89,9 +89,28 @@ func TestArticlesOverMembers(t *testing.T) {
 	pool, _ := testdb.PostgresPool(t)
 	s := postgres.New(pool)
 	t.Cleanup(s.Close)
-	schematest.ArticlesOverMembers(t, s, `CREATE TABLE IF NOT EXISTS accounts (id UUID PRIMARY KEY, email TEXT NOT NULL);
+	schematest.ArticlesOverMembers(t, s, membersService,
+		postgres.ArticlesMigration, func() bool { return exists(t, pool, "users") })
+}
+
+// membersService is the script of a service with its own members (integer
+// ids) and accounts (UUIDs).
+const membersService = `CREATE TABLE IF NOT EXISTS accounts (id UUID PRIMARY KEY, email TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS members (id BIGINT PRIMARY KEY, account_id UUID REFERENCES accounts (id), display_name TEXT NOT NULL);
 INSERT INTO accounts VALUES ('3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'ada@example.com') ON CONFLICT DO NOTHING;
-INSERT INTO members VALUES (1, '3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'Ada'), (2, NULL, 'Bob') ON CONFLICT DO NOTHING`,
-		postgres.ArticlesMigration, func() bool { return exists(t, pool, "users") })
+INSERT INTO members VALUES (1, '3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'Ada'), (2, NULL, 'Bob') ON CONFLICT DO NOTHING`
+
+// TestListFromOverMembers: the keyset pages of articles over members read
+// members, not users (there is none): the conformance check of
+// ListPublishedFrom.
+func TestListFromOverMembers(t *testing.T) {
+	schematest.ListFromOverMembers(t, func(t *testing.T) (schematest.ArticlesStore, schematest.Exec) {
+		pool, _ := testdb.PostgresPool(t)
+		s := postgres.New(pool)
+		t.Cleanup(s.Close)
+		return s, func(ctx context.Context, query string, args ...any) error {
+			_, err := pool.Exec(ctx, query, args...)
+			return err
+		}
+	}, membersService, postgres.ArticlesMigration)
 }

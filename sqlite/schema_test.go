@@ -97,9 +97,26 @@ func tableCount(t *testing.T, db *sql.DB, name string) int {
 // users appears.
 func TestArticlesOverMembers(t *testing.T) {
 	s, db := openBare(t)
-	schematest.ArticlesOverMembers(t, s, `CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, email TEXT NOT NULL);
+	schematest.ArticlesOverMembers(t, s, membersService,
+		sqlite.ArticlesMigration, func() bool { return tableCount(t, db, "users") != 0 })
+}
+
+// membersService is the script of a service with its own members (integer
+// ids) and accounts (UUIDs).
+const membersService = `CREATE TABLE IF NOT EXISTS accounts (id TEXT PRIMARY KEY, email TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS members (id INTEGER PRIMARY KEY, account_id TEXT REFERENCES accounts (id), display_name TEXT NOT NULL);
 INSERT OR IGNORE INTO accounts VALUES ('3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'ada@example.com');
-INSERT OR IGNORE INTO members VALUES (1, '3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'Ada'), (2, NULL, 'Bob')`,
-		sqlite.ArticlesMigration, func() bool { return tableCount(t, db, "users") != 0 })
+INSERT OR IGNORE INTO members VALUES (1, '3f0c6a52-8a7e-4c39-9d1e-4b1f3c2a9e10', 'Ada'), (2, NULL, 'Bob')`
+
+// TestListFromOverMembers: the keyset pages of articles over members read
+// members, not users (there is none): the conformance check of
+// ListPublishedFrom.
+func TestListFromOverMembers(t *testing.T) {
+	schematest.ListFromOverMembers(t, func(t *testing.T) (schematest.ArticlesStore, schematest.Exec) {
+		s, db := openBare(t)
+		return s, func(ctx context.Context, query string, args ...any) error {
+			_, err := db.ExecContext(ctx, query, args...)
+			return err
+		}
+	}, membersService, sqlite.ArticlesMigration)
 }

@@ -62,10 +62,11 @@ ORDER BY a.created_at DESC, a.id DESC
 LIMIT $3`
 
 	// listBefore reads the articles nearest before a position (newer
-	// ones), oldest first, and returns them newest first.
+	// ones), oldest first, and returns them newest first. The author's
+	// name is named author, whatever the column of the table of users.
 	// $1 = created_at, $2 = id, $3 = limit.
-	listBefore = `SELECT p.id, p.user_id, p.title, p.body, p.published, p.created_at, p.updated_at, p.name
-FROM (SELECT a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name
+	listBefore = `SELECT p.id, p.user_id, p.title, p.body, p.published, p.created_at, p.updated_at, p.author
+FROM (SELECT a.id, a.user_id, a.title, a.body, a.published, a.created_at, a.updated_at, u.name AS author
 	FROM articles AS a JOIN users AS u ON u.id = a.user_id
 	WHERE a.published = TRUE AND a.created_at >= $1 AND (a.created_at > $1 OR a.id > $2)
 	ORDER BY a.created_at ASC, a.id ASC

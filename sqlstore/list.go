@@ -95,17 +95,18 @@ func listPage(ctx context.Context, db DB, list string, limit int, offset int64, 
 }
 
 // ListPublishedFrom implements articles.Store: one statement, listFromTop,
-// listAfter or listBefore, whose rows are added to page as they are read.
+// listAfter or listBefore over the store's users, whose rows are added to
+// page as they are read.
 func (s *Articles) ListPublishedFrom(ctx context.Context, seek articles.Seek, page *articles.Page) error {
 	c := s.c
 	if seek.Limit < 1 || seek.Backward && seek.From == nil {
 		return fmt.Errorf("articles: keyset list: limit %d must be at least 1, and a backward page needs a position", seek.Limit)
 	}
-	query, args := listFromTop, []any{seek.Limit}
+	query, args := s.q.listFromTop, []any{seek.Limit}
 	if seek.From != nil {
-		query = listAfter
+		query = s.q.listAfter
 		if seek.Backward {
-			query = listBefore
+			query = s.q.listBefore
 		}
 		args = []any{c.bindTime(seek.From.CreatedAt), seek.From.ID, seek.Limit}
 	}

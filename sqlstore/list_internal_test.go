@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -148,11 +149,14 @@ func TestListPublishedStops(t *testing.T) {
 }
 
 // TestStatementsOverUsersTable checks that the statements over a table of
-// users of a service's own name it, and the kit's users nowhere.
+// users of a service's own name it, and the kit's users nowhere: every
+// field of articleStatements, read by reflection, so that a statement
+// added later is checked too.
 func TestStatementsOverUsersTable(t *testing.T) {
 	q := UsersTable{Table: "app.members", ID: "member_id", Name: "display_name"}.statements()
-	for name, text := range map[string]string{"findPublished": q.findPublished, "listPublished": q.listPublished,
-		"insertArticle": q.insertArticle, "explainDelete": q.explainDelete} {
+	v := reflect.ValueOf(q)
+	for i := range v.NumField() {
+		name, text := v.Type().Field(i).Name, v.Field(i).String()
 		if strings.Contains(text, "users") || strings.Contains(text, "u.name") || !strings.Contains(text, `"app"."members"`) {
 			t.Errorf("%s over members:\n%s", name, text)
 		}
@@ -162,5 +166,78 @@ func TestStatementsOverUsersTable(t *testing.T) {
 	}
 	if d := (UsersTable{Table: "users"}).statements(); d != defaultStatements {
 		t.Errorf("the statements over users named explicitly differ from the kit's: %+v", d)
+	}
+}
+
+// recordDB records the text of every statement run on it: its Query
+// answers no rows, its QueryRow a row that scans 1 into each *int64 (the
+// counts) and fails on anything else, its Exec changes nothing.
+type recordDB struct{ ran *[]string }
+
+func (d recordDB) Query(_ context.Context, sql string, _ ...any) (Rows, error) {
+	*d.ran = append(*d.ran, sql)
+	return &scriptRows{db: &scriptDB{}}, nil
+}
+
+func (d recordDB) QueryRow(_ context.Context, sql string, _ ...any) Row {
+	*d.ran = append(*d.ran, sql)
+	return onesRow{}
+}
+
+func (d recordDB) Exec(_ context.Context, sql string, _ ...any) (int64, error) {
+	*d.ran = append(*d.ran, sql)
+	return 0, nil
+}
+
+type onesRow struct{}
+
+func (onesRow) Scan(dest ...any) error {
+	for _, d := range dest {
+		n, ok := d.(*int64)
+		if !ok {
+			return errors.New("no row")
+		}
+		*n = 1
+	}
+	return nil
+}
+
+// TestStoreOverUsersTableRunsNoUsers runs every method of a store of
+// articles over another table, each way it can go (a list whose end keeps
+// moving reaches the snapshot; a keyset page from the top, after and
+// before a position; a delete that deletes nothing explains why), and
+// checks that no statement it ran names the kit's users.
+func TestStoreOverUsersTableRunsNoUsers(t *testing.T) {
+	var ran []string
+	db := recordDB{&ran}
+	c := &core{readDB: db, writeDB: db,
+		snapshot:  func(_ context.Context, fn func(DB) error) error { return fn(db) },
+		violation: func(error) Violation { return NoViolation },
+		bindTime:  func(t time.Time) any { return t },
+		now:       time.Now,
+	}
+	s := Articles{c, UsersTable{Table: "members", Name: "display_name"}.statements()}
+	ctx := context.Background()
+	_, _ = s.FindPublished(ctx, 1)
+	_, _ = s.CreateArticle(ctx, articles.NewArticle{UserID: 1, Title: "t", Body: "b"})
+	_ = s.DeleteArticle(ctx, 1, 1)
+	_ = s.ListPublished(ctx, 10, 0, new(articles.Page))
+	from := &articles.Position{CreatedAt: time.Unix(0, 0), ID: 1}
+	for _, seek := range []articles.Seek{{Limit: 2}, {From: from, Limit: 2}, {From: from, Backward: true, Limit: 2}} {
+		if err := s.ListPublishedFrom(ctx, seek, new(articles.Page)); err != nil {
+			t.Errorf("ListPublishedFrom(%+v): %v", seek, err)
+		}
+	}
+	distinct := map[string]bool{}
+	for _, sql := range ran {
+		distinct[sql] = true
+		if strings.Contains(sql, "users") || strings.Contains(sql, "u.name") {
+			t.Errorf("a store over members ran:\n%s", sql)
+		}
+	}
+	// find, insert, delete, explain, page, count, and the three keyset
+	// pages: every statement of Articles.
+	if len(distinct) != 9 {
+		t.Errorf("%d distinct statements ran, want 9:\n%s", len(distinct), strings.Join(ran, "\n---\n"))
 	}
 }

@@ -106,13 +106,16 @@ func quote(name string) string {
 }
 
 // articleStatements are the statements of [Articles] that name the table
-// of users.
+// of users: every one of them, the keyset pages of ListPublishedFrom
+// included, so that a store over another table never reads users.
 type articleStatements struct {
 	findPublished, listPublished, insertArticle, explainDelete string
+	listFromTop, listAfter, listBefore                         string
 }
 
 // defaultStatements are those of the kit's table of users.
-var defaultStatements = articleStatements{findPublished, listPublished, insertArticle, explainDelete}
+var defaultStatements = articleStatements{findPublished, listPublished, insertArticle, explainDelete,
+	listFromTop, listAfter, listBefore}
 
 // statements returns the statements of articles over t, which is valid:
 // the kit's, with the references to users replaced.
@@ -125,6 +128,7 @@ func (t UsersTable) statements() articleStatements {
 	r := strings.NewReplacer(
 		"JOIN users AS u ON u.id = a.user_id", "JOIN "+table+" AS u ON u."+id+" = a.user_id",
 		"u.name\n", "u."+name+"\n",
+		"u.name AS author\n", "u."+name+" AS author\n",
 		"(SELECT name FROM users WHERE users.id = articles.user_id)", "(SELECT u."+name+" FROM "+table+" AS u WHERE u."+id+" = articles.user_id)",
 		"(SELECT 1 FROM users WHERE id = $2)", "(SELECT 1 FROM "+table+" AS u WHERE u."+id+" = $2)",
 	)
@@ -133,6 +137,9 @@ func (t UsersTable) statements() articleStatements {
 		listPublished: r.Replace(listPublished),
 		insertArticle: r.Replace(insertArticle),
 		explainDelete: r.Replace(explainDelete),
+		listFromTop:   r.Replace(listFromTop),
+		listAfter:     r.Replace(listAfter),
+		listBefore:    r.Replace(listBefore),
 	}
 }
 

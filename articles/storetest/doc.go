@@ -51,4 +51,8 @@
 //
 // Each check runs as a subtest on a store of its own, so a failure names
 // the behaviour that broke.
+//
+// [RunListFrom] runs the check of keyset pages alone, for a store that
+// cannot pass the rest, such as articles over a service's own table of
+// users: its CreateUser only has to add an author with the name given.
 package storetest

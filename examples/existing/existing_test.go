@@ -247,6 +247,10 @@ func TestExistingService(t *testing.T) {
 			if retry.status != http.StatusCreated || retry.body != first.body || retry.header.Get(idempotency.ReplayedHeader) != "true" {
 				t.Errorf("retried create: %d %q %s; want the first answer replayed", retry.status, retry.header.Get(idempotency.ReplayedHeader), retry.body)
 			}
+			// The first cursor page reads the author from members too.
+			article := strings.TrimSuffix(strings.TrimPrefix(first.body, `{"data":`), "}")
+			expect(t, "cursor page", send(t, http.MethodGet, base+"/api/articles?cursor=", "", nil), http.StatusOK,
+				`{"data":[`+article+`],"path":"`+base+`/api/articles","per_page":15,"next_cursor":null,"next_page_url":null,"prev_cursor":null,"prev_page_url":null}`)
 			path := fmt.Sprintf("%s/api/articles/%d", base, created.ID)
 			expect(t, "show", send(t, http.MethodGet, path, "", nil), http.StatusOK, first.body)
 			expect(t, "delete without a token", send(t, http.MethodDelete, path, "", nil), http.StatusUnauthorized, `{"message":"Unauthenticated."}`)

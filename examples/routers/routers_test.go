@@ -324,3 +324,45 @@ func loginToken(t *testing.T, srv *httptest.Server) string {
 	}
 	return answer.AccessToken
 }
+
+// TestRoutersDeleteEncodedSlash: DELETE /per/articles/5%2F1 names no
+// article on any router (echo routes it to Delete with the decoded path
+// /per/articles/5/1, whose last segment was read as the id 1): a 404 (the
+// handler's, or gorilla/mux's own when it finds no route), and article 1
+// is still there.
+func TestRoutersDeleteEncodedSlash(t *testing.T) {
+	for _, rt := range routers {
+		t.Run(rt.name, func(t *testing.T) {
+			k := newKit(t)
+			srv := httptest.NewServer(rt.mount(k))
+			t.Cleanup(srv.Close)
+			req, err := http.NewRequest(http.MethodDelete, srv.URL+"/per/articles/5%2F1", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Authorization", "Bearer "+k.token)
+			res, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			want := notFound
+			if rt.name == "gorilla/mux" {
+				want = "404 page not found\n" // it routes the decoded path, which matches no route
+			}
+			if res.StatusCode != http.StatusNotFound || string(body) != want {
+				t.Errorf("DELETE /per/articles/5%%2F1: %d %q, want 404 %q", res.StatusCode, body, want)
+			}
+			res, err = srv.Client().Get(srv.URL + "/per/articles/1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ = io.ReadAll(res.Body)
+			res.Body.Close()
+			if res.StatusCode != http.StatusOK || string(body) != `{"data":`+first+`}` {
+				t.Errorf("GET /per/articles/1 after DELETE /per/articles/5%%2F1: %d %s, want 200 and the article", res.StatusCode, body)
+			}
+		})
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/articles"
+	"github.com/gqlkit/gqlkit/articles/storetest"
+	"github.com/gqlkit/gqlkit/auth"
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/sqlstore"
 )
@@ -97,4 +99,51 @@ func ArticlesOverMembers(t *testing.T, s ArticlesStore, service string, migratio
 			t.Errorf("ArticlesMigration(%+v): no error", bad)
 		}
 	}
+}
+
+// Exec runs one statement with arguments on the database of a test.
+type Exec func(ctx context.Context, query string, args ...any) error
+
+// ListFromOverMembers runs the conformance check of keyset pages
+// (storetest.RunListFrom) over the articles of the table members of a
+// service: newStore returns a store on an empty database and a way to run
+// statements on it; the helper migrates it as [ArticlesOverMembers] does
+// and adds the suite's users as members, with ids from 100 up.
+func ListFromOverMembers(t *testing.T, newStore func(t *testing.T) (ArticlesStore, Exec), service string, migration func(sqlstore.UsersTable) (string, error)) {
+	storetest.RunListFrom(t, func(t *testing.T) storetest.Store {
+		s, exec := newStore(t)
+		script, err := migration(Members)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.MigrateSchemas(context.Background(), []sqlstore.Schema{sqlstore.IdempotencySchema}, service, script); err != nil {
+			t.Fatal(err)
+		}
+		a, err := s.ArticlesOver(Members)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &memberStore{Articles: a, exec: exec, next: 100}
+	})
+}
+
+// memberStore is the articles over members, whose users are members. Of
+// auth.UserStore it implements only CreateUser: RunListFrom needs no
+// more, and the other methods are nil (they panic if called).
+type memberStore struct {
+	*sqlstore.Articles
+	auth.UserStore
+	exec Exec
+	next int64
+}
+
+// CreateUser adds a member named name (the address and hash are not
+// kept: members have none).
+func (m *memberStore) CreateUser(ctx context.Context, name, _ string, _ []byte) (int64, error) {
+	id := m.next
+	m.next++
+	if err := m.exec(ctx, `INSERT INTO members (id, display_name) VALUES ($1, $2)`, id, name); err != nil {
+		return 0, err
+	}
+	return id, nil
 }
