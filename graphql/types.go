@@ -245,8 +245,12 @@ type Field struct {
 	// and NewSchema checks the Go types against the field.
 	Typed TypedResolver
 	// Resolve is an untyped resolver, given the arguments as [Args] and
-	// the parent as any. A field has Typed or Resolve, or neither.
-	Resolve           ResolveFunc
+	// the parent as any. A field has Typed, Resolve or Batch, or none.
+	Resolve ResolveFunc
+	// Batch resolves the field for every parent at one level of the answer
+	// in one call, made with [Batch]: the way to load related rows without
+	// a statement per parent.
+	Batch             BatchResolver
 	Description       string
 	DeprecationReason string
 
