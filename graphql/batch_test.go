@@ -11,6 +11,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/validate"
 )
 
 // The library of these tests: books by authors, with reviews. Every
@@ -41,6 +42,7 @@ type library struct {
 
 	mu    sync.Mutex
 	calls []string // "field:parents", in call order
+	rules int      // runs of the rule on minStars
 }
 
 func newLibrary() *library {
@@ -129,7 +131,13 @@ func (l *library) schema(t *testing.T, cfg graphql.SchemaConfig) *graphql.Schema
 					return out, nil
 				})},
 			{Name: "reviews", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(review))),
-				Args: []graphql.Argument{{Name: "minStars", Type: graphql.Int, Default: 0}},
+				Args: []graphql.Argument{{Name: "minStars", Type: graphql.Int, Default: 0,
+					Rules: []validate.Rule{validate.Between(0, 5), validate.Func(func(any) string {
+						l.mu.Lock()
+						defer l.mu.Unlock()
+						l.rules++
+						return ""
+					})}}},
 				Batch: graphql.Batch(func(_ context.Context, bs []*libBook, args reviewArgs) ([][]*libReview, error) {
 					l.statement(fmt.Sprintf("Book.reviews(%d)", args.MinStars), bookIDs(bs))
 					out := make([][]*libReview, len(bs))
@@ -149,6 +157,12 @@ func (l *library) schema(t *testing.T, cfg graphql.SchemaConfig) *graphql.Schema
 			{Name: "short", Type: graphql.String,
 				Batch: graphql.Batch(func(_ context.Context, bs []*libBook, _ graphql.NoArgs) ([]string, error) {
 					return make([]string, len(bs)-1), nil
+				})},
+			{Name: "slow", Type: graphql.String,
+				Batch: graphql.Batch(func(ctx context.Context, bs []*libBook, _ graphql.NoArgs) ([]string, error) {
+					l.statement("Book.slow", bookIDs(bs))
+					<-ctx.Done() // until the deadline
+					return nil, ctx.Err()
 				})},
 			{Name: "boom", Type: graphql.String,
 				Batch: graphql.Batch(func(_ context.Context, bs []*libBook, _ graphql.NoArgs) ([]string, error) {
