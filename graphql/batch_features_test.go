@@ -39,8 +39,8 @@ func TestBatchSkipIncludeAndFragments(t *testing.T) {
 			calls: []string{"Book.author:b1,b2,b3,b4"},
 		},
 		{
-			vars: `{"withAuthor": false, "noReviews": false}`,
-			want: `{"data":{"books":[{"id":"b1","reviews":[{"id":"r1"},{"id":"r2"}]},{"id":"b2","reviews":[]},{"id":"b3","reviews":[{"id":"r3"}]},{"id":"b4","reviews":[]}]}}`,
+			vars:  `{"withAuthor": false, "noReviews": false}`,
+			want:  `{"data":{"books":[{"id":"b1","reviews":[{"id":"r1"},{"id":"r2"}]},{"id":"b2","reviews":[]},{"id":"b3","reviews":[{"id":"r3"}]},{"id":"b4","reviews":[]}]}}`,
 			calls: []string{"Book.reviews(0):b1,b2,b3,b4"},
 		},
 		{
