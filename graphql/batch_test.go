@@ -89,7 +89,7 @@ type reviewArgs struct {
 	MinStars int
 }
 
-func (l *library) schema(t *testing.T, cfg graphql.SchemaConfig) *graphql.Schema {
+func (l *library) schema(t testing.TB, cfg graphql.SchemaConfig) *graphql.Schema {
 	t.Helper()
 	review := &graphql.Object{Name: "Review", Fields: graphql.Fields{
 		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
@@ -161,6 +161,9 @@ func (l *library) schema(t *testing.T, cfg graphql.SchemaConfig) *graphql.Schema
 			{Name: "slow", Type: graphql.String,
 				Batch: graphql.Batch(func(ctx context.Context, bs []*libBook, _ graphql.NoArgs) ([]string, error) {
 					l.statement("Book.slow", bookIDs(bs))
+					if _, ok := ctx.Deadline(); !ok {
+						return nil, errors.New("slow needs a deadline")
+					}
 					<-ctx.Done() // until the deadline
 					return nil, ctx.Err()
 				})},
@@ -189,7 +192,11 @@ func (l *library) schema(t *testing.T, cfg graphql.SchemaConfig) *graphql.Schema
 				return [][]*libBook{{l.books[0], nil, l.books[1]}, nil, {l.books[2]}}, nil
 			}},
 	}}
-	return newSchema(t, cfg)
+	s, err := graphql.NewSchema(cfg)
+	if err != nil {
+		t.Fatalf("NewSchema: %v", err)
+	}
+	return s
 }
 
 // evenFails is a batch resolver that fails the books with an even number
@@ -315,4 +322,21 @@ func TestBatchWrongLengthAndPanicMasked(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzExecuteBatch runs arbitrary documents against the library, whose
+// batched fields nest, fail per item, return too few results and panic:
+// the answer is well-formed JSON with data or errors, never a crash.
+func FuzzExecuteBatch(f *testing.F) {
+	for _, seed := range []struct{ query, vars string }{
+		{`{ books { id author { name books { id reviews { id } } } } }`, ``},
+		{`{ books { a: author { id } b: author { name } all: reviews { id } good: reviews(minStars: 4) { id } } }`, ``},
+		{`{ shelves { id author { id books { strict } } } book(id: "b2") { author { name } } }`, ``},
+		{`{ books { id checked strict short boom slow } }`, ``},
+		{`query($w: Boolean!, $m: Int) { books { author @include(if: $w) { ...A } reviews(minStars: $m) @skip(if: $w) { id } } } fragment A on Author { books { author { id } } }`, `{"w": true, "m": 9}`},
+	} {
+		f.Add(seed.query, seed.vars)
+	}
+	s := newLibrary().schema(f, graphql.SchemaConfig{})
+	f.Fuzz(func(t *testing.T, query, vars string) { checkAnswer(t, s, query, vars) })
 }
