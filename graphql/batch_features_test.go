@@ -174,3 +174,21 @@ func TestBatchTypeChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestBatchCost(t *testing.T) {
+	l := newLibrary()
+	s := l.schema(t, graphql.SchemaConfig{})
+	op := prepare(t, s, `{ books { author { name books { id } } } }`)
+	// books 1 + 1 × (author 1 + 1 × (name 1 + books 1 + 1 × id 1)) = 5
+	res := execute(op, context.Background(), graphql.ExecParams{MaxCost: 5})
+	if res.Cost != 5 || len(res.Errors) != 0 {
+		t.Errorf("cost %d, errors %v; want 5 and none", res.Cost, res.Errors)
+	}
+	l.calls = nil
+	if _, err := op.Execute(context.Background(), graphql.ExecParams{MaxCost: 4}); err == nil {
+		t.Error("an operation over MaxCost ran")
+	}
+	if calls := l.statements(); len(calls) != 0 {
+		t.Errorf("an operation over MaxCost called %q", calls)
+	}
+}

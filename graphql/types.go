@@ -330,7 +330,8 @@ type Cost struct {
 // field's own Field.Middleware, outermost first, then the resolver; for
 // schema-wide [a, b] and field [c], a runs first and the resolver last,
 // a(b(c(resolve))). A panic in middleware is a field error, masked like a
-// panic in the resolver.
+// panic in the resolver. On a batched field (Field.Batch), middleware is
+// called once per batch, with the parents as a [BatchParents].
 type FieldMiddleware func(next ResolveFunc) ResolveFunc
 
 // Argument is one argument of a [Field]. Default follows the rules of
