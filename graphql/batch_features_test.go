@@ -173,6 +173,14 @@ func TestBatchTypeChecks(t *testing.T) {
 			t.Errorf("NewSchema: %v, want an error naming %q", err, tc.want)
 		}
 	}
+	// Mutation fields run one after another: none is batched.
+	mutation := &graphql.Object{Name: "Mutation", Fields: graphql.Fields{{Name: "touch", Type: graphql.Int,
+		Batch: graphql.Batch(func(context.Context, []any, graphql.NoArgs) ([]int, error) { return nil, nil })}}}
+	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{{Name: "n", Type: graphql.Int}}}
+	_, err := graphql.NewSchema(graphql.SchemaConfig{Query: query, Mutation: mutation})
+	if err == nil || !strings.Contains(err.Error(), "Mutation.touch has a batch resolver") {
+		t.Errorf("NewSchema: %v, want Mutation.touch refused", err)
+	}
 }
 
 func TestBatchCost(t *testing.T) {

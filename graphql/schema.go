@@ -284,6 +284,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	}
 	b.checkTyped()
 	b.checkPublic(cfg.Mutation)
+	b.checkBatch(cfg.Mutation)
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
 	}

@@ -155,3 +155,17 @@ func (b *builder) checkPublic(mutation *Object) {
 		}
 	}
 }
+
+// checkBatch refuses Field.Batch on a field of mutation, the root of
+// mutations (nil when there is none): its fields run one after another,
+// each for the one root value, which batching ahead would reorder.
+func (b *builder) checkBatch(mutation *Object) {
+	if mutation == nil || b.s.objects[mutation] == nil {
+		return
+	}
+	for _, fi := range b.s.objects[mutation].fields {
+		if fi.batch {
+			b.errorf("graphql: field %s has a batch resolver, which mutation fields cannot have: they run one after another; give it Resolve or Typed", fi.coord)
+		}
+	}
+}
