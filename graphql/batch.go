@@ -32,9 +32,11 @@ type BatchResolver interface {
 // with author, books and reviews batched, makes one call per field: four
 // statements, however many books and authors there are. Aliases of one
 // field with the same arguments share a call; with other arguments they
-// make another. A batched field of an object that is not an item of a
-// list, or that is reached through a field that is not batched, is
-// resolved in a batch of one for each such object. fn runs on the
+// make another. Fields without a resolver (a connection's edges and
+// node) carry the batch: they are read ahead with their level. A batched
+// field of an object that is not an item of a list, or that is reached
+// through a field with a resolver of its own, is resolved in a batch of
+// one for each such object. NewSchema refuses Batch on a mutation field. fn runs on the
 // request's goroutine, like every resolver; nothing is cached across
 // requests.
 //

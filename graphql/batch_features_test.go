@@ -200,3 +200,23 @@ func TestBatchCost(t *testing.T) {
 		t.Errorf("an operation over MaxCost called %q", calls)
 	}
 }
+
+// TestBatchThroughFieldsWithoutResolver: fields read from their parent
+// (a connection's edges and node) carry the batch, so the authors of a
+// page's nodes are one call, and a null edge does not shift the results
+// of the edges after it.
+func TestBatchThroughFieldsWithoutResolver(t *testing.T) {
+	l := newLibrary()
+	s := l.schema(t, graphql.SchemaConfig{})
+	got := response(t, s, `{ page { edges { cursor node { id author { name books { id } } } } } }`, "", "")
+	want := `{"data":{"page":{"edges":[{"cursor":"c1","node":{"id":"b1","author":{"name":"Ada","books":[{"id":"b1"},{"id":"b3"}]}}},null,` +
+		`{"cursor":"c3","node":{"id":"b3","author":{"name":"Ada","books":[{"id":"b1"},{"id":"b3"}]}}},{"cursor":"c4","node":{"id":"b4","author":null}}]}},` +
+		`"errors":[{"message":"Cannot return null for non-nullable field BookEdge.cursor.","locations":[{"line":1,"column":18}],"path":["page","edges",1,"cursor"]}]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	wantCalls := []string{"Book.author:b1,b2,b3,b4", "Author.books:a1,a2,a1"}
+	if calls := l.statements(); !reflect.DeepEqual(calls, wantCalls) {
+		t.Errorf("statements: got %q, want %q", calls, wantCalls)
+	}
+}

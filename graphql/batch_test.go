@@ -35,6 +35,13 @@ type libReview struct {
 	Stars  int
 }
 
+type libEdge struct {
+	Cursor *string
+	Node   *libBook
+}
+
+type libPage struct{ Edges []*libEdge }
+
 type library struct {
 	authors map[string]*libAuthor
 	books   []*libBook
@@ -173,7 +180,26 @@ func (l *library) schema(t testing.TB, cfg graphql.SchemaConfig) *graphql.Schema
 				})},
 		}
 	})}
+	// A page of edges, read from structs (no resolvers), as a Relay
+	// connection is.
+	edge := &graphql.Object{Name: "BookEdge", Fields: graphql.Fields{
+		{Name: "cursor", Type: graphql.NewNonNull(graphql.String)},
+		{Name: "node", Type: graphql.NewNonNull(book)},
+	}}
+	page := &graphql.Object{Name: "BookPage", Fields: graphql.Fields{
+		{Name: "edges", Type: graphql.NewNonNull(graphql.NewList(edge))},
+	}}
 	cfg.Query = &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "page", Type: page,
+			Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*libPage, error) {
+				p := &libPage{}
+				for _, b := range l.books {
+					c := "c" + b.ID[1:]
+					p.Edges = append(p.Edges, &libEdge{Cursor: &c, Node: b})
+				}
+				p.Edges[1].Cursor = nil // a broken edge: null, before its node is reached
+				return p, nil
+			})},
 		{Name: "books", Type: graphql.NewNonNull(graphql.NewList(book)),
 			Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 				return l.books, nil

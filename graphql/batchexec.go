@@ -35,8 +35,11 @@ type batchLevel struct {
 type batchField struct {
 	fp   *fieldPlan
 	args Args
-	out  *batchOut // shared by aliases with the same arguments
-	err  error     // the call's error, for every parent
+	// vals and errs: each parent's value or error (errs nil: none
+	// failed), shared by aliases with the same arguments.
+	vals []reflect.Value
+	errs []error
+	err  error // the call's error, for every parent
 	// child: the level of the objects the results hold, when their
 	// selection has batched fields; start[i] is the index there of the
 	// first object of parent i's result.
@@ -134,6 +137,10 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 		}
 	}
 	for _, fp := range fields {
+		if fp.kind == kindBatchPath {
+			lvl.fields = append(lvl.fields, e.readAhead(fp, parents))
+			continue
+		}
 		if fp.kind != kindBatch {
 			continue
 		}
@@ -145,30 +152,64 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 		bf.args = args
 		if err == nil {
 			if same := lvl.sameCall(fp, args); same != nil {
-				bf.out, bf.err = same.out, same.err
+				bf.vals, bf.errs, bf.err = same.vals, same.errs, same.err
 			} else {
-				bf.out, bf.err = e.callBatch(fp, parents, args)
+				var out *batchOut
+				out, bf.err = e.callBatch(fp, parents, args)
+				if out != nil {
+					bf.vals, bf.errs = make([]reflect.Value, len(parents)), out.errs
+					for i := range bf.vals {
+						bf.vals[i] = out.vals.Index(i)
+					}
+				}
 			}
 		}
 		if err != nil {
 			bf.err = err
 		}
-		if bf.err == nil {
-			if csp := fp.childPlan(&e.cond, &e.dynPlans); csp != nil && csp.batched && e.batches[csp] == nil {
-				var objs []reflect.Value
-				bf.start = make([]int, len(parents))
-				for i := range parents {
-					bf.start[i] = len(objs)
-					if bf.out.errs == nil || bf.out.errs[i] == nil {
-						objs = gatherObjects(fp.typ, bf.out.vals.Index(i), objs)
-					}
-				}
-				bf.child = e.openLevel(csp, objs)
-			}
-		}
+		e.openBelow(&bf, len(parents))
 		lvl.fields = append(lvl.fields, bf)
 	}
 	return lvl
+}
+
+// readAhead reads fp, a field without resolver, from each of parents, and
+// opens the level below.
+func (e *executor) readAhead(fp *fieldPlan, parents []reflect.Value) batchField {
+	bf := batchField{fp: fp, vals: make([]reflect.Value, len(parents))}
+	for i, p := range parents {
+		v, err := fp.info.read.Read(&e.ctx, p)
+		if err != nil {
+			if bf.errs == nil {
+				bf.errs = make([]error, len(parents))
+			}
+			bf.errs[i] = err
+		}
+		bf.vals[i] = v
+	}
+	e.openBelow(&bf, len(parents))
+	return bf
+}
+
+// openBelow opens the level of the objects bf's values hold, when their
+// selection has batched fields.
+func (e *executor) openBelow(bf *batchField, n int) {
+	if bf.err != nil {
+		return
+	}
+	csp := bf.fp.childPlan(&e.cond, &e.dynPlans)
+	if csp == nil || !csp.batched || e.batches[csp] != nil {
+		return
+	}
+	var objs []reflect.Value
+	bf.start = make([]int, n)
+	for i := range n {
+		bf.start[i] = len(objs)
+		if bf.errs == nil || bf.errs[i] == nil {
+			objs = gatherObjects(bf.fp.typ, bf.vals[i], objs)
+		}
+	}
+	bf.child = e.openLevel(csp, objs)
 }
 
 // sameCall returns the batched field of lvl already resolved for the
@@ -176,7 +217,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 func (lvl *batchLevel) sameCall(fp *fieldPlan, args Args) *batchField {
 	for i := range lvl.fields {
 		bf := &lvl.fields[i]
-		if bf.fp.info == fp.info && bf.err == nil && reflect.DeepEqual(bf.args.m, args.m) {
+		if bf.fp.kind == kindBatch && bf.fp.info == fp.info && bf.err == nil && reflect.DeepEqual(bf.args.m, args.m) {
 			return bf
 		}
 	}
@@ -234,9 +275,12 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 
 // batchResult returns the value of batched field fp for the object being
 // executed, and readies the level below for its objects.
-func (e *executor) batchResult(fp *fieldPlan) (reflect.Value, error) {
+func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Value, error) {
 	it := e.item
 	if it.lvl == nil || it.idx >= len(it.lvl.parents) {
+		if fp.kind == kindBatchPath {
+			return fp.info.read.Read(&e.ctx, parent)
+		}
 		return reflect.Value{}, errBatchMissing
 	}
 	for i := range it.lvl.fields {
@@ -247,8 +291,11 @@ func (e *executor) batchResult(fp *fieldPlan) (reflect.Value, error) {
 		if bf.err != nil {
 			return reflect.Value{}, bf.err
 		}
-		if bf.out.errs != nil && bf.out.errs[it.idx] != nil {
-			err := exec.BoundedError(bf.out.errs[it.idx])
+		if bf.errs != nil && bf.errs[it.idx] != nil {
+			if fp.kind == kindBatchPath {
+				return reflect.Value{}, bf.errs[it.idx]
+			}
+			err := exec.BoundedError(bf.errs[it.idx])
 			if ctx := e.ctx; ctx.Err() != nil && context.Cause(ctx) == errTimeout {
 				err = errTimedOut
 			}
@@ -257,7 +304,10 @@ func (e *executor) batchResult(fp *fieldPlan) (reflect.Value, error) {
 		if bf.child != nil {
 			bf.child.next = bf.start[it.idx]
 		}
-		return bf.out.vals.Index(it.idx), nil
+		return bf.vals[it.idx], nil
+	}
+	if fp.kind == kindBatchPath {
+		return fp.info.read.Read(&e.ctx, parent)
 	}
 	return reflect.Value{}, errBatchMissing
 }

@@ -125,8 +125,10 @@
 // items of a list of objects (across nested lists and aliases with the
 // same arguments) before it writes the first one, calls each batched
 // field once for all of them, and carries on level by level through the
-// results, so that books { author { books { reviews { id } } } } costs
-// one call per batched field. [ItemErrors] fails some parents only; the
+// results (and through fields read from their parent, such as a
+// connection's edges and node), so that
+// books { author { books { reviews { id } } } } costs one call per
+// batched field. [ItemErrors] fails some parents only; the
 // middleware, the argument rules and a [Tracer] see one call per batch,
 // with a [BatchParents] parent. Nothing runs on another goroutine, and
 // nothing waits for a timer or is cached across requests.

@@ -270,8 +270,8 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		return true
 	case kindSchema:
 		v = reflect.ValueOf(e.s)
-	case kindBatch:
-		v, err = e.batchResult(fp)
+	case kindBatch, kindBatchPath:
+		v, err = e.batchResult(fp, parent)
 	default:
 		args := fp.args
 		if fp.argsErr != nil {

@@ -41,7 +41,15 @@ const (
 	kindSchema
 	kindType
 	kindBatch // a field with a batch resolver (batchexec.go)
+	// kindBatchPath: a field read from its parent value (no resolver) whose
+	// sub-selection has batched fields: read ahead with its level, so that
+	// the batches below it span every parent (batchexec.go).
+	kindBatchPath
 )
+
+// isField reports whether fp is a field of the schema's own (not
+// __typename or introspection).
+func (k fieldKind) isField() bool { return k == kindField || k == kindBatch || k == kindBatchPath }
 
 type fieldPlan struct {
 	key     string
@@ -390,6 +398,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 					fields[i] = o.Field
 				}
 				fp.child = c.p.plan(obj, fields, fp)
+				if fp.kind == kindField && fp.info.resolve == nil && fp.child.batched && c.obj != c.p.s.mutation {
+					fp.kind, sp.batched = kindBatchPath, true
+				}
 			}
 		}
 	}
