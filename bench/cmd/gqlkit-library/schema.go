@@ -18,8 +18,12 @@ type booksArgs struct {
 // foreign key is a batch resolver, so a request sends one statement per
 // level of its answer, with no eager loading written by hand.
 func newSchema(s *store) (*graphql.Schema, error) {
-	list := func(t *graphql.Object) graphql.Type { return graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(t))) }
-	first := func(def int) []graphql.Argument { return []graphql.Argument{{Name: "first", Type: graphql.Int, Default: def}} }
+	list := func(t *graphql.Object) graphql.Type {
+		return graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(t)))
+	}
+	first := func(def int) []graphql.Argument {
+		return []graphql.Argument{{Name: "first", Type: graphql.Int, Default: def}}
+	}
 	cost := graphql.Cost{SizeArg: "first", MaxSize: maxFirst}
 	var authorT, bookT, reviewT *graphql.Object
 	authorT = &graphql.Object{Name: "Author", Fields: graphql.FieldsFunc(func() graphql.Fields {

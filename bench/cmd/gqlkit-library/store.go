@@ -97,7 +97,6 @@ func envInt(getenv func(string) string, name string, def int) (int, error) {
 	return n, nil
 }
 
-
 func (s *store) books(ctx context.Context, after, first int) ([]*book, error) {
 	rows, err := s.pool.Query(ctx, `SELECT id, title, published_year, genre, author_id FROM books WHERE id > $1 ORDER BY id LIMIT $2`, after, clamp(first))
 	if err != nil {
