@@ -220,3 +220,25 @@ func TestBatchThroughFieldsWithoutResolver(t *testing.T) {
 		t.Errorf("statements: got %q, want %q", calls, wantCalls)
 	}
 }
+
+// BenchmarkBatchLevels runs four levels over the library, three of them
+// batched: the executor's own cost of batching (the batch functions scan
+// a few rows in memory).
+func BenchmarkBatchLevels(b *testing.B) {
+	l := newLibrary()
+	s := l.schema(b, graphql.SchemaConfig{})
+	p := graphql.NewPreparer(s, graphql.PrepareConfig{})
+	pr, errs, fault := p.Prepare(context.Background(), `{ books { id author { name books { id reviews { id } } } } }`, graphql.PrepareOptions{})
+	if fault != nil || errs != nil {
+		b.Fatal(fault, errs)
+	}
+	defer pr.Release()
+	b.ReportAllocs()
+	for b.Loop() {
+		l.calls = l.calls[:0]
+		res, err := pr.Operation.Execute(context.Background(), graphql.ExecParams{})
+		if err != nil || len(res.Errors) != 0 {
+			b.Fatal(err, res.Errors)
+		}
+	}
+}
