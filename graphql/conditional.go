@@ -134,7 +134,7 @@ func (sp *selectionPlan) findField(c *plan.Conditions, name string) *fieldPlan {
 		fields = sp.activeFields(c)
 	}
 	for _, fp := range fields {
-		if fp.info != nil && fp.kind == kindField && fp.info.name == name {
+		if fp.info != nil && fp.kind.isField() && fp.info.name == name {
 			return fp
 		}
 	}

@@ -127,7 +127,7 @@ func foldSet(sp *selectionPlan, depth int) plan.CostSet {
 		return out
 	}
 	for _, fp := range sp.fields {
-		if fp.kind != kindField || fp.info == nil {
+		if !fp.kind.isField() || fp.info == nil {
 			continue
 		}
 		c := &fp.info.cost

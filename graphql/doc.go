@@ -115,6 +115,24 @@
 // eagerly (one query for all authors of a page of posts, and none when no
 // author is selected).
 //
+// # Batch resolvers
+//
+// A field whose value is loaded from a store per parent (a post's author,
+// a book's reviews) makes one statement per parent when it has a plain
+// resolver. A batch resolver ([Batch], set as Field.Batch) is given every
+// parent of the field at one level of the answer at once, as a typed
+// slice, and returns one result per parent: the executor collects the
+// items of a list of objects (across nested lists and aliases with the
+// same arguments) before it writes the first one, calls each batched
+// field once for all of them, and carries on level by level through the
+// results (and through fields read from their parent, such as a
+// connection's edges and node), so that
+// books { author { books { reviews { id } } } } costs one call per
+// batched field. [ItemErrors] fails some parents only; the
+// middleware, the argument rules and a [Tracer] see one call per batch,
+// with a [BatchParents] parent. Nothing runs on another goroutine, and
+// nothing waits for a timer or is cached across requests.
+//
 // Lists that grow are paginated with package
 // github.com/gqlkit/gqlkit/graphql/relay: Relay connections read by keyset,
 // with opaque cursors, a clamped page size that [Cost] counts, and a

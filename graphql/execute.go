@@ -56,6 +56,10 @@ type executor struct {
 	tooLarge bool
 	limitErr int
 	roomErr  error
+	// batches: the open levels of batched fields, by selection plan;
+	// item: the object being executed as an item of one (batchexec.go).
+	batches map[*selectionPlan]*batchLevel
+	item    batchItem
 }
 
 // executors recycles executors (and their path stacks) between requests.
@@ -204,6 +208,14 @@ func (e *executor) nullError(fp *fieldPlan) {
 
 // execSelection writes the object value of sp for parent.
 func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
+	if sp.batched {
+		return e.execBatched(sp, parent)
+	}
+	return e.execFields(sp, parent)
+}
+
+// execFields writes the fields of sp for parent, as execSelection.
+func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
 	fields := sp.fields
 	var base unsafe.Pointer // the parent struct, when direct reads apply
 	if !sp.conditional && !e.traceAll && parent.Kind() == reflect.Pointer {
@@ -258,6 +270,8 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		return true
 	case kindSchema:
 		v = reflect.ValueOf(e.s)
+	case kindBatch, kindBatchPath:
+		v, err = e.batchResult(fp, parent)
 	default:
 		args := fp.args
 		if fp.argsErr != nil {
@@ -469,28 +483,12 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		}
 		return e.execSelection(sp, v)
 	case *List:
-		if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
-			e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.coord))
-			return false
-		}
-		n := v.Len()
-		e.buf = append(e.buf, '[')
-		for i := 0; i < n; i++ {
-			if e.overLimit() {
-				return false
-			}
-			if i > 0 {
-				e.buf = append(e.buf, ',')
-			}
-			e.path = append(e.path, exec.PathSeg{Index: i})
-			ok := e.complete(fp, x.OfType, v.Index(i))
-			e.path = e.path[:len(e.path)-1]
-			if !ok {
-				return false
+		if fp.batchList {
+			if ok, done := e.completeBatchedList(fp, x, v); done {
+				return ok
 			}
 		}
-		e.buf = append(e.buf, ']')
-		return true
+		return e.completeList(fp, x, v)
 	case *Enum:
 		if !v.CanInterface() {
 			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value of an unexported type.", x.Name))
@@ -512,6 +510,32 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 	}
 	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.coord))
 	return false
+}
+
+// completeList writes v, a value of list type x.
+func (e *executor) completeList(fp *fieldPlan, x *List, v reflect.Value) bool {
+	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.coord))
+		return false
+	}
+	n := v.Len()
+	e.buf = append(e.buf, '[')
+	for i := 0; i < n; i++ {
+		if e.overLimit() {
+			return false
+		}
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.path = append(e.path, exec.PathSeg{Index: i})
+		ok := e.complete(fp, x.OfType, v.Index(i))
+		e.path = e.path[:len(e.path)-1]
+		if !ok {
+			return false
+		}
+	}
+	e.buf = append(e.buf, ']')
+	return true
 }
 
 func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.Value) bool {

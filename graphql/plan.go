@@ -24,6 +24,7 @@ type selectionPlan struct {
 	parent      *fieldPlan // the field whose sub-selection this is; nil at the root
 	fields      []*fieldPlan
 	conditional bool // some field depends on a variable's @skip/@include
+	batched     bool // some field has a batch resolver (batchexec.go)
 	// directState and directTyp: the direct reads of the fields (directread.go).
 	directState atomic.Uint32
 	directTyp   reflect.Type
@@ -39,7 +40,16 @@ const (
 	kindTypename
 	kindSchema
 	kindType
+	kindBatch // a field with a batch resolver (batchexec.go)
+	// kindBatchPath: a field read from its parent value (no resolver) whose
+	// sub-selection has batched fields: read ahead with its level, so that
+	// the batches below it span every parent (batchexec.go).
+	kindBatchPath
 )
+
+// isField reports whether fp is a field of the schema's own (not
+// __typename or introspection).
+func (k fieldKind) isField() bool { return k == kindField || k == kindBatch || k == kindBatchPath }
 
 type fieldPlan struct {
 	key     string
@@ -47,10 +57,13 @@ type fieldPlan struct {
 	owner   *selectionPlan // the plan this field belongs to
 	lists   uint8          // list wrappers of typ: indexes its items add to a path
 	kind    fieldKind
-	info    *fieldInfo
-	typ     Type
-	occ     []*plan.Occurrence
-	dynamic bool // which occurrences count depends on variables
+	// batchList: the field is a list of objects with batched fields,
+	// whose items may be resolved together (batchexec.go).
+	batchList bool
+	info      *fieldInfo
+	typ       Type
+	occ       []*plan.Occurrence
+	dynamic   bool // which occurrences count depends on variables
 
 	args    Args
 	argsErr error // a literal that could not be coerced
@@ -349,8 +362,14 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				continue
 			}
 			fp.typ = fp.info.typ
+			if fp.info.batch {
+				fp.kind, sp.batched = kindBatch, true
+			}
 		}
 		fp.lists = listDepth(fp.typ)
+		if obj := c.p.objectOf(fp.typ); obj != nil && obj.batched && fp.lists > 0 {
+			fp.batchList = true
+		}
 		if fp.info != nil && len(fp.info.args) > 0 {
 			// Custom scalar values are parsed for every execution; the
 			// literals are still checked once, here, so that a bad one is
@@ -379,6 +398,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 					fields[i] = o.Field
 				}
 				fp.child = c.p.plan(obj, fields, fp)
+				if fp.kind == kindField && fp.info.resolve == nil && fp.child.batched && c.obj != c.p.s.mutation {
+					fp.kind, sp.batched = kindBatchPath, true
+				}
 			}
 		}
 	}

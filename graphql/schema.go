@@ -67,6 +67,8 @@ type objectInfo struct {
 	fields []*fieldInfo
 	byName map[string]*fieldInfo
 	intro  bool // an introspection type
+	// batched: some field has a batch resolver (Field.Batch).
+	batched bool
 }
 
 type fieldInfo struct {
@@ -77,9 +79,12 @@ type fieldInfo struct {
 	// traced: the field has a resolver of its own (Field.Resolve), so a
 	// Tracer sees it; introspection fields are never traced.
 	traced bool
-	desc   string
-	depr   string
-	coord  string // "Type.field", for messages
+	// batch: resolve is a batch resolver's (Field.Batch), called with
+	// BatchParents and returning a *batchOut.
+	batch bool
+	desc  string
+	depr  string
+	coord string // "Type.field", for messages
 	// freshArgs: some argument's type holds a custom scalar, whose values
 	// each execution parses for itself.
 	freshArgs bool
@@ -279,6 +284,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	}
 	b.checkTyped()
 	b.checkPublic(cfg.Mutation)
+	b.checkBatch(cfg.Mutation)
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
 	}

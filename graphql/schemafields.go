@@ -43,7 +43,22 @@ func (b *builder) compileObject(o *Object) {
 				typed = &typedField{obj: o, sig: sig, dec: dec}
 			}
 		}
-		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro,
+		batch := false
+		if f.Batch != nil {
+			sig := f.Batch.signature()
+			dec := b.decs.of(sig.args)
+			resolve := f.Batch.bind(coord, dec)
+			switch {
+			case f.Resolve != nil || f.Typed != nil:
+				b.errorf("graphql: field %s has Batch and another resolver; give it one resolver", coord)
+			case resolve == nil:
+				b.errorf("graphql: field %s: the batch resolver's function is nil", coord)
+			default:
+				f.Resolve, batch, info.batched = resolve, true, true
+				typed = &typedField{obj: o, sig: sig, dec: dec}
+			}
+		}
+		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro, batch: batch,
 			desc: f.Description, depr: f.DeprecationReason, coord: coord, public: f.Public}
 		fi.read.Name = f.Name
 		fi.read.Leaf, fi.read.NonNull = leafOf(f.Type)
@@ -137,6 +152,20 @@ func (b *builder) checkPublic(mutation *Object) {
 			if fi.public {
 				b.errorf("graphql: field %s is Public, which only fields of the mutation type can be", fi.coord)
 			}
+		}
+	}
+}
+
+// checkBatch refuses Field.Batch on a field of mutation, the root of
+// mutations (nil when there is none): its fields run one after another,
+// each for the one root value, which batching ahead would reorder.
+func (b *builder) checkBatch(mutation *Object) {
+	if mutation == nil || b.s.objects[mutation] == nil {
+		return
+	}
+	for _, fi := range b.s.objects[mutation].fields {
+		if fi.batch {
+			b.errorf("graphql: field %s has a batch resolver, which mutation fields cannot have: they run one after another; give it Resolve or Typed", fi.coord)
 		}
 	}
 }

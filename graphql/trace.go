@@ -33,7 +33,8 @@ type Tracer interface {
 	// returns is the resolver's. Fields without a resolver (read from
 	// their parent value) are not traced unless the endpoint is told to
 	// (graphqlhttp.Config.TraceDefaultFields): they would flood a trace
-	// with spans that measure nothing.
+	// with spans that measure nothing. A batched field (see [Batch]) is
+	// one call per batch, not one per parent.
 	StartField(ctx context.Context, info ResolveInfo) context.Context
 
 	// EndField is called when the resolver has returned, with the error it

@@ -245,8 +245,12 @@ type Field struct {
 	// and NewSchema checks the Go types against the field.
 	Typed TypedResolver
 	// Resolve is an untyped resolver, given the arguments as [Args] and
-	// the parent as any. A field has Typed or Resolve, or neither.
-	Resolve           ResolveFunc
+	// the parent as any. A field has Typed, Resolve or Batch, or none.
+	Resolve ResolveFunc
+	// Batch resolves the field for every parent at one level of the answer
+	// in one call, made with [Batch]: the way to load related rows without
+	// a statement per parent.
+	Batch             BatchResolver
 	Description       string
 	DeprecationReason string
 
@@ -326,7 +330,8 @@ type Cost struct {
 // field's own Field.Middleware, outermost first, then the resolver; for
 // schema-wide [a, b] and field [c], a runs first and the resolver last,
 // a(b(c(resolve))). A panic in middleware is a field error, masked like a
-// panic in the resolver.
+// panic in the resolver. On a batched field (Field.Batch), middleware is
+// called once per batch, with the parents as a [BatchParents].
 type FieldMiddleware func(next ResolveFunc) ResolveFunc
 
 // Argument is one argument of a [Field]. Default follows the rules of

@@ -59,6 +59,7 @@ type (
 // runs them behind its TrimStrings, so that both APIs refuse the same
 // input with the same messages.
 func postsSchema(posts *postStore) (*graphql.Schema, error) {
+	r := &postResolvers{posts: posts}
 	user := &graphql.Object{Name: "User", Description: "The author of posts.", Fields: graphql.Fields{
 		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
 		{Name: "name", Type: graphql.NewNonNull(graphql.String)},
@@ -69,9 +70,9 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 		{Name: "body", Type: graphql.NewNonNull(graphql.String)},
 		{Name: "tags", Type: graphql.NewList(graphql.NewNonNull(graphql.String))},
 		{Name: "createdAt", Type: graphql.String, Description: "When the post was written, in UTC (RFC 3339)."},
-		// The author is read from Post.Author, which the resolver that
-		// loaded the posts filled when the client selected it.
-		{Name: "author", Type: user},
+		// The authors of every post of the answer come from one query:
+		// a batch resolver, however many posts (or pages of edges).
+		{Name: "author", Type: user, Batch: graphql.Batch(r.authors)},
 	}}
 	createInput := &graphql.InputObject{Name: "CreatePostInput", Fields: []graphql.InputField{
 		{Name: "title", Type: graphql.NewNonNull(graphql.String), Description: "1 to 200 characters.",
@@ -81,7 +82,6 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 			Rules: []validate.Rule{validate.Max(maxTags),
 				validate.Each(validate.Trimmed(validate.Required(), validate.Max(maxTagChars), validate.NoNullCharacters()))}},
 	}}
-	r := &postResolvers{posts: posts}
 	conn, err := postsConnection(post, posts)
 	if err != nil {
 		return nil, err
@@ -93,35 +93,38 @@ func postsSchema(posts *postStore) (*graphql.Schema, error) {
 			// Each post's selection counts first times, never more than
 			// the 50 posts the resolver returns at most.
 			Cost:  graphql.Cost{SizeArg: "first", MaxSize: maxFirst},
-			Typed: graphql.ResolverWithInfo(r.latest)},
+			Typed: graphql.Resolver(r.latest)},
 		conn.Field("postsConnection"),
 		{Name: "post", Type: post, Description: "One post, or null when there is none with this id.",
 			Args:  []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Typed: graphql.ResolverWithInfo(r.find)},
+			Typed: graphql.Resolver(r.find)},
 	}}
 	mutation := &graphql.Object{Name: "Mutation", Fields: graphql.Fields{
 		{Name: "createPost", Type: graphql.NewNonNull(post), Description: "Writes a post as the authenticated user.",
 			Args:  []graphql.Argument{{Name: "input", Type: graphql.NewNonNull(createInput)}},
-			Typed: graphql.ResolverWithInfo(r.create)},
+			Typed: graphql.Resolver(r.create)},
 		{Name: "deletePost", Type: post, Description: "Deletes one of your posts and returns it.",
 			Args:  []graphql.Argument{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}},
-			Typed: graphql.ResolverWithInfo(r.delete)},
+			Typed: graphql.Resolver(r.delete)},
 	}}
 	return graphql.NewSchema(graphql.SchemaConfig{Query: query, Mutation: mutation})
 }
 
 type postResolvers struct{ posts *postStore }
 
-// withAuthors loads the authors of posts in one query, when the client
-// selected them.
-func (r *postResolvers) withAuthors(ctx context.Context, info graphql.ResolveInfo, posts ...*Post) error {
-	if !info.IsSelected("author") {
-		return nil
+// authors is Post.author for every post of an answer at once: one query.
+func (r *postResolvers) authors(ctx context.Context, posts []*Post, _ graphql.NoArgs) ([]*User, error) {
+	if err := r.posts.loadAuthors(ctx, posts); err != nil {
+		return nil, err
 	}
-	return r.posts.loadAuthors(ctx, posts)
+	out := make([]*User, len(posts))
+	for i, p := range posts {
+		out[i] = p.Author
+	}
+	return out, nil
 }
 
-func (r *postResolvers) latest(ctx context.Context, _ any, args postsArgs, info graphql.ResolveInfo) ([]*Post, error) {
+func (r *postResolvers) latest(ctx context.Context, _ any, args postsArgs) ([]*Post, error) {
 	n := min(max(args.First, 0), maxFirst)
 	if n == 0 {
 		return []*Post{}, nil
@@ -130,7 +133,7 @@ func (r *postResolvers) latest(ctx context.Context, _ any, args postsArgs, info 
 	if err != nil {
 		return nil, err
 	}
-	return posts, r.withAuthors(ctx, info, posts...)
+	return posts, nil
 }
 
 // postID parses a post id; anything that is not a positive integer names
@@ -140,7 +143,7 @@ func postID(raw string) (int64, bool) {
 	return id, err == nil && id > 0
 }
 
-func (r *postResolvers) find(ctx context.Context, _ any, args postArgs, info graphql.ResolveInfo) (*Post, error) {
+func (r *postResolvers) find(ctx context.Context, _ any, args postArgs) (*Post, error) {
 	id, ok := postID(args.ID)
 	if !ok {
 		return nil, nil
@@ -152,12 +155,12 @@ func (r *postResolvers) find(ctx context.Context, _ any, args postArgs, info gra
 	if err != nil {
 		return nil, err
 	}
-	return p, r.withAuthors(ctx, info, p)
+	return p, nil
 }
 
 // create writes a post. The input's rules have run on the trimmed values
 // when it is called, and those are what it stores.
-func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs, info graphql.ResolveInfo) (*Post, error) {
+func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs) (*Post, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok { // the endpoint's mutation gate makes this unreachable
 		return nil, errcode.Unauthenticated("")
@@ -170,10 +173,10 @@ func (r *postResolvers) create(ctx context.Context, _ any, args createPostArgs, 
 	if err != nil {
 		return nil, err
 	}
-	return p, r.withAuthors(ctx, info, p)
+	return p, nil
 }
 
-func (r *postResolvers) delete(ctx context.Context, _ any, args postArgs, info graphql.ResolveInfo) (*Post, error) {
+func (r *postResolvers) delete(ctx context.Context, _ any, args postArgs) (*Post, error) {
 	userID, ok := auth.UserID(ctx)
 	if !ok {
 		return nil, errcode.Unauthenticated("")
@@ -186,5 +189,5 @@ func (r *postResolvers) delete(ctx context.Context, _ any, args postArgs, info g
 	if err != nil {
 		return nil, err
 	}
-	return p, r.withAuthors(ctx, info, p)
+	return p, nil
 }

@@ -18,16 +18,12 @@ type postKey struct {
 }
 
 // postsConnection is Query.postsConnection: the posts, newest first, as
-// a Relay connection read by keyset over the posts' created_at index, with
-// their authors loaded in one query when the client selects them.
+// a Relay connection read by keyset over the posts' created_at index; the
+// authors of a page's nodes are one query (Post.author is batched).
 func postsConnection(post *graphql.Object, posts *postStore) (*relay.Connection[any, *Post, postKey], error) {
 	key := func(p *Post) postKey { return postKey{CreatedAt: p.created, ID: p.ID} }
 	load := func(ctx context.Context, _ any, req relay.Request[postKey]) ([]*Post, error) {
-		page, err := posts.page(ctx, req)
-		if err != nil || !req.Info.IsSelected("edges.node.author") {
-			return page, err
-		}
-		return page, posts.loadAuthors(ctx, page)
+		return posts.page(ctx, req) // Post.author, a batch resolver, loads the page's authors in one query
 	}
 	return relay.New(post, key, load, relay.Config[any]{
 		Description: "The posts, newest first, a page at a time.",

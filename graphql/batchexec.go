@@ -1,0 +1,313 @@
+package graphql
+
+import (
+	"context"
+	"errors"
+	"reflect"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+)
+
+// This file runs batch resolvers (Field.Batch). Before the executor
+// completes a list of objects whose selection holds batched fields (or an
+// object outside such a list), it opens a batch level: the objects, in the
+// order completion will visit them. Each batched field of the level's
+// selection is resolved for all of them in one call, and the objects its
+// results hold become the next level, if their selection holds batched
+// fields too, and so on down. Completion then visits the objects in the
+// same order, each taking its index at the level as it enters its
+// selection (execSelection), and reads its results there instead of
+// calling a resolver. Levels are registered by selection plan, which
+// belongs to one place in the document: a level reached again is the one
+// registered, and the registration ends with the completion that opened
+// it. Nothing runs on another goroutine.
+
+// A batchLevel is the objects of one selection plan resolved together.
+type batchLevel struct {
+	sp      *selectionPlan
+	parents []reflect.Value
+	next    int // index of the next object to enter its selection
+	fields  []batchField
+}
+
+// A batchField is one batched field of a level: its results, and the
+// next level that its results' objects make.
+type batchField struct {
+	fp   *fieldPlan
+	args Args
+	// vals and errs: each parent's value or error (errs nil: none
+	// failed), shared by aliases with the same arguments.
+	vals []reflect.Value
+	errs []error
+	err  error // the call's error, for every parent
+	// child: the level of the objects the results hold, when their
+	// selection has batched fields; start[i] is the index there of the
+	// first object of parent i's result.
+	child *batchLevel
+	start []int
+}
+
+// batchItem is the object whose selection is being executed, as an
+// index of its level.
+type batchItem struct {
+	lvl *batchLevel
+	idx int
+}
+
+// errBatchMissing is an internal error that cannot happen: a batched
+// field whose results the level lacks.
+var errBatchMissing = errors.New("graphql: internal error: a batched field was not resolved with its level")
+
+// errBatchResult is the error of a batch call whose middleware returned
+// something else than the batch's result.
+var errBatchResult = errors.New("graphql: the middleware of a batched field returned a value that is not the batch's result")
+
+// execBatched executes the selection of parent, an object of a selection
+// with batched fields, as an item of its level: the level registered for
+// sp, or one opened for parent alone.
+func (e *executor) execBatched(sp *selectionPlan, parent reflect.Value) bool {
+	lvl := e.batches[sp]
+	if lvl == nil {
+		lvl = e.openLevel(sp, []reflect.Value{parent})
+		defer e.closeLevel(lvl)
+	}
+	saved := e.item
+	e.item = batchItem{lvl: lvl, idx: lvl.next}
+	lvl.next++
+	ok := e.execFields(sp, parent)
+	e.item = saved
+	return ok
+}
+
+// completeBatchedList completes the list v of field fp (of type t) with
+// its objects resolved as one level, unless a level of their selection is
+// open already (the list is inside a level's results, or inside another
+// list of the level).
+func (e *executor) completeBatchedList(fp *fieldPlan, t *List, v reflect.Value) (ok, done bool) {
+	sp := fp.childPlan(&e.cond, &e.dynPlans)
+	if sp == nil || !sp.batched || e.batches[sp] != nil {
+		return false, false
+	}
+	lvl := e.openLevel(sp, gatherObjects(t, v, nil))
+	ok = e.completeList(fp, t, v)
+	e.closeLevel(lvl)
+	return ok, true
+}
+
+// gatherObjects appends the objects v holds as a value of type t to out,
+// in the order completion visits them, leaving out what it would not
+// visit (nulls, and what is not a list where t is one).
+func gatherObjects(t Type, v reflect.Value, out []reflect.Value) []reflect.Value {
+	if nn, ok := t.(*NonNull); ok {
+		t = nn.OfType
+	}
+	dv, null := deref(v)
+	if null {
+		return out
+	}
+	switch x := t.(type) {
+	case *List:
+		if dv.Kind() != reflect.Slice && dv.Kind() != reflect.Array {
+			return out
+		}
+		for i := range dv.Len() {
+			out = gatherObjects(x.OfType, dv.Index(i), out)
+		}
+	case *Object:
+		out = append(out, dv)
+	}
+	return out
+}
+
+// openLevel resolves the batched fields of sp for parents, and the levels
+// below, and registers them.
+func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchLevel {
+	if e.batches == nil {
+		e.batches = make(map[*selectionPlan]*batchLevel)
+	}
+	lvl := &batchLevel{sp: sp, parents: parents}
+	e.batches[sp] = lvl
+	fields := sp.fields
+	if sp.conditional {
+		fields = sp.activeFields(&e.cond)
+		if e.cond.Err != nil {
+			// execSelection reports it, and executes no field.
+			e.cond.Err = nil
+			return lvl
+		}
+	}
+	for _, fp := range fields {
+		if fp.kind == kindBatchPath {
+			lvl.fields = append(lvl.fields, e.readAhead(fp, parents))
+			continue
+		}
+		if fp.kind != kindBatch {
+			continue
+		}
+		bf := batchField{fp: fp}
+		args, err := fp.args, fp.argsErr
+		if err == nil && fp.dynArgs {
+			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.Vars)
+		}
+		bf.args = args
+		if err == nil {
+			if same := lvl.sameCall(fp, args); same != nil {
+				bf.vals, bf.errs, bf.err = same.vals, same.errs, same.err
+			} else {
+				var out *batchOut
+				out, bf.err = e.callBatch(fp, parents, args)
+				if out != nil {
+					bf.vals, bf.errs = make([]reflect.Value, len(parents)), out.errs
+					for i := range bf.vals {
+						bf.vals[i] = out.vals.Index(i)
+					}
+				}
+			}
+		}
+		if err != nil {
+			bf.err = err
+		}
+		e.openBelow(&bf, len(parents))
+		lvl.fields = append(lvl.fields, bf)
+	}
+	return lvl
+}
+
+// readAhead reads fp, a field without resolver, from each of parents, and
+// opens the level below.
+func (e *executor) readAhead(fp *fieldPlan, parents []reflect.Value) batchField {
+	bf := batchField{fp: fp, vals: make([]reflect.Value, len(parents))}
+	for i, p := range parents {
+		v, err := fp.info.read.Read(&e.ctx, p)
+		if err != nil {
+			if bf.errs == nil {
+				bf.errs = make([]error, len(parents))
+			}
+			bf.errs[i] = err
+		}
+		bf.vals[i] = v
+	}
+	e.openBelow(&bf, len(parents))
+	return bf
+}
+
+// openBelow opens the level of the objects bf's values hold, when their
+// selection has batched fields.
+func (e *executor) openBelow(bf *batchField, n int) {
+	if bf.err != nil {
+		return
+	}
+	csp := bf.fp.childPlan(&e.cond, &e.dynPlans)
+	if csp == nil || !csp.batched || e.batches[csp] != nil {
+		return
+	}
+	var objs []reflect.Value
+	bf.start = make([]int, n)
+	for i := range n {
+		bf.start[i] = len(objs)
+		if bf.errs == nil || bf.errs[i] == nil {
+			objs = gatherObjects(bf.fp.typ, bf.vals[i], objs)
+		}
+	}
+	bf.child = e.openLevel(csp, objs)
+}
+
+// sameCall returns the batched field of lvl already resolved for the
+// same schema field with equal arguments (an alias), or nil.
+func (lvl *batchLevel) sameCall(fp *fieldPlan, args Args) *batchField {
+	for i := range lvl.fields {
+		bf := &lvl.fields[i]
+		if bf.fp.kind == kindBatch && bf.fp.info == fp.info && bf.err == nil && reflect.DeepEqual(bf.args.m, args.m) {
+			return bf
+		}
+	}
+	return nil
+}
+
+// closeLevel ends the registration of lvl and the levels below it.
+func (e *executor) closeLevel(lvl *batchLevel) {
+	delete(e.batches, lvl.sp)
+	for i := range lvl.fields {
+		if c := lvl.fields[i].child; c != nil {
+			e.closeLevel(c)
+		}
+	}
+}
+
+// callBatch calls the batch resolver of fp, wrapped in its middleware,
+// once for parents.
+func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) (*batchOut, error) {
+	ctx := e.ctx
+	if e.rootCtx != nil && fp.owner == e.op.plan {
+		ctx = e.rootCtx
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ps := make(BatchParents, len(parents))
+	for i, p := range parents {
+		if p.IsValid() && p.CanInterface() {
+			ps[i] = p.Interface()
+		}
+	}
+	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
+	var res any
+	var err error
+	if e.tracer != nil {
+		tctx := e.tracer.StartField(ctx, info)
+		res, err = invoke(tctx, fp.info.resolve, ps, args, info)
+		e.tracer.EndField(tctx, info, err)
+	} else {
+		res, err = invoke(ctx, fp.info.resolve, ps, args, info)
+	}
+	if err != nil {
+		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
+			return nil, errTimedOut
+		}
+		return nil, exec.BoundedError(err)
+	}
+	out, ok := res.(*batchOut)
+	if !ok || out == nil || out.vals.Len() != len(parents) {
+		return nil, errBatchResult
+	}
+	return out, nil
+}
+
+// batchResult returns the value of batched field fp for the object being
+// executed, and readies the level below for its objects.
+func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Value, error) {
+	it := e.item
+	if it.lvl == nil || it.idx >= len(it.lvl.parents) {
+		if fp.kind == kindBatchPath {
+			return fp.info.read.Read(&e.ctx, parent)
+		}
+		return reflect.Value{}, errBatchMissing
+	}
+	for i := range it.lvl.fields {
+		bf := &it.lvl.fields[i]
+		if bf.fp != fp {
+			continue
+		}
+		if bf.err != nil {
+			return reflect.Value{}, bf.err
+		}
+		if bf.errs != nil && bf.errs[it.idx] != nil {
+			if fp.kind == kindBatchPath {
+				return reflect.Value{}, bf.errs[it.idx]
+			}
+			err := exec.BoundedError(bf.errs[it.idx])
+			if ctx := e.ctx; ctx.Err() != nil && context.Cause(ctx) == errTimeout {
+				err = errTimedOut
+			}
+			return reflect.Value{}, err
+		}
+		if bf.child != nil {
+			bf.child.next = bf.start[it.idx]
+		}
+		return bf.vals[it.idx], nil
+	}
+	if fp.kind == kindBatchPath {
+		return fp.info.read.Read(&e.ctx, parent)
+	}
+	return reflect.Value{}, errBatchMissing
+}
