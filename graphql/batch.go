@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"unsafe"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 )
@@ -104,10 +103,7 @@ func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 	if fn == nil {
 		return nil
 	}
-	untyped := dec != nil && dec.kind == decArgs
-	if dec != nil && (dec.kind != decStruct || len(dec.fields) == 0) {
-		dec = nil
-	}
+	decode := argsDecoder[A](coord, dec)
 	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
 		in, ok := parent.(BatchParents)
 		if !ok {
@@ -122,14 +118,9 @@ func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 				return nil, fmt.Errorf("graphql: %s: the batch resolver takes parents of type %s, but was given %T", coord, reflect.TypeFor[P](), p)
 			}
 		}
-		var a A
-		switch {
-		case untyped:
-			a, _ = any(args).(A)
-		case dec != nil:
-			if err := dec.decodeFields(unsafe.Pointer(&a), args.m, coord, ""); err != nil {
-				return nil, err
-			}
+		a, err := decode(args)
+		if err != nil {
+			return nil, err
 		}
 		rs, err := fn(ctx, ps, a)
 		var items ItemErrors

@@ -83,15 +83,32 @@ func (t *typedFunc[P, A, R]) signature() typedSignature {
 	return typedSignature{parent: reflect.TypeFor[P](), args: reflect.TypeFor[A](), result: reflect.TypeFor[R]()}
 }
 
+// argsDecoder returns how a typed or batch resolver of the field coord
+// gets its A from the field's arguments, as dec (nil: no arguments)
+// describes them: the Args themselves, their fields decoded into a struct,
+// or A's zero value (NoArgs).
+func argsDecoder[A any](coord string, dec *decoder) func(Args) (A, error) {
+	untyped := dec != nil && dec.kind == decArgs
+	if dec != nil && (dec.kind != decStruct || len(dec.fields) == 0) {
+		dec = nil // NoArgs, Args: nothing to decode
+	}
+	return func(args Args) (a A, err error) {
+		switch {
+		case untyped:
+			a, _ = any(args).(A)
+		case dec != nil:
+			err = dec.decodeFields(unsafe.Pointer(&a), args.m, coord, "")
+		}
+		return a, err
+	}
+}
+
 func (t *typedFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 	fn, withInfo := t.fn, t.withInfo
 	if fn == nil && withInfo == nil {
 		return nil
 	}
-	untyped := dec != nil && dec.kind == decArgs
-	if dec != nil && (dec.kind != decStruct || len(dec.fields) == 0) {
-		dec = nil // NoArgs, Args: nothing to decode
-	}
+	decode := argsDecoder[A](coord, dec)
 	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
 		var p P
 		if parent != nil {
@@ -100,17 +117,11 @@ func (t *typedFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 				return nil, fmt.Errorf("graphql: %s: the resolver takes a parent of type %s, but was given %T", coord, reflect.TypeFor[P](), parent)
 			}
 		}
-		var a A
-		switch {
-		case untyped:
-			a, _ = any(args).(A)
-		case dec != nil:
-			if err := dec.decodeFields(unsafe.Pointer(&a), args.m, coord, ""); err != nil {
-				return nil, err
-			}
+		a, err := decode(args)
+		if err != nil {
+			return nil, err
 		}
 		var r R
-		var err error
 		if withInfo != nil {
 			r, err = withInfo(ctx, p, a, info)
 		} else {
