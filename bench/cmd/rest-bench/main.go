@@ -26,7 +26,6 @@ import (
 	"flag"
 	"fmt"
 	"log"
-	"net"
 	"net/http"
 	"net/http/pprof"
 	"os"
@@ -34,7 +33,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
+
+	"github.com/gqlkit/gqlkit/bench/internal/serve"
 
 	"github.com/gqlkit/gqlkit/bench/rest"
 )
@@ -136,22 +136,7 @@ func run(args []string, getenv func(string) string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(o.port)))
-	if err != nil {
-		return err
-	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	log.Printf("%s on %s: serving http://%s%s", o.impl, db.Kind, ln.Addr(), rest.Path)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return srv.Shutdown(shutdown)
+	return serve.Loopback(ctx, o.port, mux, fmt.Sprintf("%s on %s: ", o.impl, db.Kind), rest.Path)
 }
 
 // newMux returns the routes: the handler impl ("kit" or "bare") over db,
