@@ -18,7 +18,8 @@ type Type interface {
 	isType()
 }
 
-// NamedType is a type with a name: a scalar, an enum, an input object or an object.
+// NamedType is a type with a name: a scalar, an enum, an input object, an
+// object, an interface or a union.
 type NamedType interface {
 	Type
 	TypeName() string
@@ -211,6 +212,14 @@ type Object struct {
 	Name        string
 	Description string
 	Fields      FieldSource
+	// Interfaces lists the interfaces the object implements; NewSchema
+	// checks that it has their fields (see [Interface]).
+	Interfaces []*Interface
+	// IsTypeOf reports whether a value that a field of an interface or
+	// union type resolved to is of this object, when neither the abstract
+	// type's ResolveType nor the value's Go type decides it (see
+	// [ResolveTypeFunc]). nil means "not by this rule".
+	IsTypeOf func(value any) bool
 }
 
 func (o *Object) String() string   { return o.Name }
