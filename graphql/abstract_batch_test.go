@@ -26,14 +26,16 @@ func (s *abSeller) hitID() string  { return s.ID }
 type abShop struct {
 	calls []string
 	hits  []abSearchItem
+	// extra returns more Query fields, given the union SearchHit.
+	extra func(hit *graphql.Union) graphql.Fields
 }
 
 func (sh *abShop) record(name string, ids []string) {
 	sh.calls = append(sh.calls, name+":"+strings.Join(ids, ","))
 }
 
-func (sh *abShop) schema(t *testing.T) *graphql.Schema {
-	t.Helper()
+func (sh *abShop) schema(tb testing.TB) *graphql.Schema {
+	tb.Helper()
 	entity := &graphql.Interface{Name: "Entity", Fields: graphql.Fields{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}}}
 	var hit *graphql.Union
 	seller := &graphql.Object{Name: "Seller", Interfaces: []*graphql.Interface{entity}, Fields: graphql.FieldsFunc(func() graphql.Fields {
@@ -82,7 +84,11 @@ func (sh *abShop) schema(t *testing.T) *graphql.Schema {
 		}
 	})}
 	hit = &graphql.Union{Name: "SearchHit", Types: []*graphql.Object{product, seller}}
-	return newSchema(t, graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+	var extra graphql.Fields
+	if sh.extra != nil {
+		extra = sh.extra(hit)
+	}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: append(graphql.Fields{
 		{Name: "search", Type: graphql.NewNonNull(graphql.NewList(hit)), Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) ([]abSearchItem, error) {
 			sh.calls = append(sh.calls, "Query.search")
 			return sh.hits, nil
@@ -98,7 +104,11 @@ func (sh *abShop) schema(t *testing.T) *graphql.Schema {
 		// Teach NewSchema the Go types of the members.
 		{Name: "product", Type: product, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*abProduct, error) { return nil, nil })},
 		{Name: "seller", Type: seller, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*abSeller, error) { return nil, nil })},
-	}}})
+	}, extra...)}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
 
 func newShop() *abShop {
