@@ -197,6 +197,36 @@ func (js JS) ClientSDL(ctx context.Context, t testing.TB, result []byte) string 
 	return client.SDL
 }
 
+// SchemaErrors returns, for each SDL text, the messages of graphql-js's
+// validateSchema on the schema buildSchema makes of it (the SDL's own
+// rules assumed valid, so that the schema rules alone judge it); it fails
+// t when buildSchema throws.
+func (js JS) SchemaErrors(ctx context.Context, t testing.TB, sdls []string) [][]string {
+	t.Helper()
+	in, err := json.Marshal(sdls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []struct {
+		Errors []string `json:"errors"`
+		Error  string   `json:"error"`
+	}
+	if err := json.Unmarshal(js.Run(ctx, t, in, "schema-errors"), &answers); err != nil {
+		t.Fatalf("decoding node's answer: %v", err)
+	}
+	if len(answers) != len(sdls) {
+		t.Fatalf("node answered for %d schemas, not %d", len(answers), len(sdls))
+	}
+	out := make([][]string, len(answers))
+	for i, a := range answers {
+		if a.Error != "" {
+			t.Fatalf("graphql-js buildSchema refused schema %d: %s\n%s", i, a.Error, sdls[i])
+		}
+		out[i] = a.Errors
+	}
+	return out
+}
+
 // IntrospectionQuery returns graphql-js's getIntrospectionQuery with every
 // option on (descriptions, specifiedByURL, repeatable directives, the
 // schema's description, deprecated input values, oneOf).

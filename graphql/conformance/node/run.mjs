@@ -7,6 +7,11 @@
 //       Reads an introspection result ({"data": {...}} or the data object),
 //       and prints {"sdl": printSchema(buildClientSchema(result))} or
 //       {"error": "..."} when graphql-js refuses the result.
+//   node run.mjs schema-errors < sdls.json
+//       Reads a JSON list of SDL texts and prints, for each,
+//       {"errors": [...]}, the messages of validateSchema(buildSchema(sdl))
+//       (SDL rules assumed valid), or {"error": "..."} when buildSchema
+//       throws.
 //   node run.mjs introspection-query
 //       Prints getIntrospectionQuery() with every option on, for a server
 //       whose SDL is checked with client-sdl (the example server's).
@@ -21,7 +26,7 @@ import { join } from 'node:path';
 import graphql from './graphql.mjs';
 import { newState, schema } from './schema.mjs';
 
-const { buildClientSchema, execute, getIntrospectionQuery, parse, printSchema, validate } = graphql;
+const { buildClientSchema, buildSchema, execute, getIntrospectionQuery, parse, printSchema, validate, validateSchema } = graphql;
 
 function errorShape(e) {
   return {
@@ -87,6 +92,23 @@ async function main(argv) {
       }
       return 0;
     }
+    case 'schema-errors': {
+      // Reads a JSON list of SDL texts; prints, for each, the messages of
+      // validateSchema on buildSchema(sdl) (the SDL rules are assumed, so
+      // that the schema rules alone judge it), or {"error"} when
+      // buildSchema throws.
+      const out = [];
+      for (const sdl of JSON.parse(readFileSync(0, 'utf8'))) {
+        try {
+          const built = buildSchema(sdl, { assumeValidSDL: true });
+          out.push({ errors: validateSchema(built).map((e) => e.message) });
+        } catch (e) {
+          out.push({ error: String(e && e.message) });
+        }
+      }
+      process.stdout.write(JSON.stringify(out));
+      return 0;
+    }
     case 'introspection-query': {
       process.stdout.write(
         getIntrospectionQuery({
@@ -102,7 +124,7 @@ async function main(argv) {
     }
     default:
       process.stderr.write(
-        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json | node run.mjs introspection-query\n',
+        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json | node run.mjs schema-errors < sdls.json | node run.mjs introspection-query\n',
       );
       return 2;
   }
