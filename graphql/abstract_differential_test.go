@@ -63,7 +63,7 @@ type genType struct {
 }
 
 type genSchema struct {
-	types []*genType
+	types  []*genType
 	byName map[string]*genType
 }
 
