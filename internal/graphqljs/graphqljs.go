@@ -198,20 +198,27 @@ func (js JS) ClientSDL(ctx context.Context, t testing.TB, result []byte) string 
 }
 
 // SchemaErrors returns, for each SDL text, the messages of graphql-js's
-// validateSchema on the schema buildSchema makes of it (the SDL's own
-// rules assumed valid, so that the schema rules alone judge it); it fails
-// t when buildSchema throws.
+// validateSchema on the schema buildSchema makes of it (run.mjs
+// validate-schemas); it fails t when buildSchema refuses one.
 func (js JS) SchemaErrors(ctx context.Context, t testing.TB, sdls []string) [][]string {
 	t.Helper()
-	in, err := json.Marshal(sdls)
+	type schema struct {
+		Name string `json:"name"`
+		SDL  string `json:"sdl"`
+	}
+	in := make([]schema, len(sdls))
+	for i, sdl := range sdls {
+		in[i] = schema{Name: fmt.Sprint(i), SDL: sdl}
+	}
+	body, err := json.Marshal(in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var answers []struct {
+		Name   string   `json:"name"`
 		Errors []string `json:"errors"`
-		Error  string   `json:"error"`
 	}
-	if err := json.Unmarshal(js.Run(ctx, t, in, "schema-errors"), &answers); err != nil {
+	if err := json.Unmarshal(js.Run(ctx, t, body, "validate-schemas"), &answers); err != nil {
 		t.Fatalf("decoding node's answer: %v", err)
 	}
 	if len(answers) != len(sdls) {
@@ -219,8 +226,11 @@ func (js JS) SchemaErrors(ctx context.Context, t testing.TB, sdls []string) [][]
 	}
 	out := make([][]string, len(answers))
 	for i, a := range answers {
-		if a.Error != "" {
-			t.Fatalf("graphql-js buildSchema refused schema %d: %s\n%s", i, a.Error, sdls[i])
+		if a.Name != fmt.Sprint(i) {
+			t.Fatalf("node's answer %d is for schema %q", i, a.Name)
+		}
+		if len(a.Errors) == 1 && strings.HasPrefix(a.Errors[0], "buildSchema: ") {
+			t.Fatalf("graphql-js refused schema %d: %s\n%s", i, a.Errors[0], sdls[i])
 		}
 		out[i] = a.Errors
 	}

@@ -7,11 +7,10 @@
 //       Reads an introspection result ({"data": {...}} or the data object),
 //       and prints {"sdl": printSchema(buildClientSchema(result))} or
 //       {"error": "..."} when graphql-js refuses the result.
-//   node run.mjs schema-errors < sdls.json
-//       Reads a JSON list of SDL texts and prints, for each,
-//       {"errors": [...]}, the messages of validateSchema(buildSchema(sdl))
-//       (SDL rules assumed valid), or {"error": "..."} when buildSchema
-//       throws.
+//   node run.mjs validate-schemas < schemas.json
+//       Reads [{name, sdl}], builds each with buildSchema and checks it with
+//       validateSchema, and prints [{name, errors: [message...]}]; a schema
+//       that buildSchema refuses has its one error.
 //   node run.mjs introspection-query
 //       Prints getIntrospectionQuery() with every option on, for a server
 //       whose SDL is checked with client-sdl (the example server's).
@@ -92,19 +91,16 @@ async function main(argv) {
       }
       return 0;
     }
-    case 'schema-errors': {
-      // Reads a JSON list of SDL texts; prints, for each, the messages of
-      // validateSchema on buildSchema(sdl) (the SDL rules are assumed, so
-      // that the schema rules alone judge it), or {"error"} when
-      // buildSchema throws.
+    case 'validate-schemas': {
       const out = [];
-      for (const sdl of JSON.parse(readFileSync(0, 'utf8'))) {
+      for (const { name, sdl } of JSON.parse(readFileSync(0, 'utf8'))) {
+        let errors;
         try {
-          const built = buildSchema(sdl, { assumeValidSDL: true });
-          out.push({ errors: validateSchema(built).map((e) => e.message) });
+          errors = validateSchema(buildSchema(sdl)).map((e) => e.message);
         } catch (e) {
-          out.push({ error: String(e && e.message) });
+          errors = [`buildSchema: ${e && e.message}`];
         }
+        out.push({ name, errors });
       }
       process.stdout.write(JSON.stringify(out));
       return 0;
@@ -124,7 +120,8 @@ async function main(argv) {
     }
     default:
       process.stderr.write(
-        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json | node run.mjs schema-errors < sdls.json | node run.mjs introspection-query\n',
+        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json |' +
+          ' node run.mjs validate-schemas < schemas.json | node run.mjs introspection-query\n',
       );
       return 2;
   }
