@@ -195,33 +195,19 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 			return sp
 		}
 	}
-	cacheable := len(fp.occ) <= 64
-	if cacheable {
-		key.mask = fp.counted(c)
-		if v, ok := fp.dynCache.Load(key); ok {
-			return v.(*selectionPlan)
-		}
-	}
-	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
-	if cacheable && fp.dynCount.Load() < maxDynPlans {
-		if _, loaded := fp.dynCache.LoadOrStore(key, sp); !loaded {
-			fp.dynCount.Add(1)
-		}
-		return sp
-	}
-	if perExec != nil {
+	sp, kept := fp.dynamicPlan(c, obj, func(mask uint64) any { return objectPlanKey{obj: i, mask: mask} })
+	if !kept && perExec != nil {
 		if *perExec == nil {
 			*perExec = make(map[objectPlanKey]*selectionPlan)
 		}
-		key.mask = 0
 		(*perExec)[key] = sp
 	}
 	return sp
 }
 
 // objectPlanKey keeps a plan of a conditional abstract field for one
-// object: in the field's cache with the occurrences that count (mask),
-// or for one execution (mask 0, fp set).
+// object: in the field's cache by object and occurrences that count
+// (mask), or for one execution by field and object.
 type objectPlanKey struct {
 	fp   *fieldPlan
 	obj  int
