@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/limits"
 )
 
 // chainSchema has an interface I { id: ID!, next: I } implemented by n
@@ -184,6 +185,17 @@ func TestAbstractCostMax(t *testing.T) {
 		if got := op.cost(tc.vars); got != tc.want {
 			t.Errorf("%s %v: cost %d, want %d", tc.query, tc.vars, got, tc.want)
 		}
+	}
+	// The limit refuses by that cost before any resolver runs, and lets
+	// an operation at the limit run.
+	op := prepareCost(t, s, `{ search { ... on Cheap { heavy } ... on Pager { pages { n } } } }`)
+	res, err := op.Execute(context.Background(), ExecParams{MaxCost: 100})
+	var le *limits.Error
+	if !errors.As(err, &le) || le.Limit != limits.Cost || le.Found != 101 || res.Data != nil {
+		t.Errorf("MaxCost 100: %v %v, want a cost limit error with 101", res, err)
+	}
+	if res, err := op.Execute(context.Background(), ExecParams{MaxCost: 101}); err != nil || string(res.Data) != `{"search":null}` {
+		t.Errorf("MaxCost 101: %s %v", res.Data, err)
 	}
 }
 
