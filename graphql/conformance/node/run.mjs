@@ -2,11 +2,18 @@
 //
 //   node run.mjs corpus DIR
 //       Runs every case of every DIR/*.json file through graphql-js and prints
-//       {"sdl": printSchema(schema), "cases": [{name, valid, data?, errors}]}.
+//       {"sdl": printSchema(schema), "abstractSdl": printSchema(abstractSchema),
+//       "cases": [{name, valid, data?, errors}]}. A case runs on the schema
+//       its "schema" names: "abstract" (abstract-schema.mjs) or, without
+//       one, the library (schema.mjs).
 //   node run.mjs client-sdl < introspection.json
 //       Reads an introspection result ({"data": {...}} or the data object),
 //       and prints {"sdl": printSchema(buildClientSchema(result))} or
 //       {"error": "..."} when graphql-js refuses the result.
+//   node run.mjs validate-schemas < schemas.json
+//       Reads [{name, sdl}], builds each with buildSchema and checks it with
+//       validateSchema, and prints [{name, errors: [message...]}]; a schema
+//       that buildSchema refuses has its one error.
 //   node run.mjs introspection-query
 //       Prints getIntrospectionQuery() with every option on, for a server
 //       whose SDL is checked with client-sdl (the example server's).
@@ -19,9 +26,21 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import graphql from './graphql.mjs';
+import { abstractSchema } from './abstract-schema.mjs';
 import { newState, schema } from './schema.mjs';
 
-const { buildClientSchema, execute, getIntrospectionQuery, parse, printSchema, validate } = graphql;
+const {
+  buildClientSchema,
+  buildSchema,
+  execute,
+  getIntrospectionQuery,
+  parse,
+  printSchema,
+  validate,
+  validateSchema,
+} = graphql;
+
+const schemas = { '': schema, abstract: abstractSchema };
 
 function errorShape(e) {
   return {
@@ -32,6 +51,10 @@ function errorShape(e) {
 }
 
 async function runCase(c) {
+  const schema = schemas[c.schema ?? ''];
+  if (schema === undefined) {
+    throw new Error(`case ${c.name}: unknown schema ${JSON.stringify(c.schema)}`);
+  }
   let document;
   try {
     document = parse(c.query);
@@ -74,7 +97,9 @@ async function main(argv) {
       for (const c of readCorpus(argv[1])) {
         out.push({ name: c.name, ...(await runCase(c)) });
       }
-      process.stdout.write(JSON.stringify({ sdl: printSchema(schema), cases: out }));
+      process.stdout.write(
+        JSON.stringify({ sdl: printSchema(schema), abstractSdl: printSchema(abstractSchema), cases: out }),
+      );
       return 0;
     }
     case 'client-sdl': {
@@ -85,6 +110,20 @@ async function main(argv) {
       } catch (e) {
         process.stdout.write(JSON.stringify({ error: String(e && e.message) }));
       }
+      return 0;
+    }
+    case 'validate-schemas': {
+      const out = [];
+      for (const { name, sdl } of JSON.parse(readFileSync(0, 'utf8'))) {
+        let errors;
+        try {
+          errors = validateSchema(buildSchema(sdl)).map((e) => e.message);
+        } catch (e) {
+          errors = [`buildSchema: ${e && e.message}`];
+        }
+        out.push({ name, errors });
+      }
+      process.stdout.write(JSON.stringify(out));
       return 0;
     }
     case 'introspection-query': {
@@ -102,7 +141,8 @@ async function main(argv) {
     }
     default:
       process.stderr.write(
-        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json | node run.mjs introspection-query\n',
+        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json |' +
+          ' node run.mjs validate-schemas < schemas.json | node run.mjs introspection-query\n',
       );
       return 2;
   }
