@@ -84,13 +84,15 @@ type zoo struct {
 	everyone  []any
 }
 
+// Everyone's progeny is an empty list unless said otherwise, as in
+// graphql-js's classes; a Person's pets and friends are null.
 func newZoo() *zoo {
-	garfield := &cat{Name: "Garfield"}
+	garfield := &cat{Name: "Garfield", Progeny: []*cat{}}
 	garfield.Mother = &cat{Name: "Garfield's Mom", Progeny: []*cat{garfield}}
-	odie := &dog{Name: "Odie", Barks: true}
+	odie := &dog{Name: "Odie", Barks: true, Progeny: []*dog{}}
 	odie.Mother = &dog{Name: "Odie's Mom", Barks: true, Progeny: []*dog{odie}}
 	liz := &person{Name: "Liz"}
-	john := &person{Name: "John", Pets: []any{garfield, odie}, Friends: []any{liz, odie}, Mother: liz}
+	john := &person{Name: "John", Pets: []any{garfield, odie}, Friends: []any{liz, odie}, Mother: liz, Progeny: []*person{}}
 	liz.Progeny = []*person{john}
 	return &zoo{
 		john: john, liz: liz, garfield: garfield, odie: odie,
