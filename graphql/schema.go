@@ -297,6 +297,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		}
 	}
 	b.compileAbstracts()
+	b.checkAbstracts()
 	b.checkTyped()
 	b.checkPublic(cfg.Mutation)
 	b.checkBatch(cfg.Mutation)
