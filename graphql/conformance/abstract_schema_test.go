@@ -72,8 +72,15 @@ type drone struct {
 	Rotors int
 }
 
-func (*robot) isMachine() {}
-func (*drone) isMachine() {}
+// strayMachine is a machine of no object type: no typed resolver returns it.
+type strayMachine struct {
+	ID    string
+	Model string
+}
+
+func (*robot) isMachine()        {}
+func (*drone) isMachine()        {}
+func (*strayMachine) isMachine() {}
 
 // zoo is the data of union-interface-test: John owns Garfield and Odie,
 // and is friends with Liz and Odie.
@@ -443,6 +450,10 @@ func newAbstractSchema() (*graphql.Schema, error) {
 			{Name: "machines", Type: nonNull(list(nonNull(machineT))),
 				Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) ([]machine, error) {
 					return []machine{theRobot, theDrone}, nil
+				})},
+			{Name: "strayMachines", Type: list(machineT), Description: "The second is of no object type.",
+				Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) ([]machine, error) {
+					return []machine{theRobot, &strayMachine{ID: "s1", Model: "Stray"}}, nil
 				})},
 			{Name: "robot", Type: robotT,
 				Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*robot, error) { return theRobot, nil })},

@@ -121,6 +121,14 @@ liz.progeny = [john];
 
 const everyone = [john, liz, odie, odie.mother, garfield, garfield.mother];
 
+/** A machine of no object type. */
+class StrayMachine {
+  constructor(id, model) {
+    this.id = id;
+    this.model = model;
+  }
+}
+
 const robot = new Robot('r1', 'R-2', 2);
 const drone = new Drone('d1', 'Quad', 4);
 
@@ -497,6 +505,11 @@ const Query = new GraphQLObjectType({
     },
     someBox: { type: SomeBox, resolve: () => stringBox },
     machines: { type: nonNull(list(nonNull(Machine))), resolve: () => [robot, drone] },
+    strayMachines: {
+      type: list(Machine),
+      description: 'The second is of no object type.',
+      resolve: () => [robot, new StrayMachine('s1', 'Stray')],
+    },
     robot: { type: RobotType, resolve: () => robot },
     drone: { type: DroneType, resolve: () => drone },
   },
