@@ -22,8 +22,10 @@ type abstractInfo struct {
 	// resolveType is Interface.ResolveType or Union.ResolveType, or nil.
 	resolveType ResolveTypeFunc
 	// byGoType maps the Go types NewSchema learned for possible objects
-	// (see typecheck.go) to their object; a Go type learned for two of
-	// them maps to nil: it is ambiguous.
+	// (from typed resolvers, see typecheck_abstract.go) to their object,
+	// each struct type S and *S alike; a Go type learned for two of them
+	// maps to nil: it is ambiguous. Map types are never in it, and it is
+	// nil when nothing was learned.
 	byGoType map[reflect.Type]*objectInfo
 	// byName holds the possible objects by name.
 	byName map[string]*objectInfo
@@ -52,15 +54,7 @@ func newAbstractInfo(t NamedType) *abstractInfo {
 // refused, since each object resolves its own.
 func (b *builder) compileInterface(it *Interface) {
 	info := b.s.abstracts[it]
-	fs := b.fieldsOf(it)
-	if len(fs) == 0 && !b.broken[it] {
-		b.errorf("graphql: interface %s has no fields", it.Name)
-	}
-	for _, f := range fs {
-		coord := it.Name + "." + f.Name
-		if !b.fieldHead("interface "+it.Name, coord, f, info.fieldByName, false) {
-			continue
-		}
+	b.eachField("interface", it, info.fieldByName, false, func(f Field, coord string) {
 		if extra := resolvingParts(f); len(extra) > 0 {
 			b.errorf("graphql: interface field %s has %s, which an interface field cannot have: each object that implements %s resolves the field itself (an interface field takes only Name, Type, Args, Description and DeprecationReason)",
 				coord, strings.Join(extra, ", "), it.Name)
@@ -69,7 +63,7 @@ func (b *builder) compileInterface(it *Interface) {
 		b.compileArgs(fi, f.Args)
 		info.fields = append(info.fields, fi)
 		info.fieldByName[f.Name] = fi
-	}
+	})
 }
 
 // resolvingParts names what f has that only an object's field can use.
