@@ -57,7 +57,7 @@ type executor struct {
 	roomErr  error
 	// batches: the open levels of batched fields, by selection plan;
 	// item: the object being executed as an item of one (batchexec.go).
-	batches map[*selectionPlan]*batchLevel
+	batches map[levelKey]*batchLevel
 	item    batchItem
 	// objPlans: plans of conditional abstract fields for one object, made
 	// for this execution only (see fieldPlan.objectPlan); resolved: the

@@ -358,7 +358,7 @@ func (op *Operation) execute(ctx, ectx context.Context, p *ExecParams, vars map[
 	// overLimit again at the end: the checks during execution come before
 	// each field and item, so the last value written (one huge string)
 	// has not been measured yet.
-	if !e.execSelection(op.plan, reflect.ValueOf(p.Root)) || e.overLimit() {
+	if !e.execSelection(nil, op.plan, reflect.ValueOf(p.Root)) || e.overLimit() {
 		e.buf = append(e.buf[:start], "null"...)
 	}
 	switch {

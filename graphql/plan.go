@@ -428,6 +428,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				}
 			} else if fp.abs != nil {
 				c.p.planObjects(fp)
+				if fp.kind == kindField && fp.info.resolve == nil && fp.abs.batched() && c.obj != c.p.s.mutation {
+					fp.kind, sp.batched = kindBatchPath, true
+				}
 			}
 		}
 	}
