@@ -192,35 +192,28 @@ func newAbstractSchema() (*graphql.Schema, error) {
 			}
 		}),
 	}
-	var dogT, catT, personT *graphql.Object
-	dogT = &graphql.Object{
-		Name:       "Dog",
-		Interfaces: []*graphql.Interface{mammal, life, named},
-		Fields: graphql.FieldsFunc(func() graphql.Fields {
-			return graphql.Fields{
-				{Name: "name", Type: graphql.String},
-				{Name: "barks", Type: graphql.Boolean},
-				{Name: "progeny", Type: list(dogT)},
-				{Name: "mother", Type: dogT},
-				{Name: "father", Type: dogT, DeprecationReason: "Fathers are unknown."},
-			}
-		}),
-		IsTypeOf: isA[*dog],
+	// animal returns Dog or Cat: a name, the field of its sound, and its
+	// family, of its own type.
+	animal := func(name, sound string, isTypeOf func(any) bool) *graphql.Object {
+		var o *graphql.Object
+		o = &graphql.Object{
+			Name:       name,
+			Interfaces: []*graphql.Interface{mammal, life, named},
+			Fields: graphql.FieldsFunc(func() graphql.Fields {
+				return graphql.Fields{
+					{Name: "name", Type: graphql.String},
+					{Name: sound, Type: graphql.Boolean},
+					{Name: "progeny", Type: list(o)},
+					{Name: "mother", Type: o},
+					{Name: "father", Type: o, DeprecationReason: "Fathers are unknown."},
+				}
+			}),
+			IsTypeOf: isTypeOf,
+		}
+		return o
 	}
-	catT = &graphql.Object{
-		Name:       "Cat",
-		Interfaces: []*graphql.Interface{mammal, life, named},
-		Fields: graphql.FieldsFunc(func() graphql.Fields {
-			return graphql.Fields{
-				{Name: "name", Type: graphql.String},
-				{Name: "meows", Type: graphql.Boolean},
-				{Name: "progeny", Type: list(catT)},
-				{Name: "mother", Type: catT},
-				{Name: "father", Type: catT, DeprecationReason: "Fathers are unknown."},
-			}
-		}),
-		IsTypeOf: isA[*cat],
-	}
+	dogT, catT := animal("Dog", "barks", isA[*dog]), animal("Cat", "meows", isA[*cat])
+	var personT *graphql.Object
 	pet := &graphql.Union{
 		Name:        "Pet",
 		Description: "A pet is a dog or a cat.",
