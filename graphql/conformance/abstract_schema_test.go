@@ -107,6 +107,17 @@ func newZoo() *zoo {
 	}
 }
 
+// bestFriend is John's dog and Liz's cat; nobody else has one.
+func (z *zoo) bestFriend(p *person) any {
+	switch p {
+	case z.john:
+		return z.odie
+	case z.liz:
+		return z.garfield
+	}
+	return nil
+}
+
 func nameOf(v any) string {
 	switch x := v.(type) {
 	case *person:
@@ -239,6 +250,14 @@ func newAbstractSchema() (*graphql.Schema, error) {
 				{Name: "progeny", Type: list(personT)},
 				{Name: "mother", Type: personT},
 				{Name: "father", Type: personT, DeprecationReason: "Fathers are unknown."},
+				{Name: "bestFriend", Type: named, Description: "A batched field of an interface type.",
+					Batch: graphql.Batch(func(_ context.Context, parents []*person, _ graphql.NoArgs) ([]any, error) {
+						out := make([]any, len(parents))
+						for i, p := range parents {
+							out[i] = z.bestFriend(p)
+						}
+						return out, nil
+					})},
 			}
 		}),
 		IsTypeOf: isA[*person],

@@ -236,6 +236,11 @@ const PersonType = new GraphQLObjectType({
     progeny: { type: list(PersonType) },
     mother: { type: PersonType },
     father: { type: PersonType, deprecationReason: 'Fathers are unknown.' },
+    bestFriend: {
+      type: Named,
+      description: 'A batched field of an interface type.',
+      resolve: (p) => (p === john ? odie : p === liz ? garfield : null),
+    },
   }),
   isTypeOf: (v) => v instanceof Person,
 });
