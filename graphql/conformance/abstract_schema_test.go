@@ -18,7 +18,8 @@ import (
 // Thrower), by ResolveType (Pet, Shape), by a map's "__typename" (Figure,
 // Mark, SomeBox) or, for Machine, by the Go types that the typed
 // resolvers of Query.robot and Query.drone teach NewSchema (graphql-js
-// uses isTypeOf there).
+// uses isTypeOf there). Person.bestFriend, of the interface Named, has a
+// batch resolver (in graphql-js a plain one).
 
 // ---------------------------------------------------------------- data
 

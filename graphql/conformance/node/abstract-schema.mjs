@@ -15,7 +15,8 @@
 //   - SomeBox and its objects are the schema of OverlappingFieldsCanBeMerged's
 //     "return types must be unambiguous" cases;
 //   - Machine, Robot and Drone are resolved, on gqlkit's side, by the Go type
-//     that typed resolvers taught NewSchema (here by isTypeOf).
+//     that typed resolvers taught NewSchema (here by isTypeOf);
+//   - Person.bestFriend is, on gqlkit's side, a batch resolver.
 // The data is static; no resolver changes anything.
 
 import graphql from './graphql.mjs';
