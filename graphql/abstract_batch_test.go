@@ -118,43 +118,40 @@ func newShop() *abShop {
 	}}
 }
 
-// TestAbstractBatchUnderUnionList: a batched field of an object reached
-// through a list of a union is called once for all the values of that
-// object at the level, in list order; the levels below follow.
-func TestAbstractBatchUnderUnionList(t *testing.T) {
+// shopCheck runs query against a new shop and checks the answer and the
+// resolver calls.
+func shopCheck(t *testing.T, query, want string, wantCalls []string) {
+	t.Helper()
 	sh := newShop()
-	s := sh.schema(t)
-	got := response(t, s, `{ search { __typename ... on Product { id seller { name rating } } ... on Seller { id rating } } }`, "", "")
-	want := `{"data":{"search":[` +
-		`{"__typename":"Product","id":"p1","seller":{"name":"seller of Lamp","rating":14}},` +
-		`{"__typename":"Seller","id":"s1","rating":3},` +
-		`{"__typename":"Product","id":"p2","seller":{"name":"seller of Desk","rating":14}},` +
-		`null,` +
-		`{"__typename":"Seller","id":"s2","rating":2},` +
-		`{"__typename":"Product","id":"p3","seller":{"name":"seller of Rug","rating":13}}]}}`
-	if got != want {
+	if got := response(t, sh.schema(t), query, "", ""); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	wantCalls := []string{"Query.search", "Product.seller:p1,p2,p3", "Seller.rating:s-p1,s-p2,s-p3", "Seller.rating:s1,s2"}
 	if !reflect.DeepEqual(sh.calls, wantCalls) {
 		t.Errorf("calls: got %q, want %q", sh.calls, wantCalls)
 	}
 }
 
+// TestAbstractBatchUnderUnionList: a batched field of an object reached
+// through a list of a union is called once for all the values of that
+// object at the level, in list order; the levels below follow.
+func TestAbstractBatchUnderUnionList(t *testing.T) {
+	shopCheck(t, `{ search { __typename ... on Product { id seller { name rating } } ... on Seller { id rating } } }`,
+		`{"data":{"search":[`+
+			`{"__typename":"Product","id":"p1","seller":{"name":"seller of Lamp","rating":14}},`+
+			`{"__typename":"Seller","id":"s1","rating":3},`+
+			`{"__typename":"Product","id":"p2","seller":{"name":"seller of Desk","rating":14}},`+
+			`null,`+
+			`{"__typename":"Seller","id":"s2","rating":2},`+
+			`{"__typename":"Product","id":"p3","seller":{"name":"seller of Rug","rating":13}}]}}`,
+		[]string{"Query.search", "Product.seller:p1,p2,p3", "Seller.rating:s-p1,s-p2,s-p3", "Seller.rating:s1,s2"})
+}
+
 // TestAbstractBatchNestedLists: a list of lists of an interface gathers
 // its values across the inner lists too.
 func TestAbstractBatchNestedLists(t *testing.T) {
-	sh := newShop()
-	s := sh.schema(t)
-	got := response(t, s, `{ entities { id ... on Seller { rating } } }`, "", "")
-	want := `{"data":{"entities":[[{"id":"p1"},{"id":"s1","rating":3}],null,[{"id":"p2"},null,{"id":"s2","rating":2},{"id":"p3"}]]}}`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	wantCalls := []string{"Query.entities", "Seller.rating:s1,s2"}
-	if !reflect.DeepEqual(sh.calls, wantCalls) {
-		t.Errorf("calls: got %q, want %q", sh.calls, wantCalls)
-	}
+	shopCheck(t, `{ entities { id ... on Seller { rating } } }`,
+		`{"data":{"entities":[[{"id":"p1"},{"id":"s1","rating":3}],null,[{"id":"p2"},null,{"id":"s2","rating":2},{"id":"p3"}]]}}`,
+		[]string{"Query.entities", "Seller.rating:s1,s2"})
 }
 
 // TestAbstractBatchReturningUnion: a batch resolver whose field is of a
@@ -162,20 +159,12 @@ func TestAbstractBatchNestedLists(t *testing.T) {
 // one level per object, whose batched fields are called once; a single
 // abstract value outside any level runs them for itself.
 func TestAbstractBatchReturningUnion(t *testing.T) {
-	sh := newShop()
-	s := sh.schema(t)
-	got := response(t, s, `{ search { ... on Product { related { __typename ... on Seller { id rating } ... on Product { id } } } } top { ... on Product { title } } }`, "", "")
-	want := `{"data":{"search":[` +
-		`{"related":{"__typename":"Seller","id":"r-p1","rating":1}},{},` +
-		`{"related":{"__typename":"Product","id":"r-p2"}},null,{},` +
-		`{"related":{"__typename":"Seller","id":"r-p3","rating":1}}],"top":{"title":"Lamp"}}}`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	wantCalls := []string{"Query.search", "Product.related:p1,p2,p3", "Seller.rating:r-p1,r-p3", "Query.top"}
-	if !reflect.DeepEqual(sh.calls, wantCalls) {
-		t.Errorf("calls: got %q, want %q", sh.calls, wantCalls)
-	}
+	shopCheck(t, `{ search { ... on Product { related { __typename ... on Seller { id rating } ... on Product { id } } } } top { ... on Product { title } } }`,
+		`{"data":{"search":[`+
+			`{"related":{"__typename":"Seller","id":"r-p1","rating":1}},{},`+
+			`{"related":{"__typename":"Product","id":"r-p2"}},null,{},`+
+			`{"related":{"__typename":"Seller","id":"r-p3","rating":1}}],"top":{"title":"Lamp"}}}`,
+		[]string{"Query.search", "Product.related:p1,p2,p3", "Seller.rating:r-p1,r-p3", "Query.top"})
 }
 
 // TestAbstractTypedResolverCalls: typed resolvers returning a Go

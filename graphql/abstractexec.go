@@ -46,12 +46,9 @@ func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
 // decides (see [ResolveTypeFunc]).
 func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 	ai := fp.abs.info
-	var value any
-	if v.IsValid() && v.CanInterface() {
-		value = v.Interface()
-	}
 	// 1. The abstract type's ResolveType.
 	if ai.resolveType != nil {
+		value := interfaceOf(v)
 		ctx := e.ctx
 		if e.rootCtx != nil && fp.owner == e.op.plan {
 			ctx = e.rootCtx
@@ -74,7 +71,9 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 			}
 		}
 	}
-	// 3. A map's "__typename".
+	// 3. A map's "__typename". (The value is made an interface only now:
+	// that copies a struct that is not behind a pointer.)
+	value := interfaceOf(v)
 	if name, ok := mapTypename(v, value); ok {
 		return ai.named(name, fp)
 	}
@@ -93,6 +92,14 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 	}
 	return -1, fmt.Errorf("graphql: abstract type %q must resolve to an object type at runtime for field %q: the value of Go type %s has no ResolveType, learned Go type, __typename or IsTypeOf that names one of its possible types",
 		ai.name, fieldCoord(fp), goTypeName(v))
+}
+
+// interfaceOf returns v as an interface, nil when it cannot be one.
+func interfaceOf(v reflect.Value) any {
+	if v.IsValid() && v.CanInterface() {
+		return v.Interface()
+	}
+	return nil
 }
 
 // named returns the index of the possible object called name.
@@ -224,7 +231,7 @@ func (e *executor) completeAbstractList(fp *fieldPlan, t *List, v reflect.Value)
 			continue
 		}
 		lvl := e.openLevel(sp, parents)
-		e.register(lvl, levelKey{fp, sp})
+		e.register(lvl)
 		opened = append(opened, lvl)
 	}
 	saved := e.resolved
@@ -251,10 +258,10 @@ type abstractBelow struct {
 }
 
 // openBelowAbstract opens the levels of the objects that bf's values
-// hold, bf being a field of an abstract type, for each possible object
-// whose plan has batched fields. Each value's object is found here, once:
-// completion takes it from below.objs.
-func (e *executor) openBelowAbstract(bf *batchField, n int) {
+// hold, bf being a field of lvl of an abstract type, for each possible
+// object whose plan has batched fields. Each value's object is found
+// here, once: completion takes it from below.objs.
+func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 	fp := bf.fp
 	if !fp.abs.batched() {
 		return
@@ -282,8 +289,11 @@ func (e *executor) openBelowAbstract(bf *batchField, n int) {
 			slot[j] = len(plans)
 		}
 	}
+	if e.belows == nil {
+		e.belows = make(map[belowKey]*abstractBelow)
+	}
+	e.belows[belowKey{lvl, fp}] = below
 	if len(plans) == 0 {
-		bf.below = below
 		return
 	}
 	parents := make([][]reflect.Value, len(plans))
@@ -310,7 +320,13 @@ func (e *executor) openBelowAbstract(bf *batchField, n int) {
 	for s, sp := range plans {
 		below.levels[s] = e.openLevel(sp, parents[s])
 	}
-	bf.below = below
+}
+
+// belowKey finds the abstractBelow of a batched field of an abstract type
+// in a level.
+type belowKey struct {
+	lvl *batchLevel
+	fp  *fieldPlan
 }
 
 // batched reports whether some possible object's plan has batched
@@ -336,8 +352,7 @@ func (a *abstractChild) batched() bool {
 // enterBelow readies the completion of the value of bf, a field of an
 // abstract type, for parent idx of its level: the objects found for its
 // values, and each object's level at the parent's first value.
-func (e *executor) enterBelow(bf *batchField, idx int) {
-	b := bf.below
+func (e *executor) enterBelow(b *abstractBelow, bf *batchField, idx int) {
 	e.resolved = resolvedObjects{fp: bf.fp, objs: b.objs, errs: b.errs, next: bf.start[idx]}
 	for s, lvl := range b.levels {
 		lvl.next = b.starts[s][idx]

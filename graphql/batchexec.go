@@ -26,7 +26,6 @@ import (
 // A batchLevel is the objects of one selection plan resolved together.
 type batchLevel struct {
 	sp      *selectionPlan
-	key     levelKey // its registration in executor.batches, if any
 	parents []reflect.Value
 	next    int // index of the next object to enter its selection
 	fields  []batchField
@@ -47,17 +46,6 @@ type batchField struct {
 	// first object of parent i's result.
 	child *batchLevel
 	start []int
-	// below: for a field of an interface or union type, the levels of its
-	// values' objects (abstractexec.go).
-	below *abstractBelow
-}
-
-// levelKey registers a level opened for a list (or a single object)
-// outside any level: the field whose value it is (nil at the root) and
-// the selection plan of its objects.
-type levelKey struct {
-	via *fieldPlan
-	sp  *selectionPlan
 }
 
 // batchItem is the object whose selection is being executed, as an
@@ -83,7 +71,7 @@ func (e *executor) execBatched(via *fieldPlan, sp *selectionPlan, parent reflect
 	lvl := e.levelOf(via, sp)
 	if lvl == nil {
 		lvl = e.openLevel(sp, []reflect.Value{parent})
-		e.register(lvl, levelKey{via, sp})
+		e.register(lvl)
 		defer e.closeLevel(lvl)
 	}
 	saved := e.item
@@ -104,7 +92,7 @@ func (e *executor) completeBatchedList(fp *fieldPlan, t *List, v reflect.Value) 
 		return false, false
 	}
 	lvl := e.openLevel(sp, gatherObjects(t, v, nil))
-	e.register(lvl, levelKey{fp, sp})
+	e.register(lvl)
 	ok = e.completeList(fp, t, v)
 	e.closeLevel(lvl)
 	return ok, true
@@ -112,7 +100,7 @@ func (e *executor) completeBatchedList(fp *fieldPlan, t *List, v reflect.Value) 
 
 // levelOf returns the level that objects of sp in the value of field via
 // belong to: the one below via in the level of the item being executed,
-// else the one registered for via and sp, else nil.
+// else the one registered for sp, else nil.
 func (e *executor) levelOf(via *fieldPlan, sp *selectionPlan) *batchLevel {
 	if it := e.item.lvl; it != nil && via != nil {
 		for i := range it.fields {
@@ -123,25 +111,29 @@ func (e *executor) levelOf(via *fieldPlan, sp *selectionPlan) *batchLevel {
 			if bf.child != nil && bf.child.sp == sp {
 				return bf.child
 			}
-			if bf.below != nil {
-				for _, l := range bf.below.levels {
-					if l.sp == sp {
-						return l
+			if via.abs != nil {
+				if b := e.belows[belowKey{it, via}]; b != nil {
+					for _, l := range b.levels {
+						if l.sp == sp {
+							return l
+						}
 					}
 				}
 			}
 		}
 	}
-	return e.batches[levelKey{via, sp}]
+	return e.batches[sp]
 }
 
-// register records lvl under key until closeLevel.
-func (e *executor) register(lvl *batchLevel, key levelKey) {
+// register records lvl, a level opened for a list (or a single object)
+// outside any level, until closeLevel. Registrations nest as the
+// completions that make them, and a plan has one place in the response,
+// below itself nowhere: one plan has one registration at a time.
+func (e *executor) register(lvl *batchLevel) {
 	if e.batches == nil {
-		e.batches = make(map[levelKey]*batchLevel)
+		e.batches = make(map[*selectionPlan]*batchLevel)
 	}
-	lvl.key = key
-	e.batches[key] = lvl
+	e.batches[lvl.sp] = lvl
 }
 
 // gatherObjects appends the objects v holds as a value of type t to out,
@@ -184,7 +176,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 	}
 	for _, fp := range fields {
 		if fp.kind == kindBatchPath {
-			lvl.fields = append(lvl.fields, e.readAhead(fp, parents))
+			lvl.fields = append(lvl.fields, e.readAhead(lvl, fp, parents))
 			continue
 		}
 		if fp.kind != kindBatch {
@@ -213,7 +205,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 		if err != nil {
 			bf.err = err
 		}
-		e.openBelow(&bf, len(parents))
+		e.openBelow(lvl, &bf, len(parents))
 		lvl.fields = append(lvl.fields, bf)
 	}
 	return lvl
@@ -221,7 +213,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 
 // readAhead reads fp, a field without resolver, from each of parents, and
 // opens the level below.
-func (e *executor) readAhead(fp *fieldPlan, parents []reflect.Value) batchField {
+func (e *executor) readAhead(lvl *batchLevel, fp *fieldPlan, parents []reflect.Value) batchField {
 	bf := batchField{fp: fp, vals: make([]reflect.Value, len(parents))}
 	for i, p := range parents {
 		v, err := fp.info.read.Read(&e.ctx, p)
@@ -233,18 +225,18 @@ func (e *executor) readAhead(fp *fieldPlan, parents []reflect.Value) batchField 
 		}
 		bf.vals[i] = v
 	}
-	e.openBelow(&bf, len(parents))
+	e.openBelow(lvl, &bf, len(parents))
 	return bf
 }
 
 // openBelow opens the level of the objects bf's values hold, when their
-// selection has batched fields.
-func (e *executor) openBelow(bf *batchField, n int) {
+// selection has batched fields; bf is a field of lvl.
+func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 	if bf.err != nil {
 		return
 	}
 	if bf.fp.abs != nil {
-		e.openBelowAbstract(bf, n)
+		e.openBelowAbstract(lvl, bf, n)
 		return
 	}
 	csp := bf.fp.childPlan(&e.cond, &e.dynPlans)
@@ -277,7 +269,7 @@ func (lvl *batchLevel) sameCall(fp *fieldPlan, args Args) *batchField {
 // closeLevel ends the registration of lvl (the levels below it, found
 // through it, end with it).
 func (e *executor) closeLevel(lvl *batchLevel) {
-	delete(e.batches, lvl.key)
+	delete(e.batches, lvl.sp)
 }
 
 // callBatch calls the batch resolver of fp, wrapped in its middleware,
@@ -350,8 +342,10 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 		if bf.child != nil {
 			bf.child.next = bf.start[it.idx]
 		}
-		if bf.below != nil {
-			e.enterBelow(bf, it.idx)
+		if fp.abs != nil {
+			if b := e.belows[belowKey{it.lvl, fp}]; b != nil {
+				e.enterBelow(b, bf, it.idx)
+			}
 		}
 		return bf.vals[it.idx], nil
 	}

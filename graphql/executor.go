@@ -57,13 +57,16 @@ type executor struct {
 	roomErr  error
 	// batches: the open levels of batched fields, by selection plan;
 	// item: the object being executed as an item of one (batchexec.go).
-	batches map[levelKey]*batchLevel
+	batches map[*selectionPlan]*batchLevel
 	item    batchItem
 	// objPlans: plans of conditional abstract fields for one object, made
 	// for this execution only (see fieldPlan.objectPlan); resolved: the
 	// objects of the list being completed (abstractexec.go).
 	objPlans map[objectPlanKey]*selectionPlan
 	resolved resolvedObjects
+	// belows: the levels below the batched fields of abstract types, by
+	// level and field (abstractexec.go).
+	belows map[belowKey]*abstractBelow
 }
 
 // executors recycles executors (and their path stacks) between requests.

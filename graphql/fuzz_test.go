@@ -29,23 +29,16 @@ func FuzzExecute(f *testing.F) {
 	} {
 		f.Add(seed.query, seed.vars)
 	}
-	for _, seed := range abstractFuzzSeeds {
-		f.Add(seed.query, seed.vars)
-	}
-	s, abstract := benchSchema(f), abstractFuzzSchema(f)
-	f.Fuzz(func(t *testing.T, query, vars string) {
-		checkAnswer(t, s, query, vars)
-		checkAnswer(t, abstract, query, vars)
-	})
+	fuzzAgainst(f, abstractFuzzSeeds, benchSchema(f), abstractFuzzSchema(f))
 }
 
 // FuzzExecuteCyclic runs arbitrary documents against a schema whose types
 // refer to themselves and to each other (User.friends, User.posts ->
 // Post.author, Post.replies; input Filter.not, A.b -> B.a), seeded with
 // fragment cycles and mutual recursion, and against one whose interface
-// and union refer to themselves (abstractCyclicSchema): the engine must never crash (a
-// stack overflow would end the fuzzer with the input written) and must
-// answer well-formed JSON with data or errors.
+// and union refer to themselves (abstractCyclicSchema): the engine must
+// never crash (a stack overflow would end the fuzzer with the input
+// written) and must answer well-formed JSON with data or errors.
 func FuzzExecuteCyclic(f *testing.F) {
 	for _, seed := range []struct{ query, vars string }{
 		{`{user{...A ...B}}fragment A on User{posts{author{...A}}}fragment B on User{posts{author{...B}}}`, ``},
@@ -63,13 +56,19 @@ func FuzzExecuteCyclic(f *testing.F) {
 	} {
 		f.Add(seed.query, seed.vars)
 	}
-	for _, seed := range abstractCyclicSeeds {
+	fuzzAgainst(f, abstractCyclicSeeds, cyclicSchema(f), abstractCyclicSchema(f))
+}
+
+// fuzzAgainst adds seeds (beside those added already) and fuzzes every
+// input against each of schemas.
+func fuzzAgainst(f *testing.F, seeds []struct{ query, vars string }, schemas ...*graphql.Schema) {
+	for _, seed := range seeds {
 		f.Add(seed.query, seed.vars)
 	}
-	s, abstract := cyclicSchema(f), abstractCyclicSchema(f)
 	f.Fuzz(func(t *testing.T, query, vars string) {
-		checkAnswer(t, s, query, vars)
-		checkAnswer(t, abstract, query, vars)
+		for _, s := range schemas {
+			checkAnswer(t, s, query, vars)
+		}
 	})
 }
 
