@@ -72,8 +72,10 @@ func (*Union) isType()            {}
 //     the possible objects (typed resolvers teach it, as the package
 //     documentation says under Typed resolvers);
 //  3. a map value's "__typename" entry, when it is a string;
-//  4. the IsTypeOf of the possible objects, in the schema's type order:
-//     the first that reports true.
+//  4. the IsTypeOf of the possible objects, in the order introspection
+//     lists them as possibleTypes (an interface's implementations in the
+//     order of [Schema.Types], a union's members in the order declared,
+//     as graphql-js): the first that reports true.
 //
 // A value that no rule matches, a Go type learned for two possible
 // objects, a name that is not a possible object, or an error or panic from

@@ -64,9 +64,14 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 			}
 		case *Object:
 			def.Kind, def.Description = ast.Object, x.Description
-			for _, f := range s.objects[x].fields {
-				def.Fields = append(def.Fields, &ast.FieldDefinition{Name: f.name, Description: f.desc, Type: astType(f.typ),
-					Arguments: astArgs(f.args), Directives: deprecatedDirective(f.depr)})
+			def.Fields, def.Interfaces = astFields(s.objects[x].fields), interfaceNames(x.Interfaces)
+		case *Interface:
+			def.Kind, def.Description = ast.Interface, x.Description
+			def.Fields, def.Interfaces = astFields(s.abstracts[x].fields), interfaceNames(x.Interfaces)
+		case *Union:
+			def.Kind, def.Description = ast.Union, x.Description
+			for _, m := range x.Types {
+				def.Types = append(def.Types, m.Name)
 			}
 		}
 		doc.Definitions = append(doc.Definitions, def)
@@ -88,5 +93,38 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	// gqlparser counts the interfaces that implement an interface among
+	// its possible types; graphql-js, whose validation rules the kit
+	// follows (possible fragment spreads, the types suggested for an
+	// unknown field), counts only objects, in the order the schema
+	// compiled them.
+	for _, info := range s.abstracts {
+		if _, ok := info.typ.(*Interface); ok {
+			defs := make([]*ast.Definition, 0, len(info.possible))
+			for _, o := range info.possible {
+				defs = append(defs, out.Types[o.name])
+			}
+			out.PossibleTypes[info.name] = defs
+		}
+	}
 	return out, nil
+}
+
+func astFields(fields []*fieldInfo) ast.FieldList {
+	var out ast.FieldList
+	for _, f := range fields {
+		out = append(out, &ast.FieldDefinition{Name: f.name, Description: f.desc, Type: astType(f.typ),
+			Arguments: astArgs(f.args), Directives: deprecatedDirective(f.depr)})
+	}
+	return out
+}
+
+// interfaceNames returns the names of ifaces, which NewSchema checked are
+// not nil.
+func interfaceNames(ifaces []*Interface) []string {
+	var out []string
+	for _, it := range ifaces {
+		out = append(out, it.Name)
+	}
+	return out
 }

@@ -80,6 +80,10 @@ func (r typeRef) kind() any {
 		return "SCALAR"
 	case *Object:
 		return "OBJECT"
+	case *Interface:
+		return "INTERFACE"
+	case *Union:
+		return "UNION"
 	case *Enum:
 		return "ENUM"
 	case *InputObject:
@@ -104,6 +108,10 @@ func (r typeRef) description() any {
 	case *Scalar:
 		return nullIfEmpty(x.Description)
 	case *Object:
+		return nullIfEmpty(x.Description)
+	case *Interface:
+		return nullIfEmpty(x.Description)
+	case *Union:
 		return nullIfEmpty(x.Description)
 	case *Enum:
 		return nullIfEmpty(x.Description)

@@ -53,6 +53,9 @@ type Schema struct {
 	objects map[*Object]*objectInfo
 	inputs  map[*InputObject]*inputInfo
 	enums   map[*Enum]*enumInfo
+	// abstracts holds every interface and union, keyed by the *Interface
+	// or *Union (see abstractinfo.go).
+	abstracts map[NamedType]*abstractInfo
 	// pointerEnums: some enum has pointer internal values (see
 	// executor.enumPointer).
 	pointerEnums bool
@@ -69,6 +72,9 @@ type objectInfo struct {
 	intro  bool // an introspection type
 	// batched: some field has a batch resolver (Field.Batch).
 	batched bool
+	// isTypeOf is Object.IsTypeOf: whether a value of an abstract field
+	// is of this object (see ResolveTypeFunc); nil when not given.
+	isTypeOf func(any) bool
 }
 
 type fieldInfo struct {
@@ -142,13 +148,13 @@ func NewSchema(cfg SchemaConfig) (s *Schema, err error) {
 	}()
 	b := &builder{
 		seen:    map[string]NamedType{},
-		fields:  map[*Object]Fields{},
+		fields:  map[NamedType]Fields{},
 		intro:   map[NamedType]bool{},
 		where:   map[string]string{},
 		clash:   map[NamedType]bool{},
 		pending: map[*argInfo]any{},
 		state:   map[*InputObject]defaultsState{},
-		broken:  map[*Object]bool{},
+		broken:  map[NamedType]bool{},
 		decs:    decoders{},
 	}
 	return b.build(cfg)
@@ -174,8 +180,9 @@ func (s *Schema) Type(name string) NamedType { return s.named[name] }
 // Types returns every named type of the schema, built-in and introspection
 // types included, in a stable order: the order in which graphql-js would
 // collect them (explicit Types, then everything reachable from Query and
-// Mutation depth-first in field order, then the types of directive arguments
-// and the introspection types).
+// Mutation depth-first, an object's or interface's interfaces before its
+// fields in field order and a union's members in order, then the types of
+// directive arguments and the introspection types).
 func (s *Schema) Types() []NamedType { return append([]NamedType(nil), s.types...) }
 
 type builder struct {
@@ -184,15 +191,15 @@ type builder struct {
 	errs    []error
 	seen    map[string]NamedType
 	order   []NamedType
-	fields  map[*Object]Fields
-	intro   map[NamedType]bool // the built-in introspection types
-	where   map[string]string  // where each name was first seen
-	clash   map[NamedType]bool // types already reported as name clashes
-	pending map[*argInfo]any   // defaults still to coerce
+	fields  map[NamedType]Fields // of objects and interfaces, read once
+	intro   map[NamedType]bool   // the built-in introspection types
+	where   map[string]string    // where each name was first seen
+	clash   map[NamedType]bool   // types already reported as name clashes
+	pending map[*argInfo]any     // defaults still to coerce
 	state   map[*InputObject]defaultsState
-	broken  map[*Object]bool // objects whose FieldsFunc panicked
-	decs    decoders         // the decode plans of typed resolvers' args
-	typed   []typedField     // fields with typed resolvers, checked last
+	broken  map[NamedType]bool // objects and interfaces whose FieldsFunc panicked
+	decs    decoders           // the decode plans of typed resolvers' args
+	typed   []typedField       // fields with typed resolvers, checked last
 }
 
 // defaultsState is how far the field defaults of an input object are
@@ -216,6 +223,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		objects:     map[*Object]*objectInfo{},
 		inputs:      map[*InputObject]*inputInfo{},
 		enums:       map[*Enum]*enumInfo{},
+		abstracts:   map[NamedType]*abstractInfo{},
 	}
 	b.s, b.cfg = s, cfg
 	if cfg.Query == nil {
@@ -257,7 +265,10 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		case *InputObject:
 			s.inputs[x] = &inputInfo{byName: map[string]*argInfo{}}
 		case *Object:
-			s.objects[x] = &objectInfo{obj: x, name: x.Name, byName: map[string]*fieldInfo{}, intro: isIntrospectionName(x.Name)}
+			s.objects[x] = &objectInfo{obj: x, name: x.Name, byName: map[string]*fieldInfo{}, intro: isIntrospectionName(x.Name),
+				isTypeOf: x.IsTypeOf}
+		case *Interface, *Union:
+			s.abstracts[x] = newAbstractInfo(x)
 		case *Scalar:
 			b.checkScalar(x)
 		}
@@ -278,10 +289,15 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	}
 	b.markChecked()
 	for _, t := range s.types {
-		if x, ok := t.(*Object); ok {
+		switch x := t.(type) {
+		case *Object:
 			b.compileObject(x)
+		case *Interface:
+			b.compileInterface(x)
 		}
 	}
+	b.compileAbstracts()
+	b.checkAbstracts()
 	b.checkTyped()
 	b.checkPublic(cfg.Mutation)
 	b.checkBatch(cfg.Mutation)
@@ -344,7 +360,7 @@ func (b *builder) checkTypeRef(t Type, where string) bool {
 			return true
 		}
 		b.errorf("graphql: %s has the unknown built-in scalar %d", where, uint8(x))
-	case *Scalar, *Enum, *InputObject, *Object:
+	case *Scalar, *Enum, *InputObject, *Object, *Interface, *Union:
 		if !isNilType(x) {
 			return true
 		}
@@ -397,15 +413,22 @@ func (b *builder) collect(t Type, where string) {
 	b.seen[name] = nt
 	b.where[name] = where
 	b.order = append(b.order, nt)
+	// The order is graphql-js's (collectReferencedTypes): an object's or
+	// interface's interfaces before its fields, a union's members in order.
 	switch x := nt.(type) {
 	case *Object:
-		fs := b.fieldsOf(x)
-		for _, f := range fs {
-			fw := x.Name + "." + f.Name
-			b.collect(f.Type, fw)
-			for _, a := range f.Args {
-				b.collect(a.Type, fw+"("+a.Name+":)")
+		b.collectInterfaces("object "+x.Name, x.Interfaces)
+		b.collectFields(x, x.Name)
+	case *Interface:
+		b.collectInterfaces("interface "+x.Name, x.Interfaces)
+		b.collectFields(x, x.Name)
+	case *Union:
+		for i, m := range x.Types {
+			if m == nil {
+				b.errorf("graphql: union %s: member %d is nil", x.Name, i)
+				continue
 			}
+			b.collect(m, "union "+x.Name)
 		}
 	case *InputObject:
 		for _, f := range x.Fields {
@@ -414,23 +437,56 @@ func (b *builder) collect(t Type, where string) {
 	}
 }
 
-func (b *builder) fieldsOf(o *Object) (fs Fields) {
-	if fs, ok := b.fields[o]; ok {
+// collectFields collects the types of the fields of t, an object or an
+// interface called name, and of their arguments.
+func (b *builder) collectFields(t NamedType, name string) {
+	for _, f := range b.fieldsOf(t) {
+		fw := name + "." + f.Name
+		b.collect(f.Type, fw)
+		for _, a := range f.Args {
+			b.collect(a.Type, fw+"("+a.Name+":)")
+		}
+	}
+}
+
+// collectInterfaces collects the interfaces that owner (an object or an
+// interface, "object Name") names.
+func (b *builder) collectInterfaces(owner string, ifaces []*Interface) {
+	for i, it := range ifaces {
+		if it == nil {
+			b.errorf("graphql: %s: interface %d of its Interfaces is nil", owner, i)
+			continue
+		}
+		b.collect(it, owner+" Interfaces")
+	}
+}
+
+// fieldsOf returns the fields of t, an object or an interface, reading its
+// FieldSource the first time.
+func (b *builder) fieldsOf(t NamedType) (fs Fields) {
+	if fs, ok := b.fields[t]; ok {
 		return fs
 	}
-	if o.Fields != nil && !isNilFieldSource(o.Fields) {
+	var src FieldSource
+	switch x := t.(type) {
+	case *Object:
+		src = x.Fields
+	case *Interface:
+		src = x.Fields
+	}
+	if src != nil && !isNilFieldSource(src) {
 		func() {
 			defer func() {
 				if r := recover(); r != nil {
-					b.errorf("graphql: the fields of %s panicked: %v", o.Name, r)
-					b.broken[o] = true
+					b.errorf("graphql: the fields of %s panicked: %v", t.TypeName(), r)
+					b.broken[t] = true
 					fs = nil
 				}
 			}()
-			fs = o.Fields.fieldList()
+			fs = src.fieldList()
 		}()
 	}
-	b.fields[o] = fs
+	b.fields[t] = fs
 	return fs
 }
 

@@ -59,7 +59,7 @@ func TestNewSchemaErrors(t *testing.T) {
 			Args: []graphql.Argument{{Name: "f", Type: &graphql.InputObject{Name: "F", Fields: []graphql.InputField{{Name: "u", Type: graphql.NewNonNull(user())}}}}}})},
 			want: []string{"graphql: input object F: u is of output type User!; arguments and input fields need an input type (scalar, enum or input object)"}},
 		{name: "input object as field type", cfg: graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "a", Type: graphql.NewList(filter)})},
-			want: []string{"graphql: field Query.a is of input type [Filter]; fields need an output type (scalar, enum or object)"}},
+			want: []string{"graphql: field Query.a is of input type [Filter]; fields need an output type (scalar, enum, object, interface or union)"}},
 		{name: "empty object", cfg: graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "a", Type: &graphql.Object{Name: "Empty"}})},
 			want: []string{"graphql: object Empty has no fields"}},
 		{name: "empty Fields list", cfg: graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{}}},
@@ -198,7 +198,7 @@ func TestNewSchemaErrors(t *testing.T) {
 				"graphql: scalar Money needs a Serialize function",
 				"graphql: enum E has no values",
 				"graphql: field Query.c: the default of n is not a valid Int: Int cannot represent non-integer value: 1.5",
-				"graphql: field Query.d is of input type Filter; fields need an output type (scalar, enum or object)",
+				"graphql: field Query.d is of input type Filter; fields need an output type (scalar, enum, object, interface or union)",
 			}},
 	}
 	for _, tt := range tests {

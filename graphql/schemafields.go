@@ -13,19 +13,7 @@ func (b *builder) compileObject(o *Object) {
 	}
 	for _, f := range fs {
 		coord := o.Name + "." + f.Name
-		if !validName(f.Name) || isIntrospectionName(f.Name) && !info.intro {
-			b.errorf("graphql: object %s: %q is not a valid field name", o.Name, f.Name)
-			continue
-		}
-		if _, dup := info.byName[f.Name]; dup {
-			b.errorf("graphql: object %s: field %s is defined twice", o.Name, f.Name)
-			continue
-		}
-		if namedOf(f.Type) == nil {
-			continue // reported when the types were collected
-		}
-		if !isOutputType(f.Type) {
-			b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum or object)", coord, typeString(f.Type))
+		if !b.fieldHead("object "+o.Name, coord, f, info.byName, info.intro) {
 			continue
 		}
 		var typed *typedField
@@ -62,22 +50,7 @@ func (b *builder) compileObject(o *Object) {
 			desc: f.Description, depr: f.DeprecationReason, coord: coord, public: f.Public}
 		fi.read.Name = f.Name
 		fi.read.Leaf, fi.read.NonNull = leafOf(f.Type)
-		seenArgs := map[string]bool{}
-		for _, a := range f.Args {
-			if seenArgs[a.Name] {
-				b.errorf("graphql: field %s: argument %s is defined twice", coord, a.Name)
-				continue
-			}
-			seenArgs[a.Name] = true
-			ai := b.compileInputValue("field "+coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason, a.Rules)
-			if ai != nil {
-				b.coerceDefault(ai)
-				fi.args = append(fi.args, ai)
-				fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
-				ai.checked = len(ai.rules) > 0 || b.s.inputChecked(ai.typ)
-				fi.checked = fi.checked || ai.checked
-			}
-		}
+		b.compileArgs(fi, f.Args)
 		if !info.intro {
 			fi.resolve = b.withMiddleware(coord, fi, f)
 		}
@@ -88,6 +61,49 @@ func (b *builder) compileObject(o *Object) {
 		}
 		info.fields = append(info.fields, fi)
 		info.byName[f.Name] = fi
+	}
+}
+
+// fieldHead checks the name and type of field f of owner ("object Name"),
+// at coordinates coord, against the fields byName already compiled; intro
+// allows the "__" names of introspection types. It reports false when the
+// field is not to be compiled further.
+func (b *builder) fieldHead(owner, coord string, f Field, byName map[string]*fieldInfo, intro bool) bool {
+	if !validName(f.Name) || isIntrospectionName(f.Name) && !intro {
+		b.errorf("graphql: %s: %q is not a valid field name", owner, f.Name)
+		return false
+	}
+	if _, dup := byName[f.Name]; dup {
+		b.errorf("graphql: %s: field %s is defined twice", owner, f.Name)
+		return false
+	}
+	if namedOf(f.Type) == nil {
+		return false // reported when the types were collected
+	}
+	if !isOutputType(f.Type) {
+		b.errorf("graphql: field %s is of input type %s; fields need an output type (scalar, enum, object, interface or union)", coord, typeString(f.Type))
+		return false
+	}
+	return true
+}
+
+// compileArgs compiles the arguments of field fi.
+func (b *builder) compileArgs(fi *fieldInfo, args []Argument) {
+	seen := map[string]bool{}
+	for _, a := range args {
+		if seen[a.Name] {
+			b.errorf("graphql: field %s: argument %s is defined twice", fi.coord, a.Name)
+			continue
+		}
+		seen[a.Name] = true
+		ai := b.compileInputValue("field "+fi.coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason, a.Rules)
+		if ai != nil {
+			b.coerceDefault(ai)
+			fi.args = append(fi.args, ai)
+			fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
+			ai.checked = len(ai.rules) > 0 || b.s.inputChecked(ai.typ)
+			fi.checked = fi.checked || ai.checked
+		}
 	}
 }
 

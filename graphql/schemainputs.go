@@ -71,7 +71,7 @@ func isInputType(t Type) bool {
 
 func isOutputType(t Type) bool {
 	switch namedOf(t).(type) {
-	case BuiltinScalar, *Scalar, *Enum, *Object:
+	case BuiltinScalar, *Scalar, *Enum, *Object, *Interface, *Union:
 		return true
 	}
 	return false

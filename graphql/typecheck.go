@@ -34,6 +34,9 @@ type typeChecker struct {
 	queue  []objectGoType
 	inputs map[inputGoType]bool // input objects already checked against a struct
 	enums  map[*Enum]reflect.Type
+	// abstractOuts are the Go types given for interfaces and unions,
+	// checked once every Go type of the objects is learnt.
+	abstractOuts []abstractOutput
 }
 
 type goValue struct {
@@ -76,6 +79,10 @@ func (b *builder) checkTyped() {
 	}
 	for _, tf := range b.typed {
 		c.parent(tf)
+	}
+	c.learnAbstracts()
+	for _, out := range c.abstractOuts {
+		c.checkAbstractOutput(out)
 	}
 }
 
@@ -204,13 +211,7 @@ func (c *typeChecker) output(coord, source string, r reflect.Type, t Type) {
 			c.mismatch(coord, source, t, r, fmt.Sprintf("the values of enum %s are %s", x.Name, want))
 		}
 	case *Object:
-		// The executor follows pointers to anything but a struct.
-		for range maxDerefs {
-			if r.Kind() != reflect.Pointer || r.Elem().Kind() == reflect.Struct {
-				break
-			}
-			r = r.Elem()
-		}
+		r = derefToStruct(r)
 		switch {
 		case r.Kind() == reflect.Interface:
 		case r.Kind() == reflect.Struct, r.Kind() == reflect.Pointer && r.Elem().Kind() == reflect.Struct,
@@ -219,7 +220,21 @@ func (c *typeChecker) output(coord, source string, r reflect.Type, t Type) {
 		default:
 			c.mismatch(coord, source, t, r, "an object needs a struct, a pointer to one, a map or an interface")
 		}
+	case *Interface, *Union:
+		c.abstractOutput(coord, source, r, x.(NamedType))
 	}
+}
+
+// derefToStruct follows pointer types to anything but a struct, as the
+// executor follows pointers.
+func derefToStruct(r reflect.Type) reflect.Type {
+	for range maxDerefs {
+		if r.Kind() != reflect.Pointer || r.Elem().Kind() == reflect.Struct {
+			break
+		}
+		r = r.Elem()
+	}
+	return r
 }
 
 func (c *typeChecker) mismatch(coord, source string, t Type, r reflect.Type, why string) {

@@ -1,0 +1,244 @@
+package graphql
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
+)
+
+// This file completes a resolved value as a value of the field's type:
+// null and non-null, lists, leaves (built-in and custom scalars, enums)
+// and objects, whose selection execute.go runs.
+
+// deref unwraps interfaces and pointers to scalars, returning the value to
+// complete and whether it is a GraphQL null. A chain of more than
+// maxDerefs pointers and interfaces (a pointer that leads back to itself)
+// counts as null rather than being followed for ever.
+func deref(v reflect.Value) (reflect.Value, bool) {
+	for range maxDerefs {
+		switch v.Kind() {
+		case reflect.Invalid:
+			return v, true
+		case reflect.Interface:
+			if v.IsNil() {
+				return v, true
+			}
+			v = v.Elem()
+		case reflect.Pointer:
+			if v.IsNil() {
+				return v, true
+			}
+			if v.Elem().Kind() == reflect.Struct {
+				return v, false // objects keep their pointer for methods and resolvers
+			}
+			v = v.Elem()
+		case reflect.Map:
+			return v, v.IsNil()
+		default:
+			// graphql.Null returned by a resolver means null too.
+			return v, v.Kind() == reflect.Uint8 && v.Type() == nullType
+		}
+	}
+	return reflect.Value{}, true
+}
+
+var nullType = reflect.TypeFor[nullValue]()
+
+const maxDerefs = 64
+
+// complete writes v as a value of type t. It returns false when a non-null
+// position received null, so that the caller nulls its own value.
+func (e *executor) complete(fp *fieldPlan, t Type, v reflect.Value) bool {
+	if e.s.pointerEnums && e.enumPointer(t, v) {
+		return true
+	}
+	if nn, ok := t.(*NonNull); ok {
+		dv, null := deref(v)
+		if null {
+			if _, isList := nn.OfType.(*List); isList && v.Kind() == reflect.Slice {
+				e.buf = append(e.buf, '[', ']') // a nil slice is an empty list in a non-null position
+				return true
+			}
+			e.nullError(fp)
+			return false
+		}
+		return e.completeValue(fp, nn.OfType, dv)
+	}
+	dv, null := deref(v)
+	if null || dv.Kind() == reflect.Slice && dv.IsNil() {
+		e.buf = append(e.buf, "null"...)
+		return true
+	}
+	mark := len(e.buf)
+	if !e.completeValue(fp, t, dv) {
+		e.buf = append(e.buf[:mark], "null"...)
+	}
+	return true
+}
+
+// enumPointer writes v when t is an enum with pointer internal values and
+// v is one of them, before deref follows the pointer.
+func (e *executor) enumPointer(t Type, v reflect.Value) bool {
+	if nn, ok := t.(*NonNull); ok {
+		t = nn.OfType
+	}
+	en, ok := t.(*Enum)
+	if !ok || !e.s.enums[en].pointers {
+		return false
+	}
+	for v.Kind() == reflect.Interface && !v.IsNil() {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Pointer || v.IsNil() || !v.CanInterface() {
+		return false
+	}
+	name, ok := e.s.enums[en].byValue[v.Interface()]
+	if ok {
+		e.buf = response.AppendString(e.buf, name)
+	}
+	return ok
+}
+
+func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
+	switch x := t.(type) {
+	case BuiltinScalar:
+		return e.completeBuiltin(fp, x, v)
+	case *Scalar:
+		if err := e.serializeCustom(x, v); err != nil {
+			if err != errStopped {
+				e.fieldError(fp, err)
+			}
+			return false
+		}
+		return true
+	case *Object:
+		sp := fp.childPlan(&e.cond, &e.dynPlans)
+		if sp == nil || sp.obj.obj != x {
+			// Prepare plans the sub-selection of every object field, or
+			// keeps what planning it during executions needs (literalcopies.go),
+			// for the field's own type: no other can come here. Planning
+			// from the document now could read literals released since.
+			e.fieldError(fp, errNoPlan)
+			return false
+		}
+		return e.execSelection(sp, v)
+	case *List:
+		if fp.batchList {
+			if ok, done := e.completeBatchedList(fp, x, v); done {
+				return ok
+			}
+		}
+		return e.completeList(fp, x, v)
+	case *Enum:
+		if !v.CanInterface() {
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value of an unexported type.", x.Name))
+			return false
+		}
+		iv := v.Interface()
+		info := e.s.enums[x]
+		if !v.Comparable() {
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
+			return false
+		}
+		name, ok := info.byValue[iv]
+		if !ok {
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
+			return false
+		}
+		e.buf = response.AppendString(e.buf, name)
+		return true
+	}
+	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.coord))
+	return false
+}
+
+// completeList writes v, a value of list type x.
+func (e *executor) completeList(fp *fieldPlan, x *List, v reflect.Value) bool {
+	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
+		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.coord))
+		return false
+	}
+	n := v.Len()
+	e.buf = append(e.buf, '[')
+	for i := 0; i < n; i++ {
+		if e.overLimit() {
+			return false
+		}
+		if i > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		e.path = append(e.path, exec.PathSeg{Index: i})
+		ok := e.complete(fp, x.OfType, v.Index(i))
+		e.path = e.path[:len(e.path)-1]
+		if !ok {
+			return false
+		}
+	}
+	e.buf = append(e.buf, ']')
+	return true
+}
+
+func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.Value) bool {
+	// A string is measured before it is copied: the room (or the bound)
+	// is asked for first.
+	if v.Kind() == reflect.String {
+		if end := len(e.buf) + v.Len() + 2; end > e.roomEnd && e.outgrown(end) {
+			return false
+		}
+	}
+	var err error
+	var handled bool
+	e.buf, handled, err = scalar.AppendValue(e.buf, scalar.Kind(kind), v)
+	if !handled && err == nil {
+		if !v.CanInterface() {
+			err = fmt.Errorf("%s cannot represent a value of an unexported type", kind)
+		} else {
+			e.buf, err = scalar.Append(e.buf, scalar.Kind(kind), v.Interface())
+		}
+	}
+	if err != nil {
+		e.fieldError(fp, err)
+		return false
+	}
+	return true
+}
+
+func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = exec.Recovered(r)
+		}
+	}()
+	if !v.CanInterface() {
+		return fmt.Errorf("%s cannot represent a value of an unexported type", sc.Name)
+	}
+	in := v.Interface()
+	out, err := sc.Serialize(in)
+	if err != nil {
+		return exec.BoundedError(err)
+	}
+	if out == nil || out == Null {
+		// graphql-js: a serializer must give a value; null is the field's
+		// to decide (a null result is never passed to Serialize).
+		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, response.Inspect(in))
+	}
+	if s, ok := out.(string); ok {
+		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
+			return errStopped
+		}
+	}
+	mark := len(e.buf)
+	e.buf, err = response.AppendValue(e.buf, out)
+	if err != nil {
+		e.buf = e.buf[:mark]
+	}
+	return err
+}
+
+// errStopped is serializeCustom's error when the execution stopped
+// before the value was written (see outgrown): no field error.
+var errStopped = errors.New("graphql: execution stopped")
