@@ -215,7 +215,9 @@ func (n *Nodes) NodesField() graphql.Field {
 		Args: []graphql.Argument{
 			{Name: "ids", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(graphql.ID))), Description: "The global IDs of the objects, as their id fields give them."},
 		},
-		Typed: graphql.Resolver(func(ctx context.Context, _ any, args struct{ IDs []string }) ([]any, error) {
+		Typed: graphql.Resolver(func(ctx context.Context, _ any, args struct {
+			IDs []string `graphql:"ids"`
+		}) ([]any, error) {
 			return n.fetchAll(ctx, args.IDs)
 		}),
 		Cost: graphql.Cost{Size: n.maxIDs},
@@ -224,15 +226,15 @@ func (n *Nodes) NodesField() graphql.Field {
 
 // Check reports, in one error, what would make node or nodes fail on
 // schema s: an object of s that implements Node but is not registered
-// (node could not fetch it again, and its values would have no object),
-// a registered object that is not the object of that name in s, and a
-// Node type of s that is not this Nodes' interface. Call it once after
-// the schema is built (in a test, or at start-up).
+// (node could not fetch it again, and its values would have no object)
+// and a registered object that is not the object of that name in s; or
+// that the Node type of s is not this Nodes' interface. Call it once
+// after the schema is built (in a test, or at start-up).
 func (n *Nodes) Check(s *graphql.Schema) error {
-	var errs []error
 	if t := s.Type(n.iface.Name); t != n.iface {
-		errs = append(errs, errors.New("relay: the schema's Node type is not the interface of this Nodes"))
+		return errors.New("relay: the schema's Node type is not the interface of this Nodes")
 	}
+	var errs []error
 	for _, t := range s.Types() {
 		if o, ok := t.(*graphql.Object); ok && slices.Contains(o.Interfaces, n.iface) && n.byName[o.Name] == nil {
 			errs = append(errs, fmt.Errorf("relay: %s implements Node but is not registered with a fetcher", o.Name))
