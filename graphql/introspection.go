@@ -128,14 +128,20 @@ func (r typeRef) specifiedByURL() any {
 	return nil
 }
 
-// introFields resolves __Type.fields: an object's fields, null for other types.
+// introFields resolves __Type.fields: an object's or an interface's
+// fields, null for other types.
 func (s *Schema) introFields(r typeRef, withDeprecated bool) any {
-	o, ok := r.t.(*Object)
-	if !ok {
+	var fields []*fieldInfo
+	switch x := r.t.(type) {
+	case *Object:
+		fields = s.objects[x].fields
+	case *Interface:
+		fields = s.abstracts[x].fields
+	default:
 		return nil
 	}
 	out := []*fieldInfo{}
-	for _, f := range s.objects[o].fields {
+	for _, f := range fields {
 		if f.depr == "" || withDeprecated {
 			out = append(out, f)
 		}
@@ -143,11 +149,42 @@ func (s *Schema) introFields(r typeRef, withDeprecated bool) any {
 	return out
 }
 
+// interfaces resolves __Type.interfaces: the interfaces an object or an
+// interface implements (an empty list for none), null for other types.
 func (r typeRef) interfaces() any {
-	if _, ok := r.t.(*Object); ok {
-		return []typeRef{}
+	var ifaces []*Interface
+	switch x := r.t.(type) {
+	case *Object:
+		ifaces = x.Interfaces
+	case *Interface:
+		ifaces = x.Interfaces
+	default:
+		return nil
 	}
-	return nil
+	out := make([]typeRef, len(ifaces))
+	for i, it := range ifaces {
+		out[i] = typeRef{it}
+	}
+	return out
+}
+
+// introPossibleTypes resolves __Type.possibleTypes: the objects a value of
+// an interface or union may be of, in graphql-js's order (see
+// abstractInfo.possible), null for other types.
+func (s *Schema) introPossibleTypes(r typeRef) any {
+	nt, ok := r.t.(NamedType)
+	if !ok {
+		return nil
+	}
+	info := s.abstracts[nt]
+	if info == nil {
+		return nil
+	}
+	out := make([]typeRef, len(info.possible))
+	for i, o := range info.possible {
+		out[i] = typeRef{o.obj}
+	}
+	return out
 }
 
 func (r typeRef) enumValues(withDeprecated bool) any {

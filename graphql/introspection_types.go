@@ -93,7 +93,7 @@ func (it *introspectionTypes) newTypeObject(s *Schema) *Object {
 				{Name: "specifiedByURL", Type: String, Resolve: resolveOn(typeRef.specifiedByURL)},
 				{Name: "fields", Type: NewList(NewNonNull(it.field)), Args: inclDepr, Resolve: resolveListOn(s.introFields)},
 				{Name: "interfaces", Type: NewList(NewNonNull(it.typ)), Resolve: resolveOn(typeRef.interfaces)},
-				{Name: "possibleTypes", Type: NewList(NewNonNull(it.typ)), Resolve: always(nil)},
+				{Name: "possibleTypes", Type: NewList(NewNonNull(it.typ)), Resolve: resolveOn(s.introPossibleTypes)},
 				{Name: "enumValues", Type: NewList(NewNonNull(it.enumValue)), Args: inclDepr, Resolve: resolveListOn(typeRef.enumValues)},
 				{Name: "inputFields", Type: NewList(NewNonNull(it.inputValue)), Args: inclDepr, Resolve: resolveListOn(s.introInputFields)},
 				{Name: "ofType", Type: it.typ, Resolve: resolveOn(typeRef.ofType)},

@@ -55,8 +55,21 @@ func Print(sch *ast.Schema, order []string, defaultReason string) string {
 				b.WriteString("  " + p.inputValue(f.Name, f.Type, f.DefaultValue, f.Directives) + "\n")
 			}
 			b.WriteString("}")
-		case ast.Object:
-			b.WriteString("type " + d.Name + " {\n")
+		case ast.Union:
+			b.WriteString("union " + d.Name)
+			if len(d.Types) > 0 {
+				b.WriteString(" = " + strings.Join(d.Types, " | "))
+			}
+		case ast.Object, ast.Interface:
+			keyword := "type "
+			if d.Kind == ast.Interface {
+				keyword = "interface "
+			}
+			b.WriteString(keyword + d.Name)
+			if len(d.Interfaces) > 0 {
+				b.WriteString(" implements " + strings.Join(d.Interfaces, " & "))
+			}
+			b.WriteString(" {\n")
 			for i, f := range d.Fields {
 				if strings.HasPrefix(f.Name, "__") {
 					continue // gqlparser's __schema and __type on the query type
