@@ -35,8 +35,7 @@ union SearchResult = Book | Author | Review
 
 type Query {
   search(first: Int = 100): [SearchResult!]!
-}
-`
+}`
 
 // Query is the benchmark's request, run with the variables {"first": 100}:
 // every result with __typename and its member's fields, two of which

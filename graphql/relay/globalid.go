@@ -30,13 +30,14 @@ func GlobalID(typeName, localID string) string {
 
 // ParseGlobalID returns the type name and local ID of a global ID made by
 // [GlobalID], or an error wrapping [ErrInvalidID] when s is not one: longer
-// than [MaxGlobalIDLength], not unpadded base64url (padding, the standard
-// alphabet's + and /, or stray trailing bits are refused), without a colon,
+// than [MaxGlobalIDLength], not unpadded base64url (padding, line breaks,
+// the standard alphabet's + and /, or stray trailing bits are refused),
+// without a colon,
 // with a type name that is not a GraphQL name, or with an empty local ID or
 // one that is not UTF-8. Whether the type is one of the schema's is the
 // caller's question ([Nodes] answers it for node and nodes).
 func ParseGlobalID(s string) (typeName, localID string, err error) {
-	if len(s) == 0 || len(s) > MaxGlobalIDLength {
+	if len(s) == 0 || len(s) > MaxGlobalIDLength || !isBase64URL(s) {
 		return "", "", ErrInvalidID
 	}
 	raw, err := idEncoding.DecodeString(s)
@@ -48,6 +49,19 @@ func ParseGlobalID(s string) (typeName, localID string, err error) {
 		return "", "", ErrInvalidID
 	}
 	return typeName, localID, nil
+}
+
+// isBase64URL reports whether s holds only characters of the base64url
+// alphabet: the decoder would skip line breaks, which would give an ID
+// two spellings.
+func isBase64URL(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('A' <= c && c <= 'Z' || 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // isName reports whether s is a GraphQL name: /[_A-Za-z][_0-9A-Za-z]*/.

@@ -40,6 +40,8 @@ func TestParseGlobalIDRefusals(t *testing.T) {
 		"standard alphabet":  strings.NewReplacer("-", "+", "_", "/").Replace(relay.GlobalID("X", "??>>")),
 		"stray low bits":     good[:len(good)-1] + "h", // "Mg" → "Mh": same bytes, other bits
 		"truncated":          good[:len(good)-1],
+		"line break":         good[:4] + "\n" + good[4:],
+		"trailing CRLF":      good + "\r\n",
 		"no colon":           enc("Book42"),
 		"empty type":         enc(":42"),
 		"empty local id":     enc("Book:"),
