@@ -113,7 +113,7 @@ func gatherObjects(t Type, v reflect.Value, out []reflect.Value) []reflect.Value
 		for i := range dv.Len() {
 			out = gatherObjects(x.OfType, dv.Index(i), out)
 		}
-	case *Object:
+	case *Object, *Interface, *Union:
 		out = append(out, dv)
 	}
 	return out

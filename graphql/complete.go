@@ -126,7 +126,15 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 			return false
 		}
 		return e.execSelection(sp, v)
+	case *Interface, *Union:
+		return e.completeAbstract(fp, v)
 	case *List:
+		if fp.batchList && fp.abs != nil {
+			if e.resolved.fp == fp { // an inner list: its values are resolved
+				return e.completeList(fp, x, v)
+			}
+			return e.completeAbstractList(fp, x, v)
+		}
 		if fp.batchList {
 			if ok, done := e.completeBatchedList(fp, x, v); done {
 				return ok

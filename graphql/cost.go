@@ -110,15 +110,26 @@ func (op *Operation) foldCost() {
 			op.costs.root = plan.CostSet{Constant: math.MaxInt}
 		}
 	}()
-	op.costs.root = foldSet(op.plan, 0)
+	f := folder{left: plan.MaxSelections}
+	op.costs.root = f.set(op.plan, 0)
 }
 
-// foldSet folds the plan of a selection set. Introspection fields and
+// folder folds plans into cost sets. left is the field plans it may still
+// fold: conditional fields and the possible objects of abstract ones are
+// planned as it goes, which a hostile document could make exponential in
+// its depth, so past plan.MaxSelections of them the cost is the most an
+// int holds.
+type folder struct{ left int }
+
+// set folds the plan of a selection set. Introspection fields and
 // __typename cost nothing and are not followed. A field planned for each
 // execution, because @skip or @include with a variable decides which of
 // its occurrences count, is planned here over all its occurrences: the
 // cost is an upper bound, whatever the conditions.
-func foldSet(sp *selectionPlan, depth int) plan.CostSet {
+//
+// A field of an interface or union type costs its weight plus its size
+// times the cost of its most costly possible object's selection.
+func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 	if depth > plan.MaxCostDepth {
 		return plan.CostSet{Constant: math.MaxInt}
 	}
@@ -126,22 +137,35 @@ func foldSet(sp *selectionPlan, depth int) plan.CostSet {
 	if sp == nil {
 		return out
 	}
+	if f.left -= len(sp.fields); f.left < 0 {
+		return plan.CostSet{Constant: math.MaxInt}
+	}
 	for _, fp := range sp.fields {
 		if !fp.kind.isField() || fp.info == nil {
 			continue
 		}
 		c := &fp.info.cost
-		child := fp.child
-		if child == nil && fp.dynamic {
-			child = fp.planAll()
+		var sub plan.CostSet
+		if fp.abs != nil {
+			plans := fp.objectPlans()
+			subs := make([]plan.CostSet, len(plans))
+			for i, osp := range plans {
+				subs[i] = f.set(osp, depth+1)
+			}
+			sub = plan.MaxOf(subs)
+		} else {
+			child := fp.child
+			if child == nil && fp.dynamic {
+				child = fp.planAll()
+			}
+			if child == nil {
+				out.Constant = plan.AddSat(out.Constant, c.weight)
+				continue
+			}
+			sub = f.set(child, depth+1)
 		}
-		if child == nil {
-			out.Constant = plan.AddSat(out.Constant, c.weight)
-			continue
-		}
-		sub := foldSet(child, depth+1)
 		size := fp.costSize()
-		if len(sub.Fields) == 0 && (size.Variable == "" || sub.Constant == 0) {
+		if sub.IsConstant() && (size.Variable == "" || sub.Constant == 0) {
 			out.Constant = plan.AddSat(out.Constant, plan.AddSat(c.weight, plan.MulSat(size.Fallback, sub.Constant)))
 			continue
 		}

@@ -59,6 +59,11 @@ type executor struct {
 	// item: the object being executed as an item of one (batchexec.go).
 	batches map[*selectionPlan]*batchLevel
 	item    batchItem
+	// objPlans: plans of conditional abstract fields for one object, made
+	// for this execution only (see fieldPlan.objectPlan); resolved: the
+	// objects of the list being completed (abstractexec.go).
+	objPlans map[objectPlanKey]*selectionPlan
+	resolved resolvedObjects
 }
 
 // executors recycles executors (and their path stacks) between requests.

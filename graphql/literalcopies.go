@@ -48,6 +48,10 @@ func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, depth
 		switch {
 		case fp.child != nil:
 			p.keepConditional(fp.child, seen, depth+1)
+		case fp.abs != nil && !fp.dynamic:
+			for i := range fp.abs.plans {
+				p.keepConditional(fp.abs.plans[i].Load(), seen, depth+1)
+			}
 		case fp.dynamic:
 			for _, o := range fp.occ {
 				p.keepBelow(o.Field.SelectionSet, seen, 0)

@@ -77,6 +77,9 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: plan.OwnDefaults(def.VariableDefinitions),
 		public: publicSelection(root, doc, def.SelectionSet, 0)}
+	if p.planned > plan.MaxSelections {
+		return nil, gqlerror.List{{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", plan.MaxSelections), Err: ErrInvalidDocument}}
+	}
 	if p.conditional {
 		p.keepConditional(op.plan, map[string]bool{}, 0)
 	}
@@ -99,6 +102,13 @@ func (op *Operation) checkArguments(sp *selectionPlan, depth int) *gqlerror.Erro
 		}
 		if err := op.checkArguments(fp.child, depth+1); err != nil {
 			return err
+		}
+		if fp.abs != nil && !fp.dynamic {
+			for i := range fp.abs.plans {
+				if err := op.checkArguments(fp.abs.plans[i].Load(), depth+1); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

@@ -75,6 +75,9 @@ type fieldPlan struct {
 	argNodes ast.ArgumentList
 
 	child *selectionPlan // sub-selection when every occurrence counts
+	// abs: for a field of an interface or union type, its sub-selection
+	// for each possible object (planabstract.go); nil otherwise.
+	abs *abstractChild
 	// direct: the field's direct read from its parent (directread.go), once the
 	// owner's directState is directReady.
 	direct exec.DirectRead
@@ -106,6 +109,13 @@ type planner struct {
 	// only read once Prepare has returned.
 	preparing, conditional bool
 	owned                  map[*ast.Field]ast.ArgumentList
+	// planned counts the field plans Prepare has
+	// built: past plan.MaxSelections, it refuses the operation. Fields of
+	// interface and union types are planned for each of their possible
+	// objects, so that nesting them multiplies the plans (see
+	// planabstract.go); without them, it never passes the selections
+	// plan.CheckShape counted.
+	planned int
 }
 
 // planArena hands out the memory of an operation's plans a chunk at a
@@ -189,6 +199,11 @@ const collectorSlab = 16
 
 // plan collects the sub-selections of the field nodes of parent for obj.
 func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *selectionPlan {
+	if p.preparing && p.planned > plan.MaxSelections {
+		// Prepare refuses the operation (see planner.planned): the rest
+		// is not planned.
+		return &selectionPlan{obj: obj, parent: parent}
+	}
 	size := 0
 	for _, f := range sets {
 		size += len(f.SelectionSet)
@@ -234,7 +249,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				c.static[x.Name] = true
 			}
 			frag := c.p.fragments.Get(c.p.doc, x.Name)
-			if frag == nil || frag.TypeCondition != c.obj.name {
+			if frag == nil || frag.TypeCondition != c.obj.name && !c.p.conditionMatches(frag.TypeCondition, c.obj) {
 				continue
 			}
 			c.collect(frag.SelectionSet, all, depth+1)
@@ -243,7 +258,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 			if !ok {
 				continue
 			}
-			if x.TypeCondition != "" && x.TypeCondition != c.obj.name {
+			if x.TypeCondition != "" && x.TypeCondition != c.obj.name && !c.p.conditionMatches(x.TypeCondition, c.obj) {
 				continue
 			}
 			c.collect(x.SelectionSet, joinConds(conds, dyn), depth+1)
@@ -317,6 +332,9 @@ func (c *collector) find(key string) *fieldPlan {
 }
 
 func (c *collector) finish(parent *fieldPlan) *selectionPlan {
+	if c.p.preparing {
+		c.p.planned += len(c.order)
+	}
 	sp := &c.p.arena.plans.take(1)[:1][0]
 	sp.obj, sp.parent, sp.fields = c.obj, parent, c.order
 	nodes := 0
@@ -370,6 +388,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		if obj := c.p.objectOf(fp.typ); obj != nil && obj.batched && fp.lists > 0 {
 			fp.batchList = true
 		}
+		if len(c.p.s.abstracts) > 0 {
+			c.p.abstractField(fp)
+		}
 		if fp.info != nil && len(fp.info.args) > 0 {
 			// Custom scalar values are parsed for every execution; the
 			// literals are still checked once, here, so that a bad one is
@@ -401,6 +422,8 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				if fp.kind == kindField && fp.info.resolve == nil && fp.child.batched && c.obj != c.p.s.mutation {
 					fp.kind, sp.batched = kindBatchPath, true
 				}
+			} else if fp.abs != nil {
+				c.p.planObjects(fp)
 			}
 		}
 	}

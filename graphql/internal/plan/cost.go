@@ -8,10 +8,31 @@ import "math"
 // allocation. Package graphql folds its plans into a CostSet.
 
 // CostSet is the cost of a selection set: a constant, for the fields whose
-// cost the variables do not change, plus the fields whose cost they do.
+// cost the variables do not change, plus the fields whose cost they do,
+// plus the largest cost of Max, when it is not empty: the selection set
+// of a field of an interface or union type costs as much as its most
+// costly possible object's (an upper bound, whichever object the value
+// turns out to be).
 type CostSet struct {
 	Constant int
 	Fields   []CostField
+	Max      []CostSet
+}
+
+// IsConstant reports whether s costs the same under any variables.
+func (s *CostSet) IsConstant() bool { return len(s.Fields) == 0 && len(s.Max) == 0 }
+
+// MaxOf returns the cost set of the most costly of alts: a constant when
+// each of them is one.
+func MaxOf(alts []CostSet) CostSet {
+	most := 0
+	for i := range alts {
+		if !alts[i].IsConstant() {
+			return CostSet{Max: alts}
+		}
+		most = max(most, alts[i].Constant)
+	}
+	return CostSet{Constant: most}
 }
 
 // CostField is a field whose cost depends on the variables: Weight plus
@@ -84,6 +105,13 @@ func (s *CostSet) Eval(vars map[string]any, depth int) int {
 			cost = AddSat(cost, MulSat(size, f.Sub.Eval(vars, depth+1)))
 		}
 		total = AddSat(total, cost)
+	}
+	if len(s.Max) > 0 {
+		most := 0
+		for i := range s.Max {
+			most = max(most, s.Max[i].Eval(vars, depth)) // a field's Sub: its depth counted
+		}
+		total = AddSat(total, most)
 	}
 	return total
 }

@@ -16,3 +16,30 @@ func TestCostDeeperThanBound(t *testing.T) {
 		t.Errorf("a tree deeper than the bound costs %d, want math.MaxInt", got)
 	}
 }
+
+// TestCostMaxOf: the selection of an abstract field costs as much as its
+// most costly alternative, folded to a constant when every alternative is
+// one, evaluated under the variables otherwise.
+func TestCostMaxOf(t *testing.T) {
+	if got := MaxOf([]CostSet{{Constant: 3}, {Constant: 7}, {}}); !got.IsConstant() || got.Constant != 7 {
+		t.Errorf("MaxOf of constants = %+v, want the constant 7", got)
+	}
+	byVar := CostSet{Fields: []CostField{{Weight: 1, Size: CostSize{Variable: "n", Fallback: 2}, Sub: CostSet{Constant: 1}}}}
+	set := CostSet{Constant: 1, Max: MaxOf([]CostSet{{Constant: 5}, byVar}).Max}
+	for _, tc := range []struct {
+		vars map[string]any
+		want int
+	}{
+		{nil, 1 + 5},                      // byVar: 1 + 2×1 = 3 < 5
+		{map[string]any{"n": 10}, 1 + 11}, // byVar: 1 + 10×1 = 11 > 5
+		{map[string]any{"n": 0}, 1 + 5},
+	} {
+		if got := set.Eval(tc.vars, 0); got != tc.want {
+			t.Errorf("Eval(%v) = %d, want %d", tc.vars, got, tc.want)
+		}
+	}
+	sat := CostSet{Constant: math.MaxInt - 1, Max: []CostSet{byVar}}
+	if got := sat.Eval(map[string]any{"n": 5}, 0); got != math.MaxInt {
+		t.Errorf("a saturating sum = %d, want math.MaxInt", got)
+	}
+}

@@ -1,0 +1,236 @@
+package graphql
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+)
+
+// This file completes values of interface and union types: it finds the
+// object of each value, in the order [ResolveTypeFunc] documents, and
+// executes the field's sub-selection as planned for that object
+// (planabstract.go). A value whose object cannot be found is a field
+// error, masked as an internal error, at the field's path.
+
+// completeAbstract writes v, a value of fp's interface or union type,
+// as its object.
+func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
+	if fp.abs == nil {
+		e.fieldError(fp, errNoPlan)
+		return false
+	}
+	var i int
+	var err error
+	if pre := &e.resolved; pre.fp == fp && pre.next < len(pre.objs) {
+		i, err = pre.objs[pre.next], pre.errs[pre.next]
+		pre.next++
+	} else {
+		i, err = e.resolveObject(fp, v)
+	}
+	if err != nil {
+		e.fieldError(fp, err)
+		return false
+	}
+	sp := fp.objectPlan(i, &e.cond, &e.objPlans)
+	if sp == nil {
+		e.fieldError(fp, errNoPlan)
+		return false
+	}
+	return e.execSelection(sp, v)
+}
+
+// resolveObject returns the index, among the possible objects of fp's
+// abstract type, of v's object: the first of these rules that applies
+// decides (see [ResolveTypeFunc]).
+func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
+	ai := fp.abs.info
+	var value any
+	if v.IsValid() && v.CanInterface() {
+		value = v.Interface()
+	}
+	// 1. The abstract type's ResolveType.
+	if ai.resolveType != nil {
+		ctx := e.ctx
+		if e.rootCtx != nil && fp.owner == e.op.plan {
+			ctx = e.rootCtx
+		}
+		name, err := callResolveType(ctx, ai.resolveType, value)
+		if err != nil {
+			return -1, &resolveTypeError{abstract: ai.name, coord: fieldCoord(fp), err: err}
+		}
+		return ai.named(name, fp)
+	}
+	// 2. The Go type NewSchema learned for one possible object.
+	if v.IsValid() {
+		if o, ok := ai.byGoType[v.Type()]; ok {
+			if o == nil {
+				return -1, fmt.Errorf("graphql: the Go type %s of a value of abstract type %q for field %q stands for several of its possible types: give %q a ResolveType",
+					v.Type(), ai.name, fieldCoord(fp), ai.name)
+			}
+			if i := ai.indexOf(o); i >= 0 {
+				return i, nil
+			}
+		}
+	}
+	// 3. A map's "__typename".
+	if name, ok := mapTypename(v, value); ok {
+		return ai.named(name, fp)
+	}
+	// 4. The possible objects' IsTypeOf, in order.
+	for i, o := range ai.possible {
+		if o.isTypeOf == nil {
+			continue
+		}
+		is, err := callIsTypeOf(o.isTypeOf, value)
+		if err != nil {
+			return -1, &resolveTypeError{abstract: ai.name, coord: fieldCoord(fp), object: o.name, err: err}
+		}
+		if is {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("graphql: abstract type %q must resolve to an object type at runtime for field %q: the value of Go type %s has no ResolveType, learned Go type, __typename or IsTypeOf that names one of its possible types",
+		ai.name, fieldCoord(fp), goTypeName(v))
+}
+
+// named returns the index of the possible object called name.
+func (ai *abstractInfo) named(name string, fp *fieldPlan) (int, error) {
+	if o := ai.byName[name]; o != nil {
+		if i := ai.indexOf(o); i >= 0 {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("graphql: abstract type %q was resolved to %q for field %q, which is not one of its possible types",
+		ai.name, name, fieldCoord(fp))
+}
+
+// indexOf returns the index of o among ai's possible objects, -1 if it is
+// not one.
+func (ai *abstractInfo) indexOf(o *objectInfo) int {
+	for i, p := range ai.possible {
+		if p == o {
+			return i
+		}
+	}
+	return -1
+}
+
+// mapTypename returns the "__typename" entry of v when v is a map with
+// string keys and the entry is a string.
+func mapTypename(v reflect.Value, value any) (string, bool) {
+	if m, ok := value.(map[string]any); ok {
+		name, ok := m["__typename"].(string)
+		return name, ok
+	}
+	if !v.IsValid() || v.Kind() != reflect.Map || v.Type().Key().Kind() != reflect.String {
+		return "", false
+	}
+	entry := v.MapIndex(reflect.ValueOf("__typename").Convert(v.Type().Key()))
+	for entry.IsValid() && entry.Kind() == reflect.Interface && !entry.IsNil() {
+		entry = entry.Elem()
+	}
+	if !entry.IsValid() || entry.Kind() != reflect.String {
+		return "", false
+	}
+	return entry.String(), true
+}
+
+// callResolveType calls a ResolveType, turning its panic into an error.
+func callResolveType(ctx context.Context, resolve ResolveTypeFunc, value any) (name string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			name, err = "", exec.Recovered(r)
+		}
+	}()
+	return resolve(ctx, value)
+}
+
+// callIsTypeOf calls an IsTypeOf, turning its panic into an error.
+func callIsTypeOf(isTypeOf func(any) bool, value any) (is bool, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			is, err = false, exec.Recovered(r)
+		}
+	}()
+	return isTypeOf(value), nil
+}
+
+// resolveTypeError is the error of a ResolveType or IsTypeOf: it keeps
+// the function's error (for logs) without letting its code or message
+// through, so that it is masked as an internal error whatever it is.
+type resolveTypeError struct {
+	abstract, coord, object string
+	err                     error
+}
+
+func (e *resolveTypeError) Error() string {
+	if e.object != "" {
+		return fmt.Sprintf("graphql: IsTypeOf of %q, for abstract type %q at field %q: %s", e.object, e.abstract, e.coord, exec.ErrorText(e.err))
+	}
+	return fmt.Sprintf("graphql: ResolveType of %q at field %q: %s", e.abstract, e.coord, exec.ErrorText(e.err))
+}
+
+func fieldCoord(fp *fieldPlan) string {
+	if fp.info == nil {
+		return fp.key
+	}
+	return fp.info.coord
+}
+
+func goTypeName(v reflect.Value) string {
+	if !v.IsValid() {
+		return "<nil>"
+	}
+	return v.Type().String()
+}
+
+// resolvedObjects are the objects of the values of a list of an abstract
+// type, found before the list is completed (completeAbstractList), in the
+// order completion visits them: completeAbstract takes them in turn
+// instead of finding them again.
+type resolvedObjects struct {
+	fp   *fieldPlan
+	objs []int
+	errs []error
+	next int
+}
+
+// completeAbstractList completes v, the list of fp (of type t), a list of
+// an abstract type some of whose possible objects have batched fields:
+// it finds the object of every value first, then opens one batch level
+// for each object's plan with the values of that object, in list order,
+// so that a batched field is called once for all the values of its
+// object, and then completes the list.
+func (e *executor) completeAbstractList(fp *fieldPlan, t *List, v reflect.Value) bool {
+	values := gatherObjects(t, v, nil)
+	pre := resolvedObjects{fp: fp, objs: make([]int, len(values)), errs: make([]error, len(values))}
+	byObj := make([][]reflect.Value, len(fp.abs.info.possible))
+	for k, val := range values {
+		i, err := e.resolveObject(fp, val)
+		pre.objs[k], pre.errs[k] = i, err
+		if err == nil {
+			byObj[i] = append(byObj[i], val)
+		}
+	}
+	var opened []*batchLevel
+	for i, parents := range byObj {
+		if len(parents) == 0 {
+			continue
+		}
+		sp := fp.objectPlan(i, &e.cond, &e.objPlans)
+		if sp == nil || !sp.batched || e.batches[sp] != nil {
+			continue
+		}
+		opened = append(opened, e.openLevel(sp, parents))
+	}
+	saved := e.resolved
+	e.resolved = pre
+	ok := e.completeList(fp, t, v)
+	e.resolved = saved
+	for _, lvl := range opened {
+		e.closeLevel(lvl)
+	}
+	return ok
+}

@@ -1,0 +1,179 @@
+package graphql
+
+import (
+	"sync/atomic"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+)
+
+// This file plans the fields of interface and union types. Such a field's
+// value is of one of the abstract type's possible objects, known only once
+// it is resolved, so its sub-selection is planned for each of them: the
+// fields selected directly and under the fragments whose type condition
+// the object satisfies (the object itself, an interface it implements, a
+// union it belongs to: graphql-js's doesFragmentConditionMatch), merged
+// in the order graphql-js's CollectFields gives them. Each per-object plan
+// is an ordinary selection plan, with the object's own resolvers, direct
+// reads and batched fields.
+//
+// Prepare plans them all, as it plans object fields, so that executions
+// and the operation's cost find them ready. Nested abstract fields
+// multiply the plans by the possible objects at each level; Prepare counts
+// what it builds (planner.planned) and refuses an operation past
+// plan.MaxSelections, so planning stays bounded on any document. Plans
+// made later, for fields whose sub-selection depends on a variable's @skip
+// or @include, are planned for one object at a time, when a value of it
+// comes.
+
+// abstractChild is the sub-selection of a field of an interface or union
+// type, for each of its possible objects.
+type abstractChild struct {
+	info *abstractInfo
+	// fields are the field's nodes, planned for each object; nil for a
+	// field whose nodes that count depend on the variables
+	// (fieldPlan.dynamic), which is planned for each execution.
+	fields []*ast.Field
+	// plans holds the plan for info.possible[i] at i, once made.
+	plans []atomic.Pointer[selectionPlan]
+}
+
+// conditionMatches reports whether a fragment with type condition cond
+// applies to values of obj other than by naming it: cond is an interface
+// obj implements or a union obj belongs to.
+func (p *planner) conditionMatches(cond string, obj *objectInfo) bool {
+	if len(p.s.abstracts) == 0 {
+		return false
+	}
+	nt := p.s.named[cond]
+	if nt == nil {
+		return false
+	}
+	ai := p.s.abstracts[nt]
+	return ai != nil && ai.byName[obj.name] == obj
+}
+
+// abstractField readies fp, a field being planned, when its type is an
+// interface or a union: its abstractChild, and whether its lists gather
+// objects with batched fields.
+func (p *planner) abstractField(fp *fieldPlan) {
+	nt := namedOf(fp.typ)
+	if nt == nil {
+		return
+	}
+	ai := p.s.abstracts[nt]
+	if ai == nil {
+		return
+	}
+	fp.abs = &abstractChild{info: ai}
+	if !fp.dynamic {
+		fp.abs.plans = make([]atomic.Pointer[selectionPlan], len(ai.possible))
+	}
+	if fp.lists > 0 {
+		for _, o := range ai.possible {
+			if o.batched {
+				fp.batchList = true
+				break
+			}
+		}
+	}
+}
+
+// planObjects plans fp's sub-selection for each possible object of its
+// abstract type, fp being a field whose every occurrence counts.
+func (p *planner) planObjects(fp *fieldPlan) {
+	a := fp.abs
+	a.fields = make([]*ast.Field, len(fp.occ))
+	for i, o := range fp.occ {
+		a.fields[i] = o.Field
+	}
+	if !p.preparing {
+		return // planned for each object when a value of it comes
+	}
+	for i, o := range a.info.possible {
+		a.plans[i].Store(p.plan(o, a.fields, fp))
+	}
+}
+
+// objectPlan returns the plan of fp's sub-selection for the i-th possible
+// object of its abstract type, planning it when it is not yet.
+//
+// A field whose occurrences that count depend on the variables keeps its
+// plans by the set of occurrences that count and the object, as
+// childPlan does for object fields, up to maxDynPlans, and past them in
+// perExec, for one execution.
+func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPlanKey]*selectionPlan) *selectionPlan {
+	a := fp.abs
+	obj := a.info.possible[i]
+	if !fp.dynamic {
+		if sp := a.plans[i].Load(); sp != nil {
+			return sp
+		}
+		sp := fp.planner.plan(obj, a.fields, fp)
+		if !a.plans[i].CompareAndSwap(nil, sp) {
+			sp = a.plans[i].Load()
+		}
+		return sp
+	}
+	key := objectPlanKey{fp: fp, obj: i}
+	if perExec != nil {
+		if sp, ok := (*perExec)[key]; ok {
+			return sp
+		}
+	}
+	cacheable := len(fp.occ) <= 64
+	if cacheable {
+		key.mask = fp.counted(c)
+		if v, ok := fp.dynCache.Load(key); ok {
+			return v.(*selectionPlan)
+		}
+	}
+	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
+	if cacheable && fp.dynCount.Load() < maxDynPlans {
+		if _, loaded := fp.dynCache.LoadOrStore(key, sp); !loaded {
+			fp.dynCount.Add(1)
+		}
+		return sp
+	}
+	if perExec != nil {
+		if *perExec == nil {
+			*perExec = make(map[objectPlanKey]*selectionPlan)
+		}
+		key.mask = 0
+		(*perExec)[key] = sp
+	}
+	return sp
+}
+
+// objectPlanKey keeps a plan of a conditional abstract field for one
+// object: in the field's cache with the occurrences that count (mask),
+// or for one execution (mask 0, fp set).
+type objectPlanKey struct {
+	fp   *fieldPlan
+	obj  int
+	mask uint64
+}
+
+// objectPlans returns the plans of fp's sub-selection, one for each
+// possible object, planning those not yet planned; for a conditional
+// field, over all its occurrences, whatever their conditions (for the
+// cost, an upper bound).
+func (fp *fieldPlan) objectPlans() []*selectionPlan {
+	a := fp.abs
+	out := make([]*selectionPlan, len(a.info.possible))
+	if fp.dynamic {
+		fields := make([]*ast.Field, len(fp.occ))
+		for i, o := range fp.occ {
+			fields[i] = o.Field
+		}
+		for i, o := range a.info.possible {
+			out[i] = fp.planner.plan(o, fields, fp)
+		}
+		return out
+	}
+	for i := range out {
+		out[i] = fp.objectPlan(i, nil, nil)
+	}
+	return out
+}
