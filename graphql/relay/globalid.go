@@ -25,7 +25,9 @@ var idEncoding = base64.RawURLEncoding.Strict()
 // opaque. localID may hold any text, colons included; an empty one makes
 // an ID that [ParseGlobalID] refuses.
 func GlobalID(typeName, localID string) string {
-	return idEncoding.EncodeToString([]byte(typeName + ":" + localID))
+	var small [96]byte // most IDs: "Type:id" is assembled without an allocation
+	raw := append(append(append(small[:0], typeName...), ':'), localID...)
+	return idEncoding.EncodeToString(raw)
 }
 
 // ParseGlobalID returns the type name and local ID of a global ID made by
