@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 
@@ -240,7 +241,7 @@ func (n *Nodes) Check(s *graphql.Schema) error {
 			errs = append(errs, fmt.Errorf("relay: %s implements Node but is not registered with a fetcher", o.Name))
 		}
 	}
-	for _, name := range sortedKeys(n.byName) {
+	for _, name := range slices.Sorted(maps.Keys(n.byName)) {
 		if s.Type(name) != n.byName[name].obj {
 			errs = append(errs, fmt.Errorf("relay: the registered object %s is not the schema's type of that name", name))
 		}
@@ -327,14 +328,4 @@ func (n *Nodes) resolveType(_ context.Context, v any) (string, error) {
 		return name, nil
 	}
 	return "", fmt.Errorf("relay: no Node object is registered for Go type %T", v)
-}
-
-// sortedKeys returns m's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

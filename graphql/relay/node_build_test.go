@@ -2,18 +2,11 @@ package relay_test
 
 import (
 	"context"
-	"encoding/json"
-	"io"
-	"log/slog"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphql/relay"
-	"github.com/gqlkit/gqlkit/graphqlhttp"
-	"github.com/gqlkit/gqlkit/limits"
 )
 
 // TestRegister checks Register's and NewNodes' refusals, each call's
@@ -134,34 +127,6 @@ func TestNodeFromOtherFields(t *testing.T) {
 	}
 }
 
-// postNode sends query with vars to a graphqlhttp server of schema with
-// the cost limit maxCost and returns the status and body.
-func postNode(t *testing.T, schema *graphql.Schema, maxCost int, query string, vars map[string]any) (int, string) {
-	t.Helper()
-	cfg := graphqlhttp.Config{Limits: limits.Config{MaxCost: maxCost}}
-	cfg.Presenter.Logger = slog.New(slog.DiscardHandler)
-	h, err := graphqlhttp.New(schema, cfg)
-	if err != nil {
-		t.Fatalf("graphqlhttp.New: %v", err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp, err := http.Post(srv.URL, "application/json", strings.NewReader(string(body)))
-	if err != nil {
-		t.Fatalf("POST: %v", err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, string(b)
-}
-
 // TestNodesHTTP checks over HTTP that nodes counts its selection MaxIDs
 // times in the cost, whatever the number of IDs, and that a bad ID is
 // refused on the wire as BAD_USER_INPUT at the field's path.
@@ -171,15 +136,15 @@ func TestNodesHTTP(t *testing.T) {
 	const q = `query($ids: [ID!]!) { nodes(ids: $ids) { ... on Book { title } } }`
 	vars := map[string]any{"ids": bookIDs(1, 2)}
 	const cost = 1 + relay.DefaultMaxNodeIDs*1
-	status, body := postNode(t, schema, cost, q, vars)
+	status, body := postSchema(t, schema, cost, q, vars)
 	if want := `{"data":{"nodes":[{"title":"Dune"},{"title":"Emma"}]}}`; status != 200 || body != want {
 		t.Errorf("at cost %d: %d %s, want 200 %s", cost, status, body, want)
 	}
-	status, body = postNode(t, schema, cost-1, q, vars)
+	status, body = postSchema(t, schema, cost-1, q, vars)
 	if want := costBody(cost-1, cost); status != 400 || body != want {
 		t.Errorf("at cost %d: %d %s, want 400 %s", cost-1, status, body, want)
 	}
-	status, body = postNode(t, schema, 0, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": strings.Repeat("x", 15_000)})
+	status, body = postSchema(t, schema, 0, `query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": strings.Repeat("x", 15_000)})
 	want := `{"data":{"node":null},"errors":[{"message":"Argument \"id\" is not a node ID.","locations":[{"line":1,"column":19}],"path":["node"],"extensions":{"code":"BAD_USER_INPUT"}}]}`
 	if status != 200 || body != want {
 		t.Errorf("a 15 kB ID: %d %.300s\nwant 200 %s", status, body, want)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"sync/atomic"
 	"testing"
 
@@ -158,11 +157,11 @@ func nodeErr(field, data, msg string, col int) string {
 		data, msg, col, field)
 }
 
-// ids returns the global IDs of books with the given IDs.
+// bookIDs returns the global IDs of the books with the given IDs.
 func bookIDs(ids ...int) []any {
 	out := make([]any, len(ids))
 	for i, id := range ids {
 		out[i] = relay.GlobalID("Book", fmt.Sprint(id))
 	}
-	return slices.Clip(out)
+	return out
 }
