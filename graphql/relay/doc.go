@@ -83,7 +83,8 @@
 // with which a Relay client fetches any object again by its global ID.
 // There is no package state: each schema makes its own Nodes. An object
 // lists [Nodes.Interface] in its Interfaces, gets its id field from
-// [IDField] and is given its fetcher with [Register]:
+// [IDField] and is given its fetcher with [Register] (or, to fetch the
+// nodes of one type with one statement, [RegisterBatch]):
 //
 //	nodes, _ := relay.NewNodes(relay.NodesConfig{})
 //	book := &graphql.Object{Name: "Book", Interfaces: []*graphql.Interface{nodes.Interface()},

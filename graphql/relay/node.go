@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 
-	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql"
 )
 
@@ -36,7 +35,8 @@ type NodesConfig struct {
 // root fields node(id:) and nodes(ids:) of Relay's Global Object
 // Identification need. Make one with [NewNodes], list [Nodes.Interface]
 // in the Interfaces of each Node object (whose id field [IDField] makes),
-// [Register] each object with its fetcher, and add [Nodes.NodeField] and
+// [Register] each object with its fetcher (or [RegisterBatch], with one
+// that fetches many at once), and add [Nodes.NodeField] and
 // [Nodes.NodesField] to the query type; then build the schema.
 //
 // Register every object before the schema is built: a Nodes is read-only
@@ -53,8 +53,9 @@ type Nodes struct {
 
 // nodeType is one registered object.
 type nodeType struct {
-	obj   *graphql.Object
-	fetch func(ctx context.Context, id string) (any, error)
+	obj *graphql.Object
+	// fetch returns one value for each local ID, nil where there is none.
+	fetch func(ctx context.Context, ids []string) ([]any, error)
 }
 
 // NewNodes returns a Nodes without objects and its Node interface.
@@ -84,93 +85,6 @@ func NewNodes(cfg NodesConfig) (*Nodes, error) {
 // that implement it.
 func (n *Nodes) Interface() *graphql.Interface { return n.iface }
 
-// Register makes obj a Node object fetched by fetch: node(id:) and
-// nodes(ids:) call fetch with the local ID of a global ID of type
-// obj.Name ([ParseGlobalID]). fetch returns the object's value, or a nil
-// value (a nil pointer, map or interface) or an error wrapping
-// [errcode.ErrNotFound] when there is none, which makes the node null;
-// another error is the field's error, masked as any resolver's.
-//
-// Without [NodesConfig].ResolveType, the Go type T tells a Node value's
-// object (as it does for values of Node from other fields): T must be a
-// concrete type, and no other Node object may be registered with T (or
-// *T, or the struct T points to). Register refuses a nil argument, an
-// obj that does not list [Nodes.Interface] in its Interfaces, an object
-// name registered before, and such a T, all in one error.
-func Register[T any](n *Nodes, obj *graphql.Object, fetch func(ctx context.Context, id string) (T, error)) error {
-	if n == nil || obj == nil || fetch == nil {
-		return errors.New("relay: Register needs a Nodes, an object and a fetch function")
-	}
-	var errs []error
-	if !slices.Contains(obj.Interfaces, n.iface) {
-		errs = append(errs, fmt.Errorf("relay: Register(%s): the object does not list the Node interface of this Nodes in its Interfaces", obj.Name))
-	}
-	if _, ok := n.byName[obj.Name]; ok {
-		errs = append(errs, fmt.Errorf("relay: Register(%s): an object named %s is registered already", obj.Name, obj.Name))
-	}
-	t := reflect.TypeFor[T]()
-	goTypes := []reflect.Type{t}
-	switch {
-	case t.Kind() == reflect.Struct:
-		goTypes = append(goTypes, reflect.PointerTo(t))
-	case t.Kind() == reflect.Pointer && t.Elem().Kind() == reflect.Struct:
-		goTypes = append(goTypes, t.Elem())
-	}
-	if n.cfg.ResolveType == nil {
-		if t.Kind() == reflect.Interface {
-			errs = append(errs, fmt.Errorf("relay: Register(%s): the fetcher returns %s, an interface, which does not tell a value's object: return a concrete type or set NodesConfig.ResolveType", obj.Name, t))
-		}
-		for _, gt := range goTypes {
-			if other, ok := n.byGo[gt]; ok {
-				errs = append(errs, fmt.Errorf("relay: Register(%s): %s is the Go type of %s too, so it does not tell a value's object: set NodesConfig.ResolveType", obj.Name, gt, other))
-				break
-			}
-		}
-	}
-	if len(errs) > 0 {
-		return errors.Join(errs...)
-	}
-	nillable := false
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
-		nillable = true
-	}
-	n.byName[obj.Name] = &nodeType{obj: obj, fetch: func(ctx context.Context, id string) (any, error) {
-		v, err := fetch(ctx, id)
-		if err != nil {
-			if errors.Is(err, errcode.ErrNotFound) {
-				return nil, nil
-			}
-			return nil, err
-		}
-		if nillable {
-			if rv := reflect.ValueOf(v); !rv.IsValid() || rv.IsNil() {
-				return nil, nil
-			}
-		}
-		return v, nil
-	}}
-	for _, gt := range goTypes {
-		n.byGo[gt] = obj.Name
-	}
-	return nil
-}
-
-// IDField returns the id: ID! field of the Node object called typeName
-// whose values are of Go type T: it writes [GlobalID](typeName,
-// localID(value)).
-func IDField[T any](typeName string, localID func(T) string) graphql.Field {
-	return graphql.Field{
-		Name:        "id",
-		Type:        graphql.NewNonNull(graphql.ID),
-		Description: "The object's global ID: opaque, and the same for as long as the object exists.",
-		Typed: graphql.Resolver(func(_ context.Context, v T, _ graphql.NoArgs) (string, error) {
-			return GlobalID(typeName, localID(v)), nil
-		}),
-		Cost: graphql.Cost{Weight: -1},
-	}
-}
-
 // NodeField returns node(id: ID!): Node, which fetches the object of a
 // global ID: null when its fetcher finds none. An ID that
 // [ParseGlobalID] refuses, or of a type that is not registered, is a
@@ -190,7 +104,11 @@ func (n *Nodes) NodeField() graphql.Field {
 			if err != nil {
 				return nil, badInput(messageNodeID)
 			}
-			return n.fetch(ctx, nt, local)
+			vs, err := nt.fetch(ctx, []string{local})
+			if err != nil {
+				return nil, err
+			}
+			return n.checkType(ctx, nt, vs[0])
 		}),
 	}
 }
@@ -199,7 +117,9 @@ func (n *Nodes) NodeField() graphql.Field {
 // objects of global IDs: one item per ID, in their order, null for an ID
 // whose object is not found. At most [NodesConfig].MaxIDs IDs are taken,
 // and the field's cost counts its selection that many times (an upper
-// bound known before anything runs). An ID asked twice is fetched once.
+// bound known before anything runs). An ID asked twice is fetched once,
+// and a fetcher given with [RegisterBatch] is called once for all the IDs
+// of its object.
 // Too many IDs, or one that node(id:) would refuse, is a BAD_USER_INPUT
 // error at the field's path, and nothing is fetched:
 //
@@ -269,12 +189,11 @@ func (n *Nodes) parse(s string) (*nodeType, string, error) {
 	return nt, local, nil
 }
 
-// fetch fetches one node; with NodesConfig.ResolveType it checks that the
-// value is of the ID's type.
-func (n *Nodes) fetch(ctx context.Context, nt *nodeType, local string) (any, error) {
-	v, err := nt.fetch(ctx, local)
-	if err != nil || v == nil || n.cfg.ResolveType == nil {
-		return v, err
+// checkType returns v, a value that nt's fetcher returned; with
+// NodesConfig.ResolveType, an error unless it names nt's object.
+func (n *Nodes) checkType(ctx context.Context, nt *nodeType, v any) (any, error) {
+	if v == nil || n.cfg.ResolveType == nil {
+		return v, nil
 	}
 	name, err := n.cfg.ResolveType(ctx, v)
 	if err != nil {
@@ -286,37 +205,56 @@ func (n *Nodes) fetch(ctx context.Context, nt *nodeType, local string) (any, err
 	return v, nil
 }
 
-// fetchAll is the resolver of nodes.
+// batch is the IDs of one object that nodes fetches in one call.
+type batch struct {
+	nt     *nodeType
+	locals []string
+	at     []int // the index in ids of each local ID
+}
+
+// fetchAll is the resolver of nodes: it checks every ID, then calls each
+// object's fetcher once with its IDs, each ID once, in the order first
+// asked.
 func (n *Nodes) fetchAll(ctx context.Context, ids []string) ([]any, error) {
 	if len(ids) > n.maxIDs {
 		return nil, badInput(messageTooMany, len(ids), n.maxIDs)
 	}
-	type parsed struct {
-		nt    *nodeType
-		local string
-	}
-	ps := make([]parsed, len(ids))
+	var batches []*batch
+	first := make(map[string]int, len(ids)) // a global ID's first index: IDs have one spelling
 	for i, id := range ids {
 		nt, local, err := n.parse(id)
 		if err != nil {
 			return nil, badInput(messageNodesIDs, i)
 		}
-		ps[i] = parsed{nt, local}
-	}
-	out := make([]any, len(ids))
-	for i, p := range ps {
-		if j := slices.Index(ids[:i], ids[i]); j >= 0 {
-			out[i] = out[j]
+		if _, ok := first[id]; ok {
 			continue
 		}
+		first[id] = i
+		k := slices.IndexFunc(batches, func(b *batch) bool { return b.nt == nt })
+		if k < 0 {
+			k = len(batches)
+			batches = append(batches, &batch{nt: nt})
+		}
+		batches[k].locals = append(batches[k].locals, local)
+		batches[k].at = append(batches[k].at, i)
+	}
+	out := make([]any, len(ids))
+	for _, b := range batches {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		v, err := n.fetch(ctx, p.nt, p.local)
+		vs, err := b.nt.fetch(ctx, b.locals)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = v
+		for k, v := range vs {
+			if out[b.at[k]], err = n.checkType(ctx, b.nt, v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, id := range ids {
+		out[i] = out[first[id]]
 	}
 	return out, nil
 }

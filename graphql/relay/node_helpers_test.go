@@ -125,8 +125,15 @@ func newNodeTypes(t *testing.T, l *library, cfg relay.NodesConfig) nodeTypes {
 func newNodeSchema(t *testing.T, l *library, cfg relay.NodesConfig) (*graphql.Schema, *relay.Nodes) {
 	t.Helper()
 	nt := newNodeTypes(t, l, cfg)
-	if err := relay.Register(nt.nodes, nt.book, l.book); err != nil {
-		t.Fatalf("Register(Book): %v", err)
+	return buildNodeSchema(t, l, nt, relay.Register(nt.nodes, nt.book, l.book))
+}
+
+// buildNodeSchema is newNodeSchema for nt, whose Book was registered with
+// the error registered.
+func buildNodeSchema(t *testing.T, l *library, nt nodeTypes, registered error) (*graphql.Schema, *relay.Nodes) {
+	t.Helper()
+	if registered != nil {
+		t.Fatalf("registering Book: %v", registered)
 	}
 	if err := relay.Register(nt.nodes, nt.author, l.author); err != nil {
 		t.Fatalf("Register(Author): %v", err)
