@@ -71,7 +71,7 @@ func NewNodes(cfg NodesConfig) (*Nodes, error) {
 		Name:        "Node",
 		Description: "An object with a global ID, which node(id:) fetches again.",
 		Fields: graphql.Fields{
-			{Name: "id", Type: graphql.NewNonNull(graphql.ID), Description: "The object's global ID: opaque, and the same for as long as the object exists."},
+			{Name: "id", Type: graphql.NewNonNull(graphql.ID), Description: idDescription},
 		},
 		ResolveType: n.resolveType,
 	}

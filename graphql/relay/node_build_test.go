@@ -150,3 +150,35 @@ func TestNodesHTTP(t *testing.T) {
 		t.Errorf("a 15 kB ID: %d %.300s\nwant 200 %s", status, body, want)
 	}
 }
+
+// TestNodesSDL checks the shape of the Node interface and of the node
+// and nodes fields, as Schema.SDL prints them.
+func TestNodesSDL(t *testing.T) {
+	schema, _ := newNodeSchema(t, newLibrary(), relay.NodesConfig{MaxIDs: 7})
+	sdl := schema.SDL()
+	for _, want := range []string{
+		`"""An object with a global ID, which node(id:) fetches again."""
+interface Node {
+  """The object's global ID, by which node(id:) fetches it."""
+  id: ID!
+}`,
+		`  """Fetches the object of a global ID; null when there is none."""
+  node(
+    """The global ID of the object, as its id field gives it."""
+    id: ID!
+  ): Node
+`,
+		`  nodes(
+    """The global IDs of the objects, as their id fields give them."""
+    ids: [ID!]!
+  ): [Node]!
+`,
+		"Fetches the objects of global IDs (at most 7), in their order",
+		"type Book implements Node {\n",
+		"type Author implements Node {\n",
+	} {
+		if !strings.Contains(sdl, want) {
+			t.Errorf("Schema.SDL() lacks\n%s\nin\n%s", want, sdl)
+		}
+	}
+}

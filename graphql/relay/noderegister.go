@@ -137,6 +137,10 @@ func presenter[T any]() func(T) any {
 	return func(v T) any { return v }
 }
 
+// idDescription is the description of the id fields of Node and of its
+// objects.
+const idDescription = "The object's global ID, by which node(id:) fetches it."
+
 // IDField returns the id: ID! field of the Node object called typeName
 // whose values are of Go type T: it writes [GlobalID](typeName,
 // localID(value)).
@@ -144,7 +148,7 @@ func IDField[T any](typeName string, localID func(T) string) graphql.Field {
 	return graphql.Field{
 		Name:        "id",
 		Type:        graphql.NewNonNull(graphql.ID),
-		Description: "The object's global ID: opaque, and the same for as long as the object exists.",
+		Description: idDescription,
 		Typed: graphql.Resolver(func(_ context.Context, v T, _ graphql.NoArgs) (string, error) {
 			return GlobalID(typeName, localID(v)), nil
 		}),
