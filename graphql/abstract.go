@@ -8,11 +8,14 @@ import "context"
 // that object's own fields with a fragment ("... on Book { isbn }").
 //
 // Fields are declared as on an [Object], with [Fields] or lazily with a
-// [FieldsFunc]; only their Name, Type, Args, Description and
-// DeprecationReason mean something here: the implementing object resolves
-// its own fields, with its own resolvers, middleware and cost. Interfaces
-// lists the interfaces this one implements (interfaces may implement
-// interfaces, as in the October 2021 specification).
+// [FieldsFunc], and there must be at least one; only their Name, Type,
+// Args, Description and DeprecationReason mean something here: the
+// implementing object resolves its own fields, with its own resolvers,
+// middleware and cost, so NewSchema refuses an interface field with
+// Resolve, Typed, Batch, Middleware, Cost or Public, or with Rules on an
+// argument. Interfaces lists the interfaces this one implements
+// (interfaces may implement interfaces, as in the October 2021
+// specification).
 //
 // NewSchema checks every implementation as graphql-js's validateSchema
 // does: an object or interface that names an interface has each of its
@@ -43,8 +46,7 @@ func (*Interface) isType()            {}
 // Union is an abstract output type whose values are of one of its member
 // objects; it has no fields of its own (only __typename), so a client
 // selects each member's fields with a fragment. NewSchema refuses a union
-// without members, with a member listed twice, or with a member that is
-// not an object.
+// without members, with a member listed twice, or with a nil member.
 //
 // How a value is matched to its object is described at [ResolveTypeFunc].
 type Union struct {

@@ -3,6 +3,7 @@ package graphql_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -205,4 +206,53 @@ func TestNewSchemaAbstractSubtypes(t *testing.T) {
 		graphql.Field{Name: "e", Type: graphql.NewNonNull(graphql.String)},
 		graphql.Field{Name: "own", Type: graphql.String})
 	newSchema(t, withTypes(o))
+}
+
+// Broken abstract definitions of every kind, together: errors, never a
+// panic or a hang.
+func TestNewSchemaAbstractNeverPanics(t *testing.T) {
+	var nilIface *graphql.Interface
+	var nilUnion *graphql.Union
+	var nilObj *graphql.Object
+	// An interface whose fields make a new interface on every call, and an
+	// interface whose fields are itself.
+	var endless func(n int) *graphql.Interface
+	endless = func(n int) *graphql.Interface {
+		return &graphql.Interface{Name: "E" + strconv.Itoa(n), Fields: graphql.FieldsFunc(func() graphql.Fields {
+			return graphql.Fields{{Name: "next", Type: endless(n + 1)}}
+		})}
+	}
+	self := &graphql.Interface{Name: "Self"}
+	self.Fields = graphql.FieldsFunc(func() graphql.Fields { return graphql.Fields{{Name: "me", Type: self}} })
+	self.Interfaces = ifaces(self, nilIface)
+	cfg := graphql.SchemaConfig{
+		Query: queryWith(
+			graphql.Field{Name: "a", Type: nilIface},
+			graphql.Field{Name: "b", Type: graphql.NewList(nilUnion)},
+			graphql.Field{Name: "c", Type: &graphql.Union{Name: "U", Types: []*graphql.Object{nilObj}}},
+			graphql.Field{Name: "d", Type: self},
+			graphql.Field{Name: "e", Type: &graphql.Interface{Name: "P", Fields: graphql.FieldsFunc(func() graphql.Fields { panic("not ready") })}},
+			graphql.Field{Name: "f", Type: endless(0)},
+		),
+		Types: []graphql.NamedType{nilIface, object("O", ifaces(self, nilIface), graphql.Field{Name: "me", Type: self})},
+	}
+	_, err := graphql.NewSchema(cfg)
+	if err == nil {
+		t.Fatal("NewSchema succeeded")
+	}
+	for _, part := range []string{
+		"SchemaConfig.Types contains a nil type",
+		"Query.a has a nil type",
+		"Query.b has a nil type",
+		"union U: member 0 is nil",
+		"interface Self implements itself",
+		"interface Self: interface 1 of its Interfaces is nil",
+		"object O: interface 1 of its Interfaces is nil",
+		"the fields of P panicked: not ready",
+		"the schema has more than 10000 types",
+	} {
+		if !strings.Contains(err.Error(), part) {
+			t.Errorf("error lacks %q", part)
+		}
+	}
 }

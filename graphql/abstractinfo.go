@@ -52,15 +52,7 @@ func newAbstractInfo(t NamedType) *abstractInfo {
 // refused, since each object resolves its own.
 func (b *builder) compileInterface(it *Interface) {
 	info := b.s.abstracts[it]
-	fs := b.fieldsOf(it)
-	if len(fs) == 0 && !b.broken[it] {
-		b.errorf("graphql: interface %s has no fields", it.Name)
-	}
-	for _, f := range fs {
-		coord := it.Name + "." + f.Name
-		if !b.fieldHead("interface "+it.Name, coord, f, info.fieldByName, false) {
-			continue
-		}
+	b.eachField("interface", it, info.fieldByName, false, func(f Field, coord string) {
 		if extra := resolvingParts(f); len(extra) > 0 {
 			b.errorf("graphql: interface field %s has %s, which an interface field cannot have: each object that implements %s resolves the field itself (an interface field takes only Name, Type, Args, Description and DeprecationReason)",
 				coord, strings.Join(extra, ", "), it.Name)
@@ -69,7 +61,7 @@ func (b *builder) compileInterface(it *Interface) {
 		b.compileArgs(fi, f.Args)
 		info.fields = append(info.fields, fi)
 		info.fieldByName[f.Name] = fi
-	}
+	})
 }
 
 // resolvingParts names what f has that only an object's field can use.

@@ -73,6 +73,42 @@
 // (descriptions, enum values, scalar functions), so do not change them
 // after NewSchema. [Schema.SDL] prints it as graphql-js's printSchema would.
 //
+// # Interfaces and unions
+//
+// An [*Interface] lists the fields that every type implementing it has; an
+// object, or another interface, names the interfaces it implements in its
+// Interfaces and declares their fields itself, with its own resolvers. A
+// [*Union] lists member objects, which need share no field. A field of
+// either type returns a value of one of their possible objects, whose own
+// fields a client selects with fragments ("... on Book { isbn }"):
+//
+//	node := &graphql.Interface{Name: "Node", Fields: graphql.Fields{
+//		{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+//	}}
+//	book := &graphql.Object{Name: "Book", Interfaces: []*graphql.Interface{node},
+//		Fields: graphql.Fields{
+//			{Name: "id", Type: graphql.NewNonNull(graphql.ID)},
+//			{Name: "isbn", Type: graphql.String},
+//		}}
+//	search := &graphql.Union{Name: "SearchResult", Types: []*graphql.Object{book, author}}
+//
+// An object that implements an interface but that no field returns must
+// be listed in SchemaConfig.Types to be one of its possible objects.
+// NewSchema checks every implementation as graphql-js's validateSchema
+// does (each field of the interface, with a type that fits and the same
+// arguments; the interfaces of the interface; no cycles; union members
+// listed once) and refuses resolvers, middleware and costs on an
+// interface's fields, which its objects' own fields carry.
+//
+// The object of each value is found, in order, by the abstract type's
+// ResolveType; by the value's Go type, when NewSchema learnt it for
+// exactly one of the possible objects (from typed resolvers and the
+// struct fields they lead to, as under Typed resolvers); by a map's
+// "__typename" entry; or by the first possible object whose IsTypeOf
+// accepts it. A value that none of them places is a masked field error
+// at its path (see [ResolveTypeFunc]); a typed resolver whose Go result
+// no rule could ever place is a NewSchema error.
+//
 // # Field names
 //
 // A struct field stands for the schema field (or argument, or input
@@ -203,9 +239,10 @@
 // that graphql-js's getIntrospectionQuery (every option) gives a result that
 // buildClientSchema accepts and printSchema prints exactly as [Schema.SDL].
 // Types come in a stable order: the order in which graphql-js collects them.
+// An interface's possibleTypes are the objects that implement it, in that
+// order; a union's are its members, in the order declared.
 //
 // # Not supported
 //
-// Interfaces, unions, subscriptions, custom directives and SDL-first
-// schemas.
+// Subscriptions, custom directives and SDL-first schemas.
 package graphql

@@ -21,7 +21,10 @@ type SchemaConfig struct {
 	// has no mutations.
 	Mutation *Object
 	// Types lists named types that should be part of the schema even though
-	// no field refers to them. They come first in the type order.
+	// no field refers to them, such as an object that implements an
+	// interface but that no field returns (it is one of the interface's
+	// possible objects only if it is in the schema). They come first in
+	// the type order.
 	Types []NamedType
 	// Description is the schema's description, shown by introspection.
 	Description string

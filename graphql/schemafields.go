@@ -7,15 +7,7 @@ import "fmt"
 
 func (b *builder) compileObject(o *Object) {
 	info := b.s.objects[o]
-	fs := b.fieldsOf(o)
-	if len(fs) == 0 && !b.broken[o] {
-		b.errorf("graphql: object %s has no fields", o.Name)
-	}
-	for _, f := range fs {
-		coord := o.Name + "." + f.Name
-		if !b.fieldHead("object "+o.Name, coord, f, info.byName, info.intro) {
-			continue
-		}
+	b.eachField("object", o, info.byName, info.intro, func(f Field, coord string) {
 		var typed *typedField
 		if f.Typed != nil {
 			sig := f.Typed.signature()
@@ -61,6 +53,23 @@ func (b *builder) compileObject(o *Object) {
 		}
 		info.fields = append(info.fields, fi)
 		info.byName[f.Name] = fi
+	})
+}
+
+// eachField calls compile with each field of t, an object or an interface
+// (kind), whose name and type are fit to compile (see fieldHead), and its
+// coordinates; it reports a type without fields.
+func (b *builder) eachField(kind string, t NamedType, byName map[string]*fieldInfo, intro bool, compile func(f Field, coord string)) {
+	name := t.TypeName()
+	fs := b.fieldsOf(t)
+	if len(fs) == 0 && !b.broken[t] {
+		b.errorf("graphql: %s %s has no fields", kind, name)
+	}
+	for _, f := range fs {
+		coord := name + "." + f.Name
+		if b.fieldHead(kind+" "+name, coord, f, byName, intro) {
+			compile(f, coord)
+		}
 	}
 }
 

@@ -143,3 +143,21 @@ func TestTypedAbstractAmbiguous(t *testing.T) {
 		t.Errorf("errors:\n got %s\nwant %s", strings.Join(got, "\n     "), want)
 	}
 }
+
+// A batch resolver's results are checked as a typed resolver's.
+func TestBatchAbstract(t *testing.T) {
+	idNN := graphql.NewNonNull(graphql.ID)
+	n := iface("Node", nil, graphql.Field{Name: "id", Type: idNN})
+	book := object("Book", ifaces(n), graphql.Field{Name: "id", Type: idNN})
+	u := &graphql.Union{Name: "U", Types: []*graphql.Object{book}}
+	book.Fields = append(book.Fields.(graphql.Fields),
+		graphql.Field{Name: "related", Type: graphql.NewList(n), Batch: graphql.Batch(func(context.Context, []*bookGo, graphql.NoArgs) ([][]nodeGo, error) { return nil, nil })},
+		graphql.Field{Name: "other", Type: u, Batch: graphql.Batch(func(context.Context, []*bookGo, graphql.NoArgs) ([]*strangerGo, error) { return nil, nil })})
+	cfg := graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "book", Type: book,
+		Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*bookGo, error) { return nil, nil })})}
+	got := errorLines(t, cfg)
+	want := "graphql: Book.other: the resolver returns *graphql_test.strangerGo, which cannot be matched to an object of U: NewSchema learnt it for none of its possible objects (Book), and U has no ResolveType nor its objects an IsTypeOf"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("errors:\n got %s\nwant %s", strings.Join(got, "\n     "), want)
+	}
+}

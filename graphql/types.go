@@ -10,8 +10,8 @@ import (
 )
 
 // Type is any GraphQL type: a named type (a [BuiltinScalar], [*Scalar],
-// [*Enum], [*InputObject] or [*Object]) or a wrapper made with [NewList] and
-// [NewNonNull].
+// [*Enum], [*InputObject], [*Object], [*Interface] or [*Union]) or a wrapper
+// made with [NewList] and [NewNonNull].
 type Type interface {
 	// String returns the type as written in GraphQL, for example "[String!]!".
 	String() string
@@ -226,25 +226,28 @@ func (o *Object) String() string   { return o.Name }
 func (o *Object) TypeName() string { return o.Name }
 func (*Object) isType()            {}
 
-// FieldSource supplies the fields of an [Object]: a [Fields] list or a
-// [FieldsFunc] thunk called once, when the schema is built.
+// FieldSource supplies the fields of an [Object] or an [Interface]: a
+// [Fields] list or a [FieldsFunc] thunk called once, when the schema is
+// built.
 type FieldSource interface{ fieldList() Fields }
 
 // Fields is a list of fields in declaration order.
 type Fields []Field
 
-// FieldsFunc returns the fields of an object; it is called once, when the
-// schema is built, so it may refer to types declared after the object.
+// FieldsFunc returns the fields of an object or an interface; it is called
+// once, when the schema is built, so it may refer to types declared after
+// the object.
 type FieldsFunc func() Fields
 
 func (f Fields) fieldList() Fields     { return f }
 func (f FieldsFunc) fieldList() Fields { return f() }
 
-// Field is one field of an [Object]. Only Name and Type are required ("a bare
-// type"); a field without a resolver (Typed or Resolve) reads the
-// same-named map key, exported struct field (its `graphql` tag name counts,
-// else its `json` tag name; see Field names in the package documentation)
-// or method of the parent value.
+// Field is one field of an [Object] (or of an [Interface], where only its
+// Name, Type, Args, Description and DeprecationReason may be set). Only
+// Name and Type are required ("a bare type"); a field without a resolver
+// (Typed or Resolve) reads the same-named map key, exported struct field
+// (its `graphql` tag name counts, else its `json` tag name; see Field names
+// in the package documentation) or method of the parent value.
 type Field struct {
 	Name string
 	Type Type

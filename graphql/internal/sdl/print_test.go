@@ -63,3 +63,53 @@ type Book {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+// Interfaces and unions print as graphql-js prints them: implemented
+// interfaces joined by " & ", union members by " | ".
+func TestPrintAbstract(t *testing.T) {
+	sch, err := gqlparser.LoadSchema(&ast.Source{Input: `
+type Query { node: Node  search: [Result] }
+"Has an id."
+interface Node { id: ID! }
+interface Named implements Node { id: ID!  "The name." name: String }
+type Book implements Node & Named { id: ID!  name: String }
+type Pen { ink: String }
+"Found."
+union Result = Pen | Book
+`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := sdl.Print(sch, []string{"Query", "Node", "ID", "Result", "Pen", "Book", "Named", "String"}, "No longer supported")
+	want := `type Query {
+  node: Node
+  search: [Result]
+}
+
+"""Has an id."""
+interface Node {
+  id: ID!
+}
+
+"""Found."""
+union Result = Pen | Book
+
+type Pen {
+  ink: String
+}
+
+type Book implements Node & Named {
+  id: ID!
+  name: String
+}
+
+interface Named implements Node {
+  id: ID!
+
+  """The name."""
+  name: String
+}`
+	if got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
