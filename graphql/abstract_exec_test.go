@@ -235,3 +235,51 @@ func TestAbstractAmbiguousGoType(t *testing.T) {
 	axCheck(t, s, `{ node { id } }`, nil, `{"data":{"node":null},"errors":[`+axMasked(`["node"]`)+`]}`)
 	axCheck(t, s, `{ a { id } b { id } }`, nil, `{"data":{"a":{"id":"1"},"b":{"id":"2"}}}`)
 }
+
+// TestAbstractConditional: @skip and @include with variables on abstract
+// fields and on fragments inside them, over several executions of one
+// prepared operation (whose per-object plans are then cached).
+func TestAbstractConditional(t *testing.T) {
+	s := axCatalog(t, axOptions{})
+	op := prepare(t, s, `query($v: Boolean!, $w: Boolean!) {
+		search @include(if: $v) { __typename ... on Book @include(if: $w) { isbn } ... on Named @skip(if: $w) { name } }
+		maybe { ... on Book { id } ... on Book @include(if: $v) { name } }
+	}`)
+	root := map[string]any{"search": []any{axDune, axHerbert}, "maybe": axEmma}
+	for range 3 {
+		for _, tc := range []struct{ vars, want string }{
+			{`{"v":true,"w":true}`, `{"search":[{"__typename":"Book","isbn":"978-0441"},{"__typename":"Author"}],"maybe":{"id":"b2","name":"Emma"}}`},
+			{`{"v":true,"w":false}`, `{"search":[{"__typename":"Book","name":"Dune"},{"__typename":"Author","name":"Frank Herbert"}],"maybe":{"id":"b2","name":"Emma"}}`},
+			{`{"v":false,"w":true}`, `{"maybe":{"id":"b2"}}`},
+		} {
+			res := execute(op, context.Background(), graphql.ExecParams{Root: root, Variables: decodeVariables(t, tc.vars)})
+			if string(res.Data) != tc.want || len(res.Errors) > 0 {
+				t.Errorf("%s: got %s %v\nwant %s", tc.vars, res.Data, res.Errors, tc.want)
+			}
+		}
+	}
+}
+
+// TestAbstractFragmentCycles: a fragment cycle through interface and union
+// fragments is refused by validation and, on a document never validated,
+// by Prepare.
+func TestAbstractFragmentCycles(t *testing.T) {
+	s := axCatalog(t, axOptions{})
+	q := `{ node { ...A } } fragment A on Node { ... on Book { ...B } } fragment B on SearchResult { ... on Named { ...A } }`
+	got := axDo(t, s, q, nil, "")
+	want := `{"errors":[{"message":"Cannot spread fragment \"A\" within itself via \"B\".","locations":[{"line":1,"column":110}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	doc, err := graphql.ParseQuery(q, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	op, errs := s.Prepare(doc, "")
+	if op != nil || len(errs) != 1 || !errors.Is(errs[0], graphql.ErrInvalidDocument) {
+		t.Fatalf("Prepare: %v %v", op, errs)
+	}
+	if errs[0].Message != `Cannot spread fragment "A" within itself.` {
+		t.Errorf("Prepare's error: %s", errs[0].Message)
+	}
+}

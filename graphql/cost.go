@@ -119,7 +119,13 @@ func (op *Operation) foldCost() {
 // planned as it goes, which a hostile document could make exponential in
 // its depth, so past plan.MaxSelections of them the cost is the most an
 // int holds.
-type folder struct{ left int }
+//
+// folded holds the cost sets of the per-object plans of abstract fields,
+// which cousins share (see sharedPlanKey): each is folded once.
+type folder struct {
+	left   int
+	folded map[*selectionPlan]plan.CostSet
+}
 
 // set folds the plan of a selection set. Introspection fields and
 // __typename cost nothing and are not followed. A field planned for each
@@ -150,7 +156,15 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 			plans := fp.objectPlans()
 			subs := make([]plan.CostSet, len(plans))
 			for i, osp := range plans {
-				subs[i] = f.set(osp, depth+1)
+				cs, ok := f.folded[osp]
+				if !ok {
+					cs = f.set(osp, depth+1)
+					if f.folded == nil {
+						f.folded = map[*selectionPlan]plan.CostSet{}
+					}
+					f.folded[osp] = cs
+				}
+				subs[i] = cs
 			}
 			sub = plan.MaxOf(subs)
 		} else {
@@ -173,7 +187,7 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 			out.Constant = plan.AddSat(out.Constant, c.weight)
 			continue
 		}
-		out.Fields = append(out.Fields, plan.CostField{Weight: c.weight, Size: size, Sub: sub})
+		out.Add(plan.CostField{Weight: c.weight, Size: size, Sub: sub})
 	}
 	return out
 }

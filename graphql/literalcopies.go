@@ -39,18 +39,23 @@ func (p *planner) keepArgs(f *ast.Field, args ast.ArgumentList) ast.ArgumentList
 // keepConditional copies, while Prepare runs, the arguments of every field
 // that executions may plan: those below the fields of sp, and of its
 // sub-plans, whose sub-selection depends on a variable's @skip or
-// @include. seen holds the fragments walked already: each is walked once.
-func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, depth int) {
+// @include. seen holds the fragments walked already: each is walked once;
+// walked, the per-object plans of abstract fields, which cousins share
+// (see sharedPlanKey).
+func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, walked map[*selectionPlan]bool, depth int) {
 	if sp == nil || depth > plan.MaxDepth {
 		return
 	}
 	for _, fp := range sp.fields {
 		switch {
 		case fp.child != nil:
-			p.keepConditional(fp.child, seen, depth+1)
+			p.keepConditional(fp.child, seen, walked, depth+1)
 		case fp.abs != nil && !fp.dynamic:
 			for i := range fp.abs.plans {
-				p.keepConditional(fp.abs.plans[i].Load(), seen, depth+1)
+				if osp := fp.abs.plans[i].Load(); !walked[osp] {
+					walked[osp] = true
+					p.keepConditional(osp, seen, walked, depth+1)
+				}
 			}
 		case fp.dynamic:
 			for _, o := range fp.occ {

@@ -81,18 +81,20 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", plan.MaxSelections), Err: ErrInvalidDocument}}
 	}
 	if p.conditional {
-		p.keepConditional(op.plan, map[string]bool{}, 0)
+		p.keepConditional(op.plan, map[string]bool{}, map[*selectionPlan]bool{}, 0)
 	}
-	p.arena, p.preparing = planArena{}, false // executions plan with memory of their own
-	if err := op.checkArguments(op.plan, 0); err != nil {
+	p.arena, p.preparing, p.shared = planArena{}, false, nil // executions plan with memory of their own
+	if err := op.checkArguments(op.plan, 0, nil); err != nil {
 		return nil, gqlerror.List{err}
 	}
 	return op, nil
 }
 
 // checkArguments reports the first literal argument that could not be
-// coerced, before anything runs.
-func (op *Operation) checkArguments(sp *selectionPlan, depth int) *gqlerror.Error {
+// coerced, before anything runs. seen holds the per-object plans of
+// abstract fields checked already, which cousins share (see
+// sharedPlanKey): each is checked once.
+func (op *Operation) checkArguments(sp *selectionPlan, depth int, seen map[*selectionPlan]bool) *gqlerror.Error {
 	if sp == nil || depth > 64 {
 		return nil
 	}
@@ -100,12 +102,20 @@ func (op *Operation) checkArguments(sp *selectionPlan, depth int) *gqlerror.Erro
 		if fp.argsErr != nil {
 			return &gqlerror.Error{Message: fp.argsErr.Error(), Locations: fp.locs[:1], Err: ErrInvalidDocument}
 		}
-		if err := op.checkArguments(fp.child, depth+1); err != nil {
+		if err := op.checkArguments(fp.child, depth+1, seen); err != nil {
 			return err
 		}
 		if fp.abs != nil && !fp.dynamic {
+			if seen == nil {
+				seen = map[*selectionPlan]bool{}
+			}
 			for i := range fp.abs.plans {
-				if err := op.checkArguments(fp.abs.plans[i].Load(), depth+1); err != nil {
+				osp := fp.abs.plans[i].Load()
+				if seen[osp] {
+					continue
+				}
+				seen[osp] = true
+				if err := op.checkArguments(osp, depth+1, seen); err != nil {
 					return err
 				}
 			}

@@ -116,6 +116,10 @@ type planner struct {
 	// planabstract.go); without them, it never passes the selections
 	// plan.CheckShape counted.
 	planned int
+	// shared holds the per-object plans of abstract fields Prepare made,
+	// for the cousins that share them (see sharedPlanKey). Only Prepare
+	// reads it.
+	shared map[sharedPlanKey]*selectionPlan
 }
 
 // planArena hands out the memory of an operation's plans a chunk at a

@@ -1,7 +1,9 @@
 package graphql
 
 import (
+	"encoding/binary"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -91,9 +93,66 @@ func (p *planner) planObjects(fp *fieldPlan) {
 	if !p.preparing {
 		return // planned for each object when a value of it comes
 	}
+	path, nodes := responsePath(fp), nodesKey(a.fields)
 	for i, o := range a.info.possible {
-		a.plans[i].Store(p.plan(o, a.fields, fp))
+		key := sharedPlanKey{path: path, obj: o, first: a.fields[0], rest: nodes}
+		sp := p.shared[key]
+		if sp == nil {
+			sp = p.plan(o, a.fields, fp)
+			if p.shared == nil {
+				p.shared = make(map[sharedPlanKey]*selectionPlan)
+			}
+			p.shared[key] = sp
+		}
+		a.plans[i].Store(sp)
 	}
+}
+
+// sharedPlanKey identifies a per-object plan Prepare made: the object,
+// the field nodes planned (first, and the others as nodesKey gives them)
+// and the response keys of the abstract field and of the fields above it
+// (responsePath). Two abstract fields with the same key are the same
+// field of the response reached through different objects (cousins: the
+// next field of every implementation of an interface whose next field
+// returns it), so they share their plans: a plan's content depends only
+// on its object and nodes, and what it reads of its place (the keys of
+// ResolveInfo.Path) is the same. Without it, a document nesting abstract
+// fields n deep would have possible^n plans; with it, n × possible for
+// the same nodes at each level. Documents that make the nodes differ
+// between cousins are bounded by planner.planned.
+type sharedPlanKey struct {
+	path  string
+	obj   *objectInfo
+	first *ast.Field
+	rest  string
+}
+
+// responsePath returns the response keys from the root down to fp, each
+// followed by a NUL (keys are names, without one).
+func responsePath(fp *fieldPlan) string {
+	n := 0
+	for f := fp; f != nil; f = f.parentField() {
+		n += len(f.key) + 1
+	}
+	b := make([]byte, n)
+	for f := fp; f != nil; f = f.parentField() {
+		n -= len(f.key) + 1
+		copy(b[n:], f.key)
+	}
+	return string(b)
+}
+
+// nodesKey returns the identities of nodes past the first as a string, ""
+// for one node.
+func nodesKey(nodes []*ast.Field) string {
+	if len(nodes) < 2 {
+		return ""
+	}
+	b := make([]byte, 0, 8*(len(nodes)-1))
+	for _, n := range nodes[1:] {
+		b = binary.LittleEndian.AppendUint64(b, uint64(uintptr(unsafe.Pointer(n))))
+	}
+	return string(b)
 }
 
 // objectPlan returns the plan of fp's sub-selection for the i-th possible

@@ -17,22 +17,117 @@ type CostSet struct {
 	Constant int
 	Fields   []CostField
 	Max      []CostSet
+	// Nodes counts the sets and fields Eval visits (saturating): what
+	// evaluating s costs. Whoever builds a set keeps it (Add, MaxOf).
+	Nodes int
+}
+
+// MaxEvalNodes bounds the Nodes of the sets MaxOf builds. The cost sets
+// of cousins (the same field of the response reached through different
+// objects) are shared, so an operation nesting abstract fields n deep
+// folds into n × possible sets, but Eval would walk them as a tree of
+// possible^n: past the bound, MaxOf gives a coarser upper bound that Eval
+// walks once.
+const MaxEvalNodes = 10_000
+
+// Add adds f to s.
+func (s *CostSet) Add(f CostField) {
+	s.Fields = append(s.Fields, f)
+	s.Nodes = AddSat(s.Nodes, AddSat(1, f.Sub.Nodes))
 }
 
 // IsConstant reports whether s costs the same under any variables.
 func (s *CostSet) IsConstant() bool { return len(s.Fields) == 0 && len(s.Max) == 0 }
 
 // MaxOf returns the cost set of the most costly of alts: a constant when
-// each of them is one.
+// each of them is one. When evaluating the largest of them would visit
+// more than MaxEvalNodes, it returns a coarser upper bound instead: the
+// largest constant plus the variable fields of all of them, each field
+// that several share (the same size and the same sub-selection's set)
+// counted once, with its largest weight; the most an int holds when even
+// that is too large.
 func MaxOf(alts []CostSet) CostSet {
-	most := 0
+	most, nodes, constant := 0, 1, true
 	for i := range alts {
-		if !alts[i].IsConstant() {
-			return CostSet{Max: alts}
-		}
+		constant = constant && alts[i].IsConstant()
 		most = max(most, alts[i].Constant)
+		nodes = AddSat(nodes, alts[i].Nodes)
 	}
-	return CostSet{Constant: most}
+	switch {
+	case constant:
+		return CostSet{Constant: most}
+	case nodes <= MaxEvalNodes:
+		return CostSet{Max: alts, Nodes: nodes}
+	}
+	out := CostSet{Constant: most, Nodes: 1}
+	// The fields of out by size and sub-selection. An alternative's n-th
+	// field of a key matches the n-th of out: two equal fields of one
+	// alternative both count.
+	byKey := map[fieldKey][]int{}
+	seen := map[fieldKey]int{} // the current alternative's fields, by key
+	for i := range alts {
+		clear(seen)
+		for _, f := range alts[i].Fields {
+			k := keyOf(f)
+			n := seen[k]
+			seen[k] = n + 1
+			if at := byKey[k]; n < len(at) {
+				out.Fields[at[n]].Weight = max(out.Fields[at[n]].Weight, f.Weight)
+				continue
+			}
+			byKey[k] = append(byKey[k], len(out.Fields))
+			if out.Add(f); out.Nodes > MaxEvalNodes {
+				return CostSet{Constant: math.MaxInt}
+			}
+		}
+		for _, m := range alts[i].Max {
+			if !out.hasMax(m) {
+				out.Max = append(out.Max, m)
+				if out.Nodes = AddSat(out.Nodes, m.Nodes); out.Nodes > MaxEvalNodes {
+					return CostSet{Constant: math.MaxInt}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fieldKey identifies a field by its size and its sub-selection's set.
+type fieldKey struct {
+	size            CostSize
+	constant, nodes int
+	fields          *CostField
+	max             *CostSet
+	nFields, nMax   int
+}
+
+func keyOf(f CostField) fieldKey {
+	k := fieldKey{size: f.Size, constant: f.Sub.Constant, nodes: f.Sub.Nodes, nFields: len(f.Sub.Fields), nMax: len(f.Sub.Max)}
+	if len(f.Sub.Fields) > 0 {
+		k.fields = &f.Sub.Fields[0]
+	}
+	if len(f.Sub.Max) > 0 {
+		k.max = &f.Sub.Max[0]
+	}
+	return k
+}
+
+func (s *CostSet) hasMax(m CostSet) bool {
+	for i := range s.Max {
+		if s.Max[i].same(&m) {
+			return true
+		}
+	}
+	return false
+}
+
+// same reports whether s and o are the one set (copies of it): what a
+// fold gives for cousins.
+func (s *CostSet) same(o *CostSet) bool {
+	return s.Constant == o.Constant && s.Nodes == o.Nodes &&
+		len(s.Fields) == len(o.Fields) && len(s.Max) == len(o.Max) &&
+		(len(s.Fields) == 0 || &s.Fields[0] == &o.Fields[0]) &&
+		(len(s.Max) == 0 || &s.Max[0] == &o.Max[0])
 }
 
 // CostField is a field whose cost depends on the variables: Weight plus

@@ -24,7 +24,8 @@ func TestCostMaxOf(t *testing.T) {
 	if got := MaxOf([]CostSet{{Constant: 3}, {Constant: 7}, {}}); !got.IsConstant() || got.Constant != 7 {
 		t.Errorf("MaxOf of constants = %+v, want the constant 7", got)
 	}
-	byVar := CostSet{Fields: []CostField{{Weight: 1, Size: CostSize{Variable: "n", Fallback: 2}, Sub: CostSet{Constant: 1}}}}
+	var byVar CostSet
+	byVar.Add(CostField{Weight: 1, Size: CostSize{Variable: "n", Fallback: 2}, Sub: CostSet{Constant: 1}})
 	set := CostSet{Constant: 1, Max: MaxOf([]CostSet{{Constant: 5}, byVar}).Max}
 	for _, tc := range []struct {
 		vars map[string]any
@@ -41,5 +42,45 @@ func TestCostMaxOf(t *testing.T) {
 	sat := CostSet{Constant: math.MaxInt - 1, Max: []CostSet{byVar}}
 	if got := sat.Eval(map[string]any{"n": 5}, 0); got != math.MaxInt {
 		t.Errorf("a saturating sum = %d, want math.MaxInt", got)
+	}
+}
+
+// TestCostMaxOfShared: alternatives that share their variable fields (the
+// cousins of an operation nesting abstract fields) are not walked as a
+// tree past MaxEvalNodes: MaxOf merges them into an upper bound that is
+// exact when they differ only in their constants.
+func TestCostMaxOfShared(t *testing.T) {
+	level := CostSet{Constant: 1}
+	for depth := range 12 {
+		alts := make([]CostSet, 10)
+		for i := range alts {
+			alts[i] = CostSet{Constant: i}
+			alts[i].Add(CostField{Weight: 1, Size: CostSize{Variable: "n", Fallback: 1}, Sub: level})
+		}
+		level = MaxOf(alts)
+		if level.Nodes > MaxEvalNodes {
+			t.Fatalf("depth %d: %d nodes", depth, level.Nodes)
+		}
+	}
+	// Each level costs 9 + 1 + n × (the level below), the last 1.
+	want := 1
+	for range 12 {
+		want = 9 + 1 + 2*want
+	}
+	if got := level.Eval(map[string]any{"n": 2}, 0); got != want {
+		t.Errorf("Eval = %d, want %d", got, want)
+	}
+	// Alternatives with different variable fields, past the bound, are
+	// summed: an upper bound.
+	big := CostSet{Constant: 3}
+	for range MaxEvalNodes / 2 {
+		big.Add(CostField{Weight: 1, Size: CostSize{Variable: "n", Fallback: 1}, Sub: CostSet{Constant: 1}})
+	}
+	other := CostSet{Constant: 5}
+	other.Add(CostField{Weight: 1, Size: CostSize{Variable: "m", Fallback: 1}, Sub: CostSet{Constant: 1}})
+	merged := MaxOf([]CostSet{big, other, big})
+	vars := map[string]any{"n": 1, "m": 1}
+	if got, exact := merged.Eval(vars, 0), max(big.Eval(vars, 0), other.Eval(vars, 0)); got < exact {
+		t.Errorf("merged cost %d is below the exact %d", got, exact)
 	}
 }
