@@ -99,7 +99,7 @@ type nodeTypes struct {
 	author *graphql.Object
 }
 
-func newNodeTypes(t *testing.T, l *library, cfg relay.NodesConfig) nodeTypes {
+func newNodeTypes(t testing.TB, l *library, cfg relay.NodesConfig) nodeTypes {
 	t.Helper()
 	nodes, err := relay.NewNodes(cfg)
 	if err != nil {
@@ -122,7 +122,7 @@ func newNodeTypes(t *testing.T, l *library, cfg relay.NodesConfig) nodeTypes {
 
 // newNodeSchema returns a schema with node, nodes and booksConnection
 // (of books implementing Node) over l, and its Nodes.
-func newNodeSchema(t *testing.T, l *library, cfg relay.NodesConfig) (*graphql.Schema, *relay.Nodes) {
+func newNodeSchema(t testing.TB, l *library, cfg relay.NodesConfig) (*graphql.Schema, *relay.Nodes) {
 	t.Helper()
 	nt := newNodeTypes(t, l, cfg)
 	return buildNodeSchema(t, l, nt, relay.Register(nt.nodes, nt.book, l.book))
@@ -130,7 +130,7 @@ func newNodeSchema(t *testing.T, l *library, cfg relay.NodesConfig) (*graphql.Sc
 
 // buildNodeSchema is newNodeSchema for nt, whose Book was registered with
 // the error registered.
-func buildNodeSchema(t *testing.T, l *library, nt nodeTypes, registered error) (*graphql.Schema, *relay.Nodes) {
+func buildNodeSchema(t testing.TB, l *library, nt nodeTypes, registered error) (*graphql.Schema, *relay.Nodes) {
 	t.Helper()
 	if registered != nil {
 		t.Fatalf("registering Book: %v", registered)

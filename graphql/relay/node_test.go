@@ -238,3 +238,32 @@ func TestNodesResolveType(t *testing.T) {
 		t.Errorf("a Cat for a Dog's ID:\ngot  %s\nwant %s", got, want)
 	}
 }
+
+// FuzzNodeField sends arbitrary IDs to node(id:) and nodes(ids:): an ID
+// that ParseGlobalID refuses, or whose type has no fetcher, is refused by
+// both fields; any other is fetched (Book "13" being the fetcher's
+// failure), and nothing panics.
+func FuzzNodeField(f *testing.F) {
+	for _, s := range []string{"", "Qm9vazox", relay.GlobalID("Author", "austen"), relay.GlobalID("Nope", "1"), relay.GlobalID("Book", "13"), "Qm9vazox\n", "Book:1"} {
+		f.Add(s)
+	}
+	schema, _ := newNodeSchema(f, newLibrary(), relay.NodesConfig{})
+	const q = `query($id: ID!) { node(id: $id) { __typename } nodes(ids: [$id, $id]) { __typename } }`
+	f.Fuzz(func(t *testing.T, id string) {
+		res := schema.Do(context.Background(), graphql.Request{Query: q, Variables: map[string]any{"id": id}})
+		typ, local, err := relay.ParseGlobalID(id)
+		switch {
+		case err != nil || typ != "Book" && typ != "Author":
+			if string(res.Data) != "null" || len(res.Errors) != 2 || res.Errors[0].Message != `Argument "id" is not a node ID.` ||
+				res.Errors[1].Message != `Argument "ids" holds a value that is not a node ID, at index 0.` {
+				t.Fatalf("ID %q: data %s, errors %v; want both refused", id, res.Data, res.Errors)
+			}
+		case typ == "Book" && local == "13":
+			if string(res.Data) != "null" || len(res.Errors) != 2 {
+				t.Fatalf("ID %q: data %s, errors %v; want both fields' masked errors", id, res.Data, res.Errors)
+			}
+		case len(res.Errors) > 0:
+			t.Fatalf("ID %q: data %s, errors %v", id, res.Data, res.Errors)
+		}
+	})
+}
