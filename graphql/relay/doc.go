@@ -108,5 +108,8 @@
 // schema that implement Node without a fetcher.
 //
 // A connection's node object may implement Node like any other: the ids
-// of its edges' nodes fetch them again through node and nodes.
+// of its edges' nodes fetch them again through node and nodes. A
+// connection's node type may also be an interface or a union ([New]): a
+// page of Node, or of search results; [Nodes.ResolveType] names the
+// objects of a union whose members are all registered.
 package relay

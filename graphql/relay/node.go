@@ -73,10 +73,7 @@ func NewNodes(cfg NodesConfig) (*Nodes, error) {
 		Fields: graphql.Fields{
 			{Name: "id", Type: graphql.NewNonNull(graphql.ID), Description: idDescription},
 		},
-		ResolveType: n.resolveType,
-	}
-	if cfg.ResolveType != nil {
-		n.iface.ResolveType = cfg.ResolveType
+		ResolveType: n.ResolveType,
 	}
 	return n, nil
 }
@@ -84,6 +81,24 @@ func NewNodes(cfg NodesConfig) (*Nodes, error) {
 // Interface returns the Node interface, for the Interfaces of the objects
 // that implement it.
 func (n *Nodes) Interface() *graphql.Interface { return n.iface }
+
+// ResolveType names the object of a value of a registered Node object:
+// by NodesConfig.ResolveType when set, else by the Go type its fetcher
+// returns (T, *T or the struct T points to); another value is an error.
+// It is the Node interface's ResolveType, and serves as well for a union
+// or another interface whose objects are all registered, which the Go
+// types of their fetchers would not otherwise name:
+//
+//	result := &graphql.Union{Name: "SearchResult", Types: []*graphql.Object{book, author}, ResolveType: nodes.ResolveType}
+func (n *Nodes) ResolveType(ctx context.Context, v any) (string, error) {
+	if n.cfg.ResolveType != nil {
+		return n.cfg.ResolveType(ctx, v)
+	}
+	if name := n.byGo[reflect.TypeOf(v)]; name != "" {
+		return name, nil
+	}
+	return "", fmt.Errorf("relay: no Node object is registered for Go type %T", v)
+}
 
 // NodeField returns node(id: ID!): Node, which fetches the object of a
 // global ID: null when its fetcher finds none. An ID that
@@ -257,13 +272,4 @@ func (n *Nodes) fetchAll(ctx context.Context, ids []string) ([]any, error) {
 		out[i] = out[first[id]]
 	}
 	return out, nil
-}
-
-// resolveType names the object of a Node value by its Go type, as the
-// fetchers' types taught it (when NodesConfig.ResolveType is not set).
-func (n *Nodes) resolveType(_ context.Context, v any) (string, error) {
-	if name := n.byGo[reflect.TypeOf(v)]; name != "" {
-		return name, nil
-	}
-	return "", fmt.Errorf("relay: no Node object is registered for Go type %T", v)
 }
