@@ -19,13 +19,7 @@ type itemKey struct {
 // as its own object, and the pages follow each other by cursor.
 func TestConnectionOfAbstractNodes(t *testing.T) {
 	l := newLibrary()
-	nt := newNodeTypes(t, l, relay.NodesConfig{})
-	if err := relay.Register(nt.nodes, nt.book, l.book); err != nil {
-		t.Fatal(err)
-	}
-	if err := relay.Register(nt.nodes, nt.author, l.author); err != nil {
-		t.Fatal(err)
-	}
+	nt := newRegistered(t, l)
 	items := []any{l.books[0], l.authors["herbert"], l.books[1], l.authors["austen"], l.books[3]}
 	keyOf := func(v any) itemKey {
 		for i, it := range items {

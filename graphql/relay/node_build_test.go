@@ -103,13 +103,7 @@ func TestNodesCheck(t *testing.T) {
 // its object, any other value a masked error at its path.
 func TestNodeFromOtherFields(t *testing.T) {
 	l := newLibrary()
-	nt := newNodeTypes(t, l, relay.NodesConfig{})
-	if err := relay.Register(nt.nodes, nt.book, l.book); err != nil {
-		t.Fatal(err)
-	}
-	if err := relay.Register(nt.nodes, nt.author, l.author); err != nil {
-		t.Fatal(err)
-	}
+	nt := newRegistered(t, l)
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "favourites", Type: graphql.NewList(nt.nodes.Interface()), Resolve: func(context.Context, any, graphql.Args, graphql.ResolveInfo) (any, error) {
 			return []any{l.books[0], *l.authors["austen"], struct{ Name string }{"stray"}, nil}, nil

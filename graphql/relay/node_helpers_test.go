@@ -120,6 +120,20 @@ func newNodeTypes(t testing.TB, l *library, cfg relay.NodesConfig) nodeTypes {
 	return nt
 }
 
+// newRegistered returns the node types over l, with Book and Author
+// registered with their fetchers.
+func newRegistered(t testing.TB, l *library) nodeTypes {
+	t.Helper()
+	nt := newNodeTypes(t, l, relay.NodesConfig{})
+	if err := relay.Register(nt.nodes, nt.book, l.book); err != nil {
+		t.Fatalf("Register(Book): %v", err)
+	}
+	if err := relay.Register(nt.nodes, nt.author, l.author); err != nil {
+		t.Fatalf("Register(Author): %v", err)
+	}
+	return nt
+}
+
 // newNodeSchema returns a schema with node, nodes and booksConnection
 // (of books implementing Node) over l, and its Nodes.
 func newNodeSchema(t testing.TB, l *library, cfg relay.NodesConfig) (*graphql.Schema, *relay.Nodes) {
