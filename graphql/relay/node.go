@@ -135,6 +135,7 @@ func (n *Nodes) NodeField() graphql.Field {
 // bound known before anything runs). An ID asked twice is fetched once,
 // and a fetcher given with [RegisterBatch] is called once for all the IDs
 // of its object.
+//
 // Too many IDs, or one that node(id:) would refuse, is a BAD_USER_INPUT
 // error at the field's path, and nothing is fetched:
 //
