@@ -163,3 +163,28 @@ func TestAbstractResolutionCompiled(t *testing.T) {
 		t.Errorf("ResolveType compiled as SearchResult %v, Node %v", s.HasResolveType("SearchResult"), s.HasResolveType("Node"))
 	}
 }
+
+// Interfaces are declared lazily like objects: FieldsFunc thunks may refer
+// to types declared after them, and each is called once.
+func TestInterfaceFieldsFuncCalledOnce(t *testing.T) {
+	calls := 0
+	var post *graphql.Object
+	named := &graphql.Interface{Name: "Named"}
+	named.Fields = graphql.FieldsFunc(func() graphql.Fields {
+		calls++
+		return graphql.Fields{{Name: "name", Type: graphql.String}, {Name: "latest", Type: post}, {Name: "next", Type: named}}
+	})
+	post = &graphql.Object{Name: "Post", Interfaces: []*graphql.Interface{named}, Fields: graphql.FieldsFunc(func() graphql.Fields {
+		return graphql.Fields{{Name: "name", Type: graphql.String}, {Name: "latest", Type: post}, {Name: "next", Type: post}}
+	})}
+	s := newSchema(t, graphql.SchemaConfig{Query: queryWith(graphql.Field{Name: "named", Type: named}), Types: []graphql.NamedType{post}})
+	if calls != 1 {
+		t.Errorf("the interface's FieldsFunc was called %d times, want 1", calls)
+	}
+	if got := typeNames(s); !strings.HasPrefix(got, "Post Named String Query Boolean") {
+		t.Errorf("Types = %s", got)
+	}
+	if got := strings.Join(s.PossibleNames("Named"), " "); got != "Post" {
+		t.Errorf("possible types of Named = %q", got)
+	}
+}

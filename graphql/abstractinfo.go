@@ -22,8 +22,10 @@ type abstractInfo struct {
 	// resolveType is Interface.ResolveType or Union.ResolveType, or nil.
 	resolveType ResolveTypeFunc
 	// byGoType maps the Go types NewSchema learned for possible objects
-	// (see typecheck.go) to their object; a Go type learned for two of
-	// them maps to nil: it is ambiguous.
+	// (from typed resolvers, see typecheck_abstract.go) to their object,
+	// each struct type S and *S alike; a Go type learned for two of them
+	// maps to nil: it is ambiguous. Map types are never in it, and it is
+	// nil when nothing was learned.
 	byGoType map[reflect.Type]*objectInfo
 	// byName holds the possible objects by name.
 	byName map[string]*objectInfo

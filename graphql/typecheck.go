@@ -221,7 +221,7 @@ func (c *typeChecker) output(coord, source string, r reflect.Type, t Type) {
 			c.mismatch(coord, source, t, r, "an object needs a struct, a pointer to one, a map or an interface")
 		}
 	case *Interface, *Union:
-		c.abstractOutput(coord, source, r, x.(NamedType))
+		c.noteAbstractOutput(coord, source, r, x.(NamedType))
 	}
 }
 

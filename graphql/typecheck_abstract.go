@@ -22,10 +22,10 @@ type abstractOutput struct {
 	abstract      NamedType
 }
 
-// abstractOutput checks what can be checked of Go type r, produced by
+// noteAbstractOutput checks what can be checked of Go type r, produced by
 // source, for abstract type t of field coord now, and keeps the rest for
 // checkAbstractOutput.
-func (c *typeChecker) abstractOutput(coord, source string, r reflect.Type, t NamedType) {
+func (c *typeChecker) noteAbstractOutput(coord, source string, r reflect.Type, t NamedType) {
 	r = derefToStruct(r)
 	switch {
 	case r.Kind() == reflect.Interface, r.Kind() == reflect.Map && r.Key().Kind() == reflect.String:

@@ -197,6 +197,46 @@ func (js JS) ClientSDL(ctx context.Context, t testing.TB, result []byte) string 
 	return client.SDL
 }
 
+// SchemaErrors returns, for each SDL text, the messages of graphql-js's
+// validateSchema on the schema buildSchema makes of it (run.mjs
+// validate-schemas); it fails t when buildSchema refuses one.
+func (js JS) SchemaErrors(ctx context.Context, t testing.TB, sdls []string) [][]string {
+	t.Helper()
+	type schema struct {
+		Name string `json:"name"`
+		SDL  string `json:"sdl"`
+	}
+	in := make([]schema, len(sdls))
+	for i, sdl := range sdls {
+		in[i] = schema{Name: fmt.Sprint(i), SDL: sdl}
+	}
+	body, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var answers []struct {
+		Name   string   `json:"name"`
+		Errors []string `json:"errors"`
+	}
+	if err := json.Unmarshal(js.Run(ctx, t, body, "validate-schemas"), &answers); err != nil {
+		t.Fatalf("decoding node's answer: %v", err)
+	}
+	if len(answers) != len(sdls) {
+		t.Fatalf("node answered for %d schemas, not %d", len(answers), len(sdls))
+	}
+	out := make([][]string, len(answers))
+	for i, a := range answers {
+		if a.Name != fmt.Sprint(i) {
+			t.Fatalf("node's answer %d is for schema %q", i, a.Name)
+		}
+		if len(a.Errors) == 1 && strings.HasPrefix(a.Errors[0], "buildSchema: ") {
+			t.Fatalf("graphql-js refused schema %d: %s\n%s", i, a.Errors[0], sdls[i])
+		}
+		out[i] = a.Errors
+	}
+	return out
+}
+
 // IntrospectionQuery returns graphql-js's getIntrospectionQuery with every
 // option on (descriptions, specifiedByURL, repeatable directives, the
 // schema's description, deprecated input values, oneOf).

@@ -7,6 +7,10 @@
 //       Reads an introspection result ({"data": {...}} or the data object),
 //       and prints {"sdl": printSchema(buildClientSchema(result))} or
 //       {"error": "..."} when graphql-js refuses the result.
+//   node run.mjs validate-schemas < schemas.json
+//       Reads [{name, sdl}], builds each with buildSchema and checks it with
+//       validateSchema, and prints [{name, errors: [message...]}]; a schema
+//       that buildSchema refuses has its one error.
 //   node run.mjs introspection-query
 //       Prints getIntrospectionQuery() with every option on, for a server
 //       whose SDL is checked with client-sdl (the example server's).
@@ -21,7 +25,7 @@ import { join } from 'node:path';
 import graphql from './graphql.mjs';
 import { newState, schema } from './schema.mjs';
 
-const { buildClientSchema, execute, getIntrospectionQuery, parse, printSchema, validate } = graphql;
+const { buildClientSchema, buildSchema, execute, getIntrospectionQuery, parse, printSchema, validate, validateSchema } = graphql;
 
 function errorShape(e) {
   return {
@@ -87,6 +91,20 @@ async function main(argv) {
       }
       return 0;
     }
+    case 'validate-schemas': {
+      const out = [];
+      for (const { name, sdl } of JSON.parse(readFileSync(0, 'utf8'))) {
+        let errors;
+        try {
+          errors = validateSchema(buildSchema(sdl)).map((e) => e.message);
+        } catch (e) {
+          errors = [`buildSchema: ${e && e.message}`];
+        }
+        out.push({ name, errors });
+      }
+      process.stdout.write(JSON.stringify(out));
+      return 0;
+    }
     case 'introspection-query': {
       process.stdout.write(
         getIntrospectionQuery({
@@ -102,7 +120,8 @@ async function main(argv) {
     }
     default:
       process.stderr.write(
-        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json | node run.mjs introspection-query\n',
+        'usage: node run.mjs corpus DIR | node run.mjs client-sdl < result.json |' +
+          ' node run.mjs validate-schemas < schemas.json | node run.mjs introspection-query\n',
       );
       return 2;
   }
