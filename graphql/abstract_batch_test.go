@@ -26,14 +26,16 @@ func (s *abSeller) hitID() string  { return s.ID }
 type abShop struct {
 	calls []string
 	hits  []abSearchItem
+	// extra returns more Query fields, given the union SearchHit.
+	extra func(hit *graphql.Union) graphql.Fields
 }
 
 func (sh *abShop) record(name string, ids []string) {
 	sh.calls = append(sh.calls, name+":"+strings.Join(ids, ","))
 }
 
-func (sh *abShop) schema(t *testing.T) *graphql.Schema {
-	t.Helper()
+func (sh *abShop) schema(tb testing.TB) *graphql.Schema {
+	tb.Helper()
 	entity := &graphql.Interface{Name: "Entity", Fields: graphql.Fields{{Name: "id", Type: graphql.NewNonNull(graphql.ID)}}}
 	var hit *graphql.Union
 	seller := &graphql.Object{Name: "Seller", Interfaces: []*graphql.Interface{entity}, Fields: graphql.FieldsFunc(func() graphql.Fields {
@@ -82,7 +84,11 @@ func (sh *abShop) schema(t *testing.T) *graphql.Schema {
 		}
 	})}
 	hit = &graphql.Union{Name: "SearchHit", Types: []*graphql.Object{product, seller}}
-	return newSchema(t, graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+	var extra graphql.Fields
+	if sh.extra != nil {
+		extra = sh.extra(hit)
+	}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: append(graphql.Fields{
 		{Name: "search", Type: graphql.NewNonNull(graphql.NewList(hit)), Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) ([]abSearchItem, error) {
 			sh.calls = append(sh.calls, "Query.search")
 			return sh.hits, nil
@@ -98,7 +104,11 @@ func (sh *abShop) schema(t *testing.T) *graphql.Schema {
 		// Teach NewSchema the Go types of the members.
 		{Name: "product", Type: product, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*abProduct, error) { return nil, nil })},
 		{Name: "seller", Type: seller, Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (*abSeller, error) { return nil, nil })},
-	}}})
+	}, extra...)}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
 
 func newShop() *abShop {
@@ -108,63 +118,53 @@ func newShop() *abShop {
 	}}
 }
 
+// shopCheck runs query against a new shop and checks the answer and the
+// resolver calls.
+func shopCheck(t *testing.T, query, want string, wantCalls []string) {
+	t.Helper()
+	sh := newShop()
+	if got := response(t, sh.schema(t), query, "", ""); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if !reflect.DeepEqual(sh.calls, wantCalls) {
+		t.Errorf("calls: got %q, want %q", sh.calls, wantCalls)
+	}
+}
+
 // TestAbstractBatchUnderUnionList: a batched field of an object reached
 // through a list of a union is called once for all the values of that
 // object at the level, in list order; the levels below follow.
 func TestAbstractBatchUnderUnionList(t *testing.T) {
-	sh := newShop()
-	s := sh.schema(t)
-	got := response(t, s, `{ search { __typename ... on Product { id seller { name rating } } ... on Seller { id rating } } }`, "", "")
-	want := `{"data":{"search":[` +
-		`{"__typename":"Product","id":"p1","seller":{"name":"seller of Lamp","rating":14}},` +
-		`{"__typename":"Seller","id":"s1","rating":3},` +
-		`{"__typename":"Product","id":"p2","seller":{"name":"seller of Desk","rating":14}},` +
-		`null,` +
-		`{"__typename":"Seller","id":"s2","rating":2},` +
-		`{"__typename":"Product","id":"p3","seller":{"name":"seller of Rug","rating":13}}]}}`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	wantCalls := []string{"Query.search", "Product.seller:p1,p2,p3", "Seller.rating:s-p1,s-p2,s-p3", "Seller.rating:s1,s2"}
-	if !reflect.DeepEqual(sh.calls, wantCalls) {
-		t.Errorf("calls: got %q, want %q", sh.calls, wantCalls)
-	}
+	shopCheck(t, `{ search { __typename ... on Product { id seller { name rating } } ... on Seller { id rating } } }`,
+		`{"data":{"search":[`+
+			`{"__typename":"Product","id":"p1","seller":{"name":"seller of Lamp","rating":14}},`+
+			`{"__typename":"Seller","id":"s1","rating":3},`+
+			`{"__typename":"Product","id":"p2","seller":{"name":"seller of Desk","rating":14}},`+
+			`null,`+
+			`{"__typename":"Seller","id":"s2","rating":2},`+
+			`{"__typename":"Product","id":"p3","seller":{"name":"seller of Rug","rating":13}}]}}`,
+		[]string{"Query.search", "Product.seller:p1,p2,p3", "Seller.rating:s-p1,s-p2,s-p3", "Seller.rating:s1,s2"})
 }
 
 // TestAbstractBatchNestedLists: a list of lists of an interface gathers
 // its values across the inner lists too.
 func TestAbstractBatchNestedLists(t *testing.T) {
-	sh := newShop()
-	s := sh.schema(t)
-	got := response(t, s, `{ entities { id ... on Seller { rating } } }`, "", "")
-	want := `{"data":{"entities":[[{"id":"p1"},{"id":"s1","rating":3}],null,[{"id":"p2"},null,{"id":"s2","rating":2},{"id":"p3"}]]}}`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	wantCalls := []string{"Query.entities", "Seller.rating:s1,s2"}
-	if !reflect.DeepEqual(sh.calls, wantCalls) {
-		t.Errorf("calls: got %q, want %q", sh.calls, wantCalls)
-	}
+	shopCheck(t, `{ entities { id ... on Seller { rating } } }`,
+		`{"data":{"entities":[[{"id":"p1"},{"id":"s1","rating":3}],null,[{"id":"p2"},null,{"id":"s2","rating":2},{"id":"p3"}]]}}`,
+		[]string{"Query.entities", "Seller.rating:s1,s2"})
 }
 
 // TestAbstractBatchReturningUnion: a batch resolver whose field is of a
-// union type; each value is found its object, and a single abstract value
-// runs its object's batched fields for itself.
+// union type: the objects of its values across the level's parents make
+// one level per object, whose batched fields are called once; a single
+// abstract value outside any level runs them for itself.
 func TestAbstractBatchReturningUnion(t *testing.T) {
-	sh := newShop()
-	s := sh.schema(t)
-	got := response(t, s, `{ search { ... on Product { related { __typename ... on Seller { id rating } ... on Product { id } } } } top { ... on Product { title } } }`, "", "")
-	want := `{"data":{"search":[` +
-		`{"related":{"__typename":"Seller","id":"r-p1","rating":1}},{},` +
-		`{"related":{"__typename":"Product","id":"r-p2"}},null,{},` +
-		`{"related":{"__typename":"Seller","id":"r-p3","rating":1}}],"top":{"title":"Lamp"}}}`
-	if got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
-	}
-	wantCalls := []string{"Query.search", "Product.related:p1,p2,p3", "Seller.rating:r-p1", "Seller.rating:r-p3", "Query.top"}
-	if !reflect.DeepEqual(sh.calls, wantCalls) {
-		t.Errorf("calls: got %q, want %q", sh.calls, wantCalls)
-	}
+	shopCheck(t, `{ search { ... on Product { related { __typename ... on Seller { id rating } ... on Product { id } } } } top { ... on Product { title } } }`,
+		`{"data":{"search":[`+
+			`{"related":{"__typename":"Seller","id":"r-p1","rating":1}},{},`+
+			`{"related":{"__typename":"Product","id":"r-p2"}},null,{},`+
+			`{"related":{"__typename":"Seller","id":"r-p3","rating":1}}],"top":{"title":"Lamp"}}}`,
+		[]string{"Query.search", "Product.related:p1,p2,p3", "Seller.rating:r-p1,r-p3", "Query.top"})
 }
 
 // TestAbstractTypedResolverCalls: typed resolvers returning a Go
@@ -183,5 +183,107 @@ func TestAbstractTypedResolverCalls(t *testing.T) {
 	}
 	if got := fmt.Sprint(sh.calls); got != "[Query.top Query.search Query.top Query.search Query.top Query.search]" {
 		t.Errorf("calls %s", got)
+	}
+}
+
+// A tree whose nodes are of two objects implementing Node { id, score,
+// kids: [Node] }, with score and kids batched on both: the per-object
+// plans of kids are shared between the two objects (cousins), and their
+// levels are open at the same time under each.
+type abNode struct{ ID string }
+
+type abBranch struct{ ID string }
+
+func abTree(t *testing.T, calls *[]string) *graphql.Schema {
+	t.Helper()
+	var node *graphql.Interface
+	node = &graphql.Interface{Name: "Node", Fields: graphql.FieldsFunc(func() graphql.Fields {
+		return graphql.Fields{{Name: "id", Type: graphql.ID}, {Name: "score", Type: graphql.Int}, {Name: "kids", Type: graphql.NewList(node)}}
+	})}
+	idOf := func(v any) string {
+		if n, ok := v.(*abNode); ok {
+			return n.ID
+		}
+		return v.(*abBranch).ID
+	}
+	kids := func(name string) graphql.BatchResolver {
+		return graphql.Batch(func(_ context.Context, ps []any, _ graphql.NoArgs) ([][]any, error) {
+			ids := make([]string, len(ps))
+			out := make([][]any, len(ps))
+			for i, p := range ps {
+				ids[i] = idOf(p)
+				out[i] = []any{&abNode{ID: ids[i] + "0"}, &abBranch{ID: ids[i] + "1"}}
+			}
+			*calls = append(*calls, name+".kids:"+strings.Join(ids, ","))
+			return out, nil
+		})
+	}
+	score := func(name string) graphql.BatchResolver {
+		return graphql.Batch(func(_ context.Context, ps []any, _ graphql.NoArgs) ([]int, error) {
+			ids := make([]string, len(ps))
+			out := make([]int, len(ps))
+			for i, p := range ps {
+				ids[i] = idOf(p)
+				out[i] = len(ids[i])
+			}
+			*calls = append(*calls, name+".score:"+strings.Join(ids, ","))
+			return out, nil
+		})
+	}
+	fields := func(name string) graphql.FieldsFunc {
+		return func() graphql.Fields {
+			return graphql.Fields{{Name: "id", Type: graphql.ID}, {Name: "score", Type: graphql.Int, Batch: score(name)},
+				{Name: "kids", Type: graphql.NewList(node), Batch: kids(name)}}
+		}
+	}
+	leaf := &graphql.Object{Name: "Leaf", Interfaces: []*graphql.Interface{node}, Fields: fields("Leaf"),
+		IsTypeOf: func(v any) bool { _, ok := v.(*abNode); return ok }}
+	branch := &graphql.Object{Name: "Branch", Interfaces: []*graphql.Interface{node}, Fields: fields("Branch"),
+		IsTypeOf: func(v any) bool { _, ok := v.(*abBranch); return ok }}
+	s, err := graphql.NewSchema(graphql.SchemaConfig{Types: []graphql.NamedType{leaf, branch}, Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "roots", Type: graphql.NewList(node), Resolve: constant([]any{&abNode{ID: "a"}, &abBranch{ID: "b"}, &abNode{ID: "c"}})},
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestAbstractBatchCousins: levels of plans shared by cousins, open at
+// the same time under each object's level, keep their own parents.
+func TestAbstractBatchCousins(t *testing.T) {
+	var calls []string
+	s := abTree(t, &calls)
+	got := response(t, s, `{ roots { id score kids { __typename id score kids { id score } } } }`, "", "")
+	var want strings.Builder
+	want.WriteString(`{"data":{"roots":[`)
+	for i, r := range []string{"a", "b", "c"} {
+		if i > 0 {
+			want.WriteByte(',')
+		}
+		fmt.Fprintf(&want, `{"id":"%s","score":1,"kids":[`, r)
+		for j, k := range []string{"Leaf", "Branch"} {
+			if j > 0 {
+				want.WriteByte(',')
+			}
+			id := fmt.Sprintf("%s%d", r, j)
+			fmt.Fprintf(&want, `{"__typename":"%s","id":"%s","score":2,"kids":[{"id":"%s0","score":3},{"id":"%s1","score":3}]}`, k, id, id, id)
+		}
+		want.WriteString(`]}`)
+	}
+	want.WriteString(`]}}`)
+	if got != want.String() {
+		t.Errorf("got  %s\nwant %s", got, want.String())
+	}
+	wantCalls := []string{
+		"Leaf.score:a,c", "Leaf.kids:a,c",
+		"Leaf.score:a0,c0", "Leaf.kids:a0,c0", "Leaf.score:a00,c00", "Branch.score:a01,c01",
+		"Branch.score:a1,c1", "Branch.kids:a1,c1", "Leaf.score:a10,c10", "Branch.score:a11,c11",
+		"Branch.score:b", "Branch.kids:b",
+		"Leaf.score:b0", "Leaf.kids:b0", "Leaf.score:b00", "Branch.score:b01",
+		"Branch.score:b1", "Branch.kids:b1", "Leaf.score:b10", "Branch.score:b11",
+	}
+	if !reflect.DeepEqual(calls, wantCalls) {
+		t.Errorf("calls:\n got %q\nwant %q", calls, wantCalls)
 	}
 }

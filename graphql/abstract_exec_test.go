@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/gqlkit/gqlkit/errcode"
@@ -281,5 +282,67 @@ func TestAbstractFragmentCycles(t *testing.T) {
 	}
 	if errs[0].Message != `Cannot spread fragment "A" within itself.` {
 		t.Errorf("Prepare's error: %s", errs[0].Message)
+	}
+}
+
+// TestAbstractResolveInfo: a resolver of an object's field reached through
+// an interface sees its concrete parent type and its own path, also where
+// the plan is shared by the same field reached through another object.
+func TestAbstractResolveInfo(t *testing.T) {
+	var seen []string
+	var node *graphql.Interface
+	node = &graphql.Interface{Name: "Node", Fields: graphql.FieldsFunc(func() graphql.Fields {
+		return graphql.Fields{{Name: "id", Type: graphql.ID}, {Name: "next", Type: node}}
+	})}
+	obj := func(name string) *graphql.Object {
+		return &graphql.Object{Name: name, Interfaces: []*graphql.Interface{node},
+			IsTypeOf: func(v any) bool { return v.(map[string]any)["kind"] == name },
+			Fields: graphql.FieldsFunc(func() graphql.Fields {
+				return graphql.Fields{{Name: "id", Type: graphql.ID, Resolve: func(_ context.Context, p any, _ graphql.Args, info graphql.ResolveInfo) (any, error) {
+					seen = append(seen, fmt.Sprintf("%s %v %s", info.ParentType().Name, info.Path(), info.ReturnType()))
+					return p.(map[string]any)["id"], nil
+				}}, {Name: "next", Type: node}}
+			})}
+	}
+	a, b := obj("A"), obj("B")
+	chain := func(kinds ...string) map[string]any {
+		var v map[string]any
+		for i := len(kinds) - 1; i >= 0; i-- {
+			v = map[string]any{"kind": kinds[i], "id": fmt.Sprint(i), "next": v}
+		}
+		return v
+	}
+	s := newSchema(t, graphql.SchemaConfig{Types: []graphql.NamedType{a, b}, Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "roots", Type: graphql.NewList(node), Resolve: constant([]any{chain("A", "B", "A"), chain("B", "B")})},
+	}}})
+	got := response(t, s, `{ roots { id next { id next { id } } } }`, "", "")
+	want := `{"data":{"roots":[{"id":"0","next":{"id":"1","next":{"id":"2"}}},{"id":"0","next":{"id":"1","next":null}}]}}`
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	wantSeen := []string{"A roots[0].id ID", "B roots[0].next.id ID", "A roots[0].next.next.id ID", "B roots[1].id ID", "B roots[1].next.id ID"}
+	if fmt.Sprint(seen) != fmt.Sprint(wantSeen) {
+		t.Errorf("resolvers saw %q\nwant %q", seen, wantSeen)
+	}
+}
+
+// TestAbstractSelectedFields: a resolver of a field of an abstract type
+// sees the sub-fields selected for any of its possible objects.
+func TestAbstractSelectedFields(t *testing.T) {
+	var got []string
+	node := &graphql.Interface{Name: "Node", Fields: graphql.Fields{{Name: "id", Type: graphql.ID}}}
+	author := &graphql.Object{Name: "Author", Interfaces: []*graphql.Interface{node}, Fields: graphql.Fields{{Name: "id", Type: graphql.ID}, {Name: "name", Type: graphql.String}}}
+	book := &graphql.Object{Name: "Book", Interfaces: []*graphql.Interface{node}, Fields: graphql.Fields{{Name: "id", Type: graphql.ID}, {Name: "author", Type: author}}}
+	s := newSchema(t, graphql.SchemaConfig{Query: &graphql.Object{Name: "Query", Fields: graphql.Fields{
+		{Name: "node", Type: node, Resolve: func(_ context.Context, _ any, _ graphql.Args, info graphql.ResolveInfo) (any, error) {
+			got = append(got, fmt.Sprint(info.SelectedFields(), info.IsSelected("author.name"), info.IsSelected("name"), info.IsSelected("author.id"), info.IsSelected("title")))
+			return nil, nil
+		}},
+	}}, Types: []graphql.NamedType{book}})
+	response(t, s, `query($v: Boolean!) { node { ... on Book { author { name } } id ... on Author { name @include(if: $v) } } }`, "", `{"v": true}`)
+	response(t, s, `query($v: Boolean!) { node { ... on Book { author { name } } id ... on Author { name @include(if: $v) } } }`, "", `{"v": false}`)
+	want := []string{"[author id name] true true false false", "[author id] true false false false"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

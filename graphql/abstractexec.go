@@ -38,7 +38,7 @@ func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
 		e.fieldError(fp, errNoPlan)
 		return false
 	}
-	return e.execSelection(sp, v)
+	return e.execSelection(fp, sp, v)
 }
 
 // resolveObject returns the index, among the possible objects of fp's
@@ -220,10 +220,12 @@ func (e *executor) completeAbstractList(fp *fieldPlan, t *List, v reflect.Value)
 			continue
 		}
 		sp := fp.objectPlan(i, &e.cond, &e.objPlans)
-		if sp == nil || !sp.batched || e.batches[sp] != nil {
+		if sp == nil || !sp.batched || e.levelOf(fp, sp) != nil {
 			continue
 		}
-		opened = append(opened, e.openLevel(sp, parents))
+		lvl := e.openLevel(sp, parents)
+		e.register(lvl)
+		opened = append(opened, lvl)
 	}
 	saved := e.resolved
 	e.resolved = pre
@@ -232,5 +234,142 @@ func (e *executor) completeAbstractList(fp *fieldPlan, t *List, v reflect.Value)
 	for _, lvl := range opened {
 		e.closeLevel(lvl)
 	}
+	return ok
+}
+
+// abstractBelow is what a level keeps for a batched field of an abstract
+// type (or a field read ahead), whose values' objects have batched
+// fields: the object found for each value, in the order completion visits
+// them (the values of parent i from batchField.start[i]), and one level
+// for each object's plan with batched fields, holding that object's
+// values of every parent (those of parent i from starts[k][i]).
+type abstractBelow struct {
+	objs   []int
+	errs   []error
+	levels []*batchLevel
+	starts [][]int
+}
+
+// openBelowAbstract opens the levels of the objects that bf's values
+// hold, bf being a field of lvl of an abstract type, for each possible
+// object whose plan has batched fields. Each value's object is found
+// here, once: completion takes it from below.objs.
+func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
+	fp := bf.fp
+	if !fp.abs.batched() {
+		return
+	}
+	var vals []reflect.Value
+	bf.start = make([]int, n)
+	for i := range n {
+		bf.start[i] = len(vals)
+		if bf.errs == nil || bf.errs[i] == nil {
+			vals = gatherObjects(fp.typ, bf.vals[i], vals)
+		}
+	}
+	below := &abstractBelow{objs: make([]int, len(vals)), errs: make([]error, len(vals))}
+	slot := make([]int, len(fp.abs.info.possible)) // 1 + the object's level, 0: none yet, -1: not batched
+	var plans []*selectionPlan
+	for k, v := range vals {
+		j, err := e.resolveObject(fp, v)
+		below.objs[k], below.errs[k] = j, err
+		if err != nil || slot[j] != 0 {
+			continue
+		}
+		slot[j] = -1
+		if sp := fp.objectPlan(j, &e.cond, &e.objPlans); sp != nil && sp.batched {
+			plans = append(plans, sp)
+			slot[j] = len(plans)
+		}
+	}
+	if e.belows == nil {
+		e.belows = make(map[belowKey]*abstractBelow)
+	}
+	e.belows[belowKey{lvl, fp}] = below
+	if len(plans) == 0 {
+		return
+	}
+	parents := make([][]reflect.Value, len(plans))
+	below.starts = make([][]int, len(plans))
+	for s := range plans {
+		below.starts[s] = make([]int, n)
+	}
+	for i := range n {
+		end := len(vals)
+		if i+1 < n {
+			end = bf.start[i+1]
+		}
+		for s := range plans {
+			below.starts[s][i] = len(parents[s])
+		}
+		for k := bf.start[i]; k < end; k++ {
+			if below.errs[k] == nil && slot[below.objs[k]] > 0 {
+				s := slot[below.objs[k]] - 1
+				parents[s] = append(parents[s], vals[k])
+			}
+		}
+	}
+	below.levels = make([]*batchLevel, len(plans))
+	for s, sp := range plans {
+		below.levels[s] = e.openLevel(sp, parents[s])
+	}
+}
+
+// belowKey finds the abstractBelow of a batched field of an abstract type
+// in a level.
+type belowKey struct {
+	lvl *batchLevel
+	fp  *fieldPlan
+}
+
+// batched reports whether some possible object's plan has batched
+// fields: for a conditional field, whether some possible object has
+// batched fields at all.
+func (a *abstractChild) batched() bool {
+	if a.plans == nil {
+		for _, o := range a.info.possible {
+			if o.batched {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range a.plans {
+		if sp := a.plans[i].Load(); sp != nil && sp.batched {
+			return true
+		}
+	}
+	return false
+}
+
+// enterBelow readies the completion of the value of bf, a field of an
+// abstract type, for parent idx of its level: the objects found for its
+// values, and each object's level at the parent's first value.
+func (e *executor) enterBelow(b *abstractBelow, bf *batchField, idx int) {
+	e.resolved = resolvedObjects{fp: bf.fp, objs: b.objs, errs: b.errs, next: bf.start[idx]}
+	for s, lvl := range b.levels {
+		lvl.next = b.starts[s][idx]
+	}
+}
+
+// execAbstractBatched executes fp, a batched field (or one read ahead)
+// of an abstract type: its value taken from its level, completed with
+// the objects found for the level (see enterBelow).
+func (e *executor) execAbstractBatched(fp *fieldPlan, parent reflect.Value) bool {
+	saved := e.resolved
+	e.resolved = resolvedObjects{}
+	v, err := e.batchResult(fp, parent)
+	ok := true
+	if err != nil {
+		e.fieldError(fp, err)
+		if _, nonNull := fp.typ.(*NonNull); nonNull {
+			ok = false
+		} else {
+			e.buf = append(e.buf, "null"...)
+		}
+	} else {
+		ok = e.complete(fp, fp.typ, v)
+	}
+	e.resolved = saved
 	return ok
 }

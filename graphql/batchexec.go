@@ -17,10 +17,11 @@ import (
 // fields too, and so on down. Completion then visits the objects in the
 // same order, each taking its index at the level as it enters its
 // selection (execSelection), and reads its results there instead of
-// calling a resolver. Levels are registered by selection plan, which
-// belongs to one place in the document: a level reached again is the one
-// registered, and the registration ends with the completion that opened
-// it. Nothing runs on another goroutine.
+// calling a resolver. An object finds its level through the item being
+// executed around it: the level below the batched field (of that item's
+// level) whose value holds it. A level opened for a list outside any
+// level is registered by the field and plan for the list's completion.
+// Nothing runs on another goroutine.
 
 // A batchLevel is the objects of one selection plan resolved together.
 type batchLevel struct {
@@ -63,12 +64,14 @@ var errBatchMissing = errors.New("graphql: internal error: a batched field was n
 var errBatchResult = errors.New("graphql: the middleware of a batched field returned a value that is not the batch's result")
 
 // execBatched executes the selection of parent, an object of a selection
-// with batched fields, as an item of its level: the level registered for
-// sp, or one opened for parent alone.
-func (e *executor) execBatched(sp *selectionPlan, parent reflect.Value) bool {
-	lvl := e.batches[sp]
+// with batched fields and the value (or an item of the value) of field via,
+// as an item of its level: the level found for it, or one opened for
+// parent alone.
+func (e *executor) execBatched(via *fieldPlan, sp *selectionPlan, parent reflect.Value) bool {
+	lvl := e.levelOf(via, sp)
 	if lvl == nil {
 		lvl = e.openLevel(sp, []reflect.Value{parent})
+		e.register(lvl)
 		defer e.closeLevel(lvl)
 	}
 	saved := e.item
@@ -85,13 +88,52 @@ func (e *executor) execBatched(sp *selectionPlan, parent reflect.Value) bool {
 // list of the level).
 func (e *executor) completeBatchedList(fp *fieldPlan, t *List, v reflect.Value) (ok, done bool) {
 	sp := fp.childPlan(&e.cond, &e.dynPlans)
-	if sp == nil || !sp.batched || e.batches[sp] != nil {
+	if sp == nil || !sp.batched || e.levelOf(fp, sp) != nil {
 		return false, false
 	}
 	lvl := e.openLevel(sp, gatherObjects(t, v, nil))
+	e.register(lvl)
 	ok = e.completeList(fp, t, v)
 	e.closeLevel(lvl)
 	return ok, true
+}
+
+// levelOf returns the level that objects of sp in the value of field via
+// belong to: the one below via in the level of the item being executed,
+// else the one registered for sp, else nil.
+func (e *executor) levelOf(via *fieldPlan, sp *selectionPlan) *batchLevel {
+	if it := e.item.lvl; it != nil && via != nil {
+		for i := range it.fields {
+			bf := &it.fields[i]
+			if bf.fp != via {
+				continue
+			}
+			if bf.child != nil && bf.child.sp == sp {
+				return bf.child
+			}
+			if via.abs != nil {
+				if b := e.belows[belowKey{it, via}]; b != nil {
+					for _, l := range b.levels {
+						if l.sp == sp {
+							return l
+						}
+					}
+				}
+			}
+		}
+	}
+	return e.batches[sp]
+}
+
+// register records lvl, a level opened for a list (or a single object)
+// outside any level, until closeLevel. Registrations nest as the
+// completions that make them, and a plan has one place in the response,
+// below itself nowhere: one plan has one registration at a time.
+func (e *executor) register(lvl *batchLevel) {
+	if e.batches == nil {
+		e.batches = make(map[*selectionPlan]*batchLevel)
+	}
+	e.batches[lvl.sp] = lvl
 }
 
 // gatherObjects appends the objects v holds as a value of type t to out,
@@ -122,11 +164,7 @@ func gatherObjects(t Type, v reflect.Value, out []reflect.Value) []reflect.Value
 // openLevel resolves the batched fields of sp for parents, and the levels
 // below, and registers them.
 func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchLevel {
-	if e.batches == nil {
-		e.batches = make(map[*selectionPlan]*batchLevel)
-	}
 	lvl := &batchLevel{sp: sp, parents: parents}
-	e.batches[sp] = lvl
 	fields := sp.fields
 	if sp.conditional {
 		fields = sp.activeFields(&e.cond)
@@ -138,7 +176,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 	}
 	for _, fp := range fields {
 		if fp.kind == kindBatchPath {
-			lvl.fields = append(lvl.fields, e.readAhead(fp, parents))
+			lvl.fields = append(lvl.fields, e.readAhead(lvl, fp, parents))
 			continue
 		}
 		if fp.kind != kindBatch {
@@ -167,7 +205,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 		if err != nil {
 			bf.err = err
 		}
-		e.openBelow(&bf, len(parents))
+		e.openBelow(lvl, &bf, len(parents))
 		lvl.fields = append(lvl.fields, bf)
 	}
 	return lvl
@@ -175,7 +213,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 
 // readAhead reads fp, a field without resolver, from each of parents, and
 // opens the level below.
-func (e *executor) readAhead(fp *fieldPlan, parents []reflect.Value) batchField {
+func (e *executor) readAhead(lvl *batchLevel, fp *fieldPlan, parents []reflect.Value) batchField {
 	bf := batchField{fp: fp, vals: make([]reflect.Value, len(parents))}
 	for i, p := range parents {
 		v, err := fp.info.read.Read(&e.ctx, p)
@@ -187,18 +225,22 @@ func (e *executor) readAhead(fp *fieldPlan, parents []reflect.Value) batchField 
 		}
 		bf.vals[i] = v
 	}
-	e.openBelow(&bf, len(parents))
+	e.openBelow(lvl, &bf, len(parents))
 	return bf
 }
 
 // openBelow opens the level of the objects bf's values hold, when their
-// selection has batched fields.
-func (e *executor) openBelow(bf *batchField, n int) {
+// selection has batched fields; bf is a field of lvl.
+func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 	if bf.err != nil {
 		return
 	}
+	if bf.fp.abs != nil {
+		e.openBelowAbstract(lvl, bf, n)
+		return
+	}
 	csp := bf.fp.childPlan(&e.cond, &e.dynPlans)
-	if csp == nil || !csp.batched || e.batches[csp] != nil {
+	if csp == nil || !csp.batched {
 		return
 	}
 	var objs []reflect.Value
@@ -224,14 +266,10 @@ func (lvl *batchLevel) sameCall(fp *fieldPlan, args Args) *batchField {
 	return nil
 }
 
-// closeLevel ends the registration of lvl and the levels below it.
+// closeLevel ends the registration of lvl (the levels below it, found
+// through it, end with it).
 func (e *executor) closeLevel(lvl *batchLevel) {
 	delete(e.batches, lvl.sp)
-	for i := range lvl.fields {
-		if c := lvl.fields[i].child; c != nil {
-			e.closeLevel(c)
-		}
-	}
 }
 
 // callBatch calls the batch resolver of fp, wrapped in its middleware,
@@ -303,6 +341,11 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 		}
 		if bf.child != nil {
 			bf.child.next = bf.start[it.idx]
+		}
+		if fp.abs != nil {
+			if b := e.belows[belowKey{it.lvl, fp}]; b != nil {
+				e.enterBelow(b, bf, it.idx)
+			}
 		}
 		return bf.vals[it.idx], nil
 	}

@@ -125,7 +125,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 			e.fieldError(fp, errNoPlan)
 			return false
 		}
-		return e.execSelection(sp, v)
+		return e.execSelection(fp, sp, v)
 	case *Interface, *Union:
 		return e.completeAbstract(fp, v)
 	case *List:

@@ -16,10 +16,11 @@ import (
 // resolved (by its resolver, a batch's results or a read of the parent)
 // and handed to completion (complete.go).
 
-// execSelection writes the object value of sp for parent.
-func (e *executor) execSelection(sp *selectionPlan, parent reflect.Value) bool {
+// execSelection writes the object value of sp for parent, the value (or
+// an item of the value) of field via (nil at the root).
+func (e *executor) execSelection(via *fieldPlan, sp *selectionPlan, parent reflect.Value) bool {
 	if sp.batched {
-		return e.execBatched(sp, parent)
+		return e.execBatched(via, sp, parent)
 	}
 	return e.execFields(sp, parent)
 }
@@ -81,6 +82,9 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 	case kindSchema:
 		v = reflect.ValueOf(e.s)
 	case kindBatch, kindBatchPath:
+		if fp.abs != nil {
+			return e.execAbstractBatched(fp, parent)
+		}
 		v, err = e.batchResult(fp, parent)
 	default:
 		args := fp.args

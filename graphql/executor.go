@@ -64,6 +64,9 @@ type executor struct {
 	// objects of the list being completed (abstractexec.go).
 	objPlans map[objectPlanKey]*selectionPlan
 	resolved resolvedObjects
+	// belows: the levels below the batched fields of abstract types, by
+	// level and field (abstractexec.go).
+	belows map[belowKey]*abstractBelow
 }
 
 // executors recycles executors (and their path stacks) between requests.

@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzExecute runs arbitrary documents and variables against the sample
-// schema of the benchmark workload: the engine must never panic and must
+// schema of the benchmark workload, and against a schema with an
+// interface and unions (abstractFuzzSchema): the engine must never panic and must
 // always answer well-formed JSON, with data or errors.
 func FuzzExecute(f *testing.F) {
 	for _, seed := range []struct{ query, vars string }{
@@ -28,16 +29,16 @@ func FuzzExecute(f *testing.F) {
 	} {
 		f.Add(seed.query, seed.vars)
 	}
-	s := benchSchema(f)
-	f.Fuzz(func(t *testing.T, query, vars string) { checkAnswer(t, s, query, vars) })
+	fuzzAgainst(f, abstractFuzzSeeds, benchSchema(f), abstractFuzzSchema(f))
 }
 
 // FuzzExecuteCyclic runs arbitrary documents against a schema whose types
 // refer to themselves and to each other (User.friends, User.posts ->
 // Post.author, Post.replies; input Filter.not, A.b -> B.a), seeded with
-// fragment cycles and mutual recursion: the engine must never crash (a
-// stack overflow would end the fuzzer with the input written) and must
-// answer well-formed JSON with data or errors.
+// fragment cycles and mutual recursion, and against one whose interface
+// and union refer to themselves (abstractCyclicSchema): the engine must
+// never crash (a stack overflow would end the fuzzer with the input
+// written) and must answer well-formed JSON with data or errors.
 func FuzzExecuteCyclic(f *testing.F) {
 	for _, seed := range []struct{ query, vars string }{
 		{`{user{...A ...B}}fragment A on User{posts{author{...A}}}fragment B on User{posts{author{...B}}}`, ``},
@@ -55,8 +56,20 @@ func FuzzExecuteCyclic(f *testing.F) {
 	} {
 		f.Add(seed.query, seed.vars)
 	}
-	s := cyclicSchema(f)
-	f.Fuzz(func(t *testing.T, query, vars string) { checkAnswer(t, s, query, vars) })
+	fuzzAgainst(f, abstractCyclicSeeds, cyclicSchema(f), abstractCyclicSchema(f))
+}
+
+// fuzzAgainst adds seeds (beside those added already) and fuzzes every
+// input against each of schemas.
+func fuzzAgainst(f *testing.F, seeds []struct{ query, vars string }, schemas ...*graphql.Schema) {
+	for _, seed := range seeds {
+		f.Add(seed.query, seed.vars)
+	}
+	f.Fuzz(func(t *testing.T, query, vars string) {
+		for _, s := range schemas {
+			checkAnswer(t, s, query, vars)
+		}
+	})
 }
 
 // checkAnswer runs query with vars (JSON; ignored when it does not decode)

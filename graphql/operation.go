@@ -74,16 +74,19 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{err}
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
+	if len(s.abstracts) > 0 {
+		p.prep = &abstractPrep{}
+	}
 	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
 	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: plan.OwnDefaults(def.VariableDefinitions),
 		public: publicSelection(root, doc, def.SelectionSet, 0)}
-	if p.planned > plan.MaxSelections {
+	if p.prep != nil && p.prep.planned > plan.MaxSelections {
 		return nil, gqlerror.List{{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", plan.MaxSelections), Err: ErrInvalidDocument}}
 	}
 	if p.conditional {
 		p.keepConditional(op.plan, map[string]bool{}, map[*selectionPlan]bool{}, 0)
 	}
-	p.arena, p.preparing, p.shared = planArena{}, false, nil // executions plan with memory of their own
+	p.arena, p.preparing, p.prep = planArena{}, false, nil // executions plan with memory of their own
 	if err := op.checkArguments(op.plan, 0, nil); err != nil {
 		return nil, gqlerror.List{err}
 	}
@@ -358,7 +361,7 @@ func (op *Operation) execute(ctx, ectx context.Context, p *ExecParams, vars map[
 	// overLimit again at the end: the checks during execution come before
 	// each field and item, so the last value written (one huge string)
 	// has not been measured yet.
-	if !e.execSelection(op.plan, reflect.ValueOf(p.Root)) || e.overLimit() {
+	if !e.execSelection(nil, op.plan, reflect.ValueOf(p.Root)) || e.overLimit() {
 		e.buf = append(e.buf[:start], "null"...)
 	}
 	switch {

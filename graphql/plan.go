@@ -60,18 +60,19 @@ type fieldPlan struct {
 	// batchList: the field is a list of objects with batched fields,
 	// whose items may be resolved together (batchexec.go).
 	batchList bool
-	info      *fieldInfo
-	typ       Type
-	occ       []*plan.Occurrence
-	dynamic   bool // which occurrences count depends on variables
-
-	args    Args
-	argsErr error // a literal that could not be coerced
+	// dynamic: which occurrences count depends on variables.
+	dynamic bool
 	// dynArgs: the arguments are coerced for every execution, from
 	// argNodes, because they refer to variables or hold custom scalar
 	// values (each execution gets its own, from ParseLiteral or
 	// ParseValue). argNodes are the operation's own (see literalcopies.go).
-	dynArgs  bool
+	dynArgs bool
+	info    *fieldInfo
+	typ     Type
+	occ     []*plan.Occurrence
+
+	args     Args
+	argsErr  error // a literal that could not be coerced
 	argNodes ast.ArgumentList
 
 	child *selectionPlan // sub-selection when every occurrence counts
@@ -109,17 +110,9 @@ type planner struct {
 	// only read once Prepare has returned.
 	preparing, conditional bool
 	owned                  map[*ast.Field]ast.ArgumentList
-	// planned counts the field plans Prepare has
-	// built: past plan.MaxSelections, it refuses the operation. Fields of
-	// interface and union types are planned for each of their possible
-	// objects, so that nesting them multiplies the plans (see
-	// planabstract.go); without them, it never passes the selections
-	// plan.CheckShape counted.
-	planned int
-	// shared holds the per-object plans of abstract fields Prepare made,
-	// for the cousins that share them (see sharedPlanKey). Only Prepare
-	// reads it.
-	shared map[sharedPlanKey]*selectionPlan
+	// prep is what Prepare keeps while it plans an operation of a schema
+	// with interfaces or unions (planabstract.go); nil otherwise.
+	prep *abstractPrep
 }
 
 // planArena hands out the memory of an operation's plans a chunk at a
@@ -203,8 +196,8 @@ const collectorSlab = 16
 
 // plan collects the sub-selections of the field nodes of parent for obj.
 func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *selectionPlan {
-	if p.preparing && p.planned > plan.MaxSelections {
-		// Prepare refuses the operation (see planner.planned): the rest
+	if p.prep != nil && p.prep.planned > plan.MaxSelections {
+		// Prepare refuses the operation (see abstractPrep.planned): the rest
 		// is not planned.
 		return &selectionPlan{obj: obj, parent: parent}
 	}
@@ -336,8 +329,8 @@ func (c *collector) find(key string) *fieldPlan {
 }
 
 func (c *collector) finish(parent *fieldPlan) *selectionPlan {
-	if c.p.preparing {
-		c.p.planned += len(c.order)
+	if c.p.prep != nil {
+		c.p.prep.planned += len(c.order)
 	}
 	sp := &c.p.arena.plans.take(1)[:1][0]
 	sp.obj, sp.parent, sp.fields = c.obj, parent, c.order
@@ -428,6 +421,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				}
 			} else if fp.abs != nil {
 				c.p.planObjects(fp)
+				if fp.kind == kindField && fp.info.resolve == nil && fp.abs.batched() && c.obj != c.p.s.mutation {
+					fp.kind, sp.batched = kindBatchPath, true
+				}
 			}
 		}
 	}

@@ -23,7 +23,7 @@ import (
 // Prepare plans them all, as it plans object fields, so that executions
 // and the operation's cost find them ready. Nested abstract fields
 // multiply the plans by the possible objects at each level; Prepare counts
-// what it builds (planner.planned) and refuses an operation past
+// what it builds (abstractPrep.planned) and refuses an operation past
 // plan.MaxSelections, so planning stays bounded on any document. Plans
 // made later, for fields whose sub-selection depends on a variable's @skip
 // or @include, are planned for one object at a time, when a value of it
@@ -96,16 +96,30 @@ func (p *planner) planObjects(fp *fieldPlan) {
 	path, nodes := responsePath(fp), nodesKey(a.fields)
 	for i, o := range a.info.possible {
 		key := sharedPlanKey{path: path, obj: o, first: a.fields[0], rest: nodes}
-		sp := p.shared[key]
+		sp := p.prep.shared[key]
 		if sp == nil {
 			sp = p.plan(o, a.fields, fp)
-			if p.shared == nil {
-				p.shared = make(map[sharedPlanKey]*selectionPlan)
+			if p.prep.shared == nil {
+				p.prep.shared = make(map[sharedPlanKey]*selectionPlan)
 			}
-			p.shared[key] = sp
+			p.prep.shared[key] = sp
 		}
 		a.plans[i].Store(sp)
 	}
+}
+
+// abstractPrep is what Prepare keeps while it plans an operation of a
+// schema with abstract types.
+type abstractPrep struct {
+	// planned counts the field plans built: past plan.MaxSelections,
+	// Prepare refuses the operation. Fields of interface and union types
+	// are planned for each of their possible objects, which multiplies
+	// the plans where cousins do not share them; without such fields, it
+	// never passes the selections plan.CheckShape counted.
+	planned int
+	// shared holds the per-object plans made, for the cousins that share
+	// them (see sharedPlanKey).
+	shared map[sharedPlanKey]*selectionPlan
 }
 
 // sharedPlanKey identifies a per-object plan Prepare made: the object,
@@ -119,7 +133,7 @@ func (p *planner) planObjects(fp *fieldPlan) {
 // ResolveInfo.Path) is the same. Without it, a document nesting abstract
 // fields n deep would have possible^n plans; with it, n × possible for
 // the same nodes at each level. Documents that make the nodes differ
-// between cousins are bounded by planner.planned.
+// between cousins are bounded by abstractPrep.planned.
 type sharedPlanKey struct {
 	path  string
 	obj   *objectInfo
@@ -181,33 +195,19 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 			return sp
 		}
 	}
-	cacheable := len(fp.occ) <= 64
-	if cacheable {
-		key.mask = fp.counted(c)
-		if v, ok := fp.dynCache.Load(key); ok {
-			return v.(*selectionPlan)
-		}
-	}
-	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
-	if cacheable && fp.dynCount.Load() < maxDynPlans {
-		if _, loaded := fp.dynCache.LoadOrStore(key, sp); !loaded {
-			fp.dynCount.Add(1)
-		}
-		return sp
-	}
-	if perExec != nil {
+	sp, kept := fp.dynamicPlan(c, obj, func(mask uint64) any { return objectPlanKey{obj: i, mask: mask} })
+	if !kept && perExec != nil {
 		if *perExec == nil {
 			*perExec = make(map[objectPlanKey]*selectionPlan)
 		}
-		key.mask = 0
 		(*perExec)[key] = sp
 	}
 	return sp
 }
 
 // objectPlanKey keeps a plan of a conditional abstract field for one
-// object: in the field's cache with the occurrences that count (mask),
-// or for one execution (mask 0, fp set).
+// object: in the field's cache by object and occurrences that count
+// (mask), or for one execution by field and object.
 type objectPlanKey struct {
 	fp   *fieldPlan
 	obj  int

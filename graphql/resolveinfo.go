@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
@@ -91,8 +92,23 @@ func (info ResolveInfo) Path() ast.Path {
 // order and without duplicates (__typename is left out). It is empty for
 // leaf fields. Resolvers use it to load related rows eagerly, for example
 // to join authors only when "author" is selected.
+//
+// On a field of an interface or union type, whose value's object is not
+// known yet, they are the sub-fields selected for any of its possible
+// objects, in the order of the objects and then of selection.
 func (info ResolveInfo) SelectedFields() []string {
 	c := plan.Conditions{Vars: info.vars}
+	if info.fp != nil && info.fp.abs != nil {
+		var out []string
+		for _, p := range info.fp.possiblePlans(&c) {
+			for _, name := range p.selectedNames(&c) {
+				if !slices.Contains(out, name) {
+					out = append(out, name)
+				}
+			}
+		}
+		return out
+	}
 	p := info.childPlan(&c)
 	if p == nil {
 		return nil
@@ -102,26 +118,53 @@ func (info ResolveInfo) SelectedFields() []string {
 
 // IsSelected reports whether the client selected the sub-field at path,
 // a dot-separated list of field names below this field such as "author" or
-// "author.name".
+// "author.name". Below a field of an interface or union type, a field
+// selected for any of its possible objects counts.
 func (info ResolveInfo) IsSelected(path string) bool {
+	if info.fp == nil {
+		return false
+	}
 	c := plan.Conditions{Vars: info.vars}
-	p := info.childPlan(&c)
-	for p != nil && path != "" {
-		name, rest, more := strings.Cut(path, ".")
-		if name == "" || more && rest == "" {
-			return false
+	return isSelected(info.fp, &c, path, 0)
+}
+
+// isSelected reports whether path is selected below fp; depth bounds the
+// walk (a path names at most one field per level).
+func isSelected(fp *fieldPlan, c *plan.Conditions, path string, depth int) bool {
+	name, rest, more := strings.Cut(path, ".")
+	if name == "" || more && rest == "" || depth > plan.MaxDepth {
+		return false
+	}
+	plans := fp.possiblePlans(c)
+	for _, p := range plans {
+		sub := p.findField(c, name)
+		if sub == nil {
+			continue
 		}
-		fp := p.findField(&c, name)
-		if fp == nil {
-			return false
-		}
-		if rest == "" {
+		if rest == "" || isSelected(sub, c, rest, depth+1) {
 			return true
 		}
-		p = fp.childPlan(&c, nil)
-		path = rest
 	}
 	return false
+}
+
+// possiblePlans returns the plans of fp's sub-selection under the
+// conditions: its child plan, or for a field of an abstract type one per
+// possible object; none for a leaf.
+func (fp *fieldPlan) possiblePlans(c *plan.Conditions) []*selectionPlan {
+	if fp.abs == nil {
+		if p := fp.childPlan(c, nil); p != nil {
+			return []*selectionPlan{p}
+		}
+		return nil
+	}
+	out := make([]*selectionPlan, 0, len(fp.abs.info.possible))
+	for i := range fp.abs.info.possible {
+		if p := fp.objectPlan(i, c, nil); p != nil {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func (info ResolveInfo) childPlan(c *plan.Conditions) *selectionPlan {

@@ -26,7 +26,8 @@ func TestCostMaxOf(t *testing.T) {
 	}
 	var byVar CostSet
 	byVar.Add(CostField{Weight: 1, Size: CostSize{Variable: "n", Fallback: 2}, Sub: CostSet{Constant: 1}})
-	set := CostSet{Constant: 1, Max: MaxOf([]CostSet{{Constant: 5}, byVar}).Max}
+	set := MaxOf([]CostSet{{Constant: 5}, byVar})
+	set.Constant = 1
 	for _, tc := range []struct {
 		vars map[string]any
 		want int
@@ -39,7 +40,8 @@ func TestCostMaxOf(t *testing.T) {
 			t.Errorf("Eval(%v) = %d, want %d", tc.vars, got, tc.want)
 		}
 	}
-	sat := CostSet{Constant: math.MaxInt - 1, Max: []CostSet{byVar}}
+	sat := MaxOf([]CostSet{byVar})
+	sat.Constant = math.MaxInt - 1
 	if got := sat.Eval(map[string]any{"n": 5}, 0); got != math.MaxInt {
 		t.Errorf("a saturating sum = %d, want math.MaxInt", got)
 	}
@@ -58,8 +60,8 @@ func TestCostMaxOfShared(t *testing.T) {
 			alts[i].Add(CostField{Weight: 1, Size: CostSize{Variable: "n", Fallback: 1}, Sub: level})
 		}
 		level = MaxOf(alts)
-		if level.Nodes > MaxEvalNodes {
-			t.Fatalf("depth %d: %d nodes", depth, level.Nodes)
+		if n := level.nodes(); n > MaxEvalNodes {
+			t.Fatalf("depth %d: %d nodes", depth, n)
 		}
 	}
 	// Each level costs 9 + 1 + n × (the level below), the last 1.
