@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/gqlkit/gqlkit/errcode"
@@ -344,5 +345,42 @@ func TestAbstractSelectedFields(t *testing.T) {
 	want := []string{"[author id name] true true false false", "[author id] true false false false"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestAbstractConcurrent: one prepared operation whose abstract fields
+// are planned for each object during executions (conditional ones)
+// answers right from many goroutines at once.
+func TestAbstractConcurrent(t *testing.T) {
+	s := axCatalog(t, axOptions{})
+	op := prepare(t, s, `query($v: Boolean!) {
+		search { ... on Book @include(if: $v) { isbn } ... on Named { name } }
+		maybe @skip(if: $v) { __typename ... on Author { favorite { ... on Review { stars } } } }
+	}`)
+	root := map[string]any{"search": []any{axDune, axHerbert}, "maybe": &axAuthor{ID: "a9", Favorite: axStars5}}
+	wants := map[bool]string{
+		true:  `{"search":[{"isbn":"978-0441","name":"Dune"},{"name":"Frank Herbert"}]}`,
+		false: `{"search":[{"name":"Dune"},{"name":"Frank Herbert"}],"maybe":{"__typename":"Author","favorite":{"stars":5}}}`,
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				v := (g+i)%2 == 0
+				res, err := op.Execute(context.Background(), graphql.ExecParams{Root: root, Variables: map[string]any{"v": v}})
+				if err != nil || len(res.Errors) > 0 || string(res.Data) != wants[v] {
+					errs <- fmt.Sprintf("v=%v: %s %v %v", v, res.Data, res.Errors, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
 	}
 }

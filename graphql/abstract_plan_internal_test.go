@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/limits"
 )
 
 // chainSchema has an interface I { id: ID!, next: I } implemented by n
@@ -184,5 +185,58 @@ func TestAbstractCostMax(t *testing.T) {
 		if got := op.cost(tc.vars); got != tc.want {
 			t.Errorf("%s %v: cost %d, want %d", tc.query, tc.vars, got, tc.want)
 		}
+	}
+	// The limit refuses by that cost before any resolver runs, and lets
+	// an operation at the limit run.
+	op := prepareCost(t, s, `{ search { ... on Cheap { heavy } ... on Pager { pages { n } } } }`)
+	res, err := op.Execute(context.Background(), ExecParams{MaxCost: 100})
+	var le *limits.Error
+	if !errors.As(err, &le) || le.Limit != limits.Cost || le.Found != 101 || res.Data != nil {
+		t.Errorf("MaxCost 100: %v %v, want a cost limit error with 101", res, err)
+	}
+	if res, err := op.Execute(context.Background(), ExecParams{MaxCost: 101}); err != nil || string(res.Data) != `{"search":null}` {
+		t.Errorf("MaxCost 101: %s %v", res.Data, err)
+	}
+}
+
+// distinctSetsDoc returns a document over chainSchema(2) whose field
+// nodes under the same response key differ with every object met on the
+// way: C_k_j is the node of chain j at level k, and G_k, spread in every
+// node of level k-1, adds chain k's node under O0 only. Its plans cannot
+// be shared (2^depth distinct sets of nodes), but its named fragments
+// expand as fast.
+func distinctSetsDoc(depth int) string {
+	var b strings.Builder
+	b.WriteString("{ root { ...C_1_0 ...G_1 } }\n")
+	for k := 1; k <= depth; k++ {
+		for j := 0; j < k; j++ {
+			fmt.Fprintf(&b, "fragment C_%d_%d on I { next { id", k, j)
+			if k < depth {
+				fmt.Fprintf(&b, " ...C_%d_%d ...G_%d", k+1, j, k+1)
+			}
+			b.WriteString(" } }\n")
+		}
+		fmt.Fprintf(&b, "fragment G_%d on O0 { ...C_%d_%d }\n", k, k, k-1)
+	}
+	return b.String()
+}
+
+// TestAbstractDistinctSets: plans that no sharing joins grow only as the
+// document's expansion does, which Prepare bounds (plan.CheckShape):
+// depth 10 makes 2^11 plans, depth 40 is refused before planning.
+func TestAbstractDistinctSets(t *testing.T) {
+	s := chainSchema(t, 2)
+	op := prepareCost(t, s, distinctSetsDoc(10))
+	if got := distinctPlans(op.plan, map[*selectionPlan]bool{}); got != 1<<11+1 {
+		t.Errorf("%d plans, want %d", got, 1<<11+1)
+	}
+	doc, perr := ParseQuery(distinctSetsDoc(40), 0)
+	if perr != nil {
+		t.Fatal(perr)
+	}
+	op, errs := s.Prepare(doc, "")
+	if op != nil || len(errs) != 1 || !errors.Is(errs[0], ErrInvalidDocument) ||
+		errs[0].Message != fmt.Sprintf("The operation expands to more than %d field selections.", plan.MaxSelections) {
+		t.Fatalf("Prepare = %v, %v; want ErrInvalidDocument", op, errs)
 	}
 }

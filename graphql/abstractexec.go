@@ -46,12 +46,9 @@ func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
 // decides (see [ResolveTypeFunc]).
 func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 	ai := fp.abs.info
-	var value any
-	if v.IsValid() && v.CanInterface() {
-		value = v.Interface()
-	}
 	// 1. The abstract type's ResolveType.
 	if ai.resolveType != nil {
+		value := interfaceOf(v)
 		ctx := e.ctx
 		if e.rootCtx != nil && fp.owner == e.op.plan {
 			ctx = e.rootCtx
@@ -74,7 +71,9 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 			}
 		}
 	}
-	// 3. A map's "__typename".
+	// 3. A map's "__typename". (The value is made an interface only now:
+	// that copies a struct that is not behind a pointer.)
+	value := interfaceOf(v)
 	if name, ok := mapTypename(v, value); ok {
 		return ai.named(name, fp)
 	}
@@ -93,6 +92,14 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 	}
 	return -1, fmt.Errorf("graphql: abstract type %q must resolve to an object type at runtime for field %q: the value of Go type %s has no ResolveType, learned Go type, __typename or IsTypeOf that names one of its possible types",
 		ai.name, fieldCoord(fp), goTypeName(v))
+}
+
+// interfaceOf returns v as an interface, nil when it cannot be one.
+func interfaceOf(v reflect.Value) any {
+	if v.IsValid() && v.CanInterface() {
+		return v.Interface()
+	}
+	return nil
 }
 
 // named returns the index of the possible object called name.

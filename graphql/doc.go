@@ -109,6 +109,14 @@
 // at its path (see [ResolveTypeFunc]); a typed resolver whose Go result
 // no rule could ever place is a NewSchema error.
 //
+// Prepare plans the selection of such a field once for each possible
+// object, so that a value runs with its object's resolvers and fast paths
+// as an object field does, and __typename writes the object's name. A
+// batched field (see Batch resolvers) of an object reached through a list of an
+// interface or union, or through a batched field of one, is called once
+// for all the values of that object at that level. An operation's cost
+// counts such a selection as its most costly possible object's.
+//
 // # Field names
 //
 // A struct field stands for the schema field (or argument, or input

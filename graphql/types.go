@@ -299,9 +299,11 @@ type Field struct {
 // posts { title } costs 1 + 10 × 1 = 11, and posts(first: 2147483647) { id }
 // costs 1 + 50 × 1 = 51, since the resolver returns at most 50 posts
 // whatever first says. Introspection (__schema, __type, __typename) costs
-// nothing. Fields under @skip or @include count whatever their condition:
-// the cost is an upper bound known before anything runs. Sums and products
-// saturate at the largest int.
+// nothing. Fields under @skip or @include count whatever their condition,
+// and the sub-selection of a field of an interface or union type counts as
+// the most costly of its possible objects' selections: the cost is an
+// upper bound known before anything runs. Sums and products saturate at
+// the largest int.
 type Cost struct {
 	// Weight is the cost of the field itself; 0 means 1, a negative
 	// value means 0 (a field that is as cheap as reading a struct field).
