@@ -85,7 +85,7 @@ type fieldPlan struct {
 	locs   []gqlerror.Location
 
 	planner  *planner
-	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan
+	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan (*objectPlanSet for an abstract field)
 	dynCount atomic.Int32 // entries in dynCache, at most maxDynPlans
 }
 

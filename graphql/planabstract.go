@@ -240,9 +240,9 @@ func nodesKey(nodes []*ast.Field) string {
 // object of its abstract type, planning it when it is not yet.
 //
 // A field whose occurrences that count depend on the variables keeps its
-// plans by the set of occurrences that count and the object, as
-// childPlan does for object fields, up to maxDynPlans, and past them in
-// perExec, for one execution.
+// plans by the set of occurrences that count, as childPlan does for
+// object fields, up to maxDynPlans sets, each with a slot for every
+// possible object; past them, in perExec, for one execution.
 func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPlanKey]*selectionPlan) *selectionPlan {
 	a := fp.abs
 	obj := a.info.possible[i]
@@ -256,14 +256,24 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 		}
 		return sp
 	}
+	if set := fp.objectPlanSet(c); set != nil {
+		if sp := set[i].Load(); sp != nil {
+			return sp
+		}
+		sp := fp.planner.plan(obj, fp.countingFields(c), fp)
+		if !set[i].CompareAndSwap(nil, sp) {
+			sp = set[i].Load()
+		}
+		return sp
+	}
 	key := objectPlanKey{fp: fp, obj: i}
 	if perExec != nil {
 		if sp, ok := (*perExec)[key]; ok {
 			return sp
 		}
 	}
-	sp, kept := fp.dynamicPlan(c, obj, func(mask uint64) any { return objectPlanKey{obj: i, mask: mask} })
-	if !kept && perExec != nil {
+	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
+	if perExec != nil {
 		if *perExec == nil {
 			*perExec = make(map[objectPlanKey]*selectionPlan)
 		}
@@ -272,13 +282,39 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 	return sp
 }
 
+// objectPlanSet returns the slots of the per-object plans of fp, a
+// conditional abstract field, for the occurrences that count under c:
+// kept in fp.dynCache by the bitmask of those occurrences, for fields
+// with at most 64 occurrences, up to maxDynPlans masks; nil past them.
+func (fp *fieldPlan) objectPlanSet(c *plan.Conditions) []atomic.Pointer[selectionPlan] {
+	if len(fp.occ) > 64 {
+		return nil
+	}
+	mask := fp.counted(c)
+	if v, ok := fp.dynCache.Load(mask); ok {
+		return v.(*objectPlanSet).plans
+	}
+	if fp.dynCount.Load() >= maxDynPlans {
+		return nil
+	}
+	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{plans: make([]atomic.Pointer[selectionPlan], len(fp.abs.info.possible))})
+	if !loaded {
+		fp.dynCount.Add(1)
+	}
+	return v.(*objectPlanSet).plans
+}
+
+// objectPlanSet is what a conditional abstract field keeps for one set of
+// occurrences that count: the plan for possible object i at i, once made.
+type objectPlanSet struct {
+	plans []atomic.Pointer[selectionPlan]
+}
+
 // objectPlanKey keeps a plan of a conditional abstract field for one
-// object: in the field's cache by object and occurrences that count
-// (mask), or for one execution by field and object.
+// object, for one execution, past the field's maxDynPlans sets.
 type objectPlanKey struct {
-	fp   *fieldPlan
-	obj  int
-	mask uint64
+	fp  *fieldPlan
+	obj int
 }
 
 // objectPlans returns the plans of fp's sub-selection, one for each
