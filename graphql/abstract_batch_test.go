@@ -287,3 +287,76 @@ func TestAbstractBatchCousins(t *testing.T) {
 		t.Errorf("calls:\n got %q\nwant %q", calls, wantCalls)
 	}
 }
+
+// TestAbstractBatchUnderConditionalParent: a batch resolver of a union
+// type (Product.related) under a list whose field carries
+// @include(if: $v), or has an occurrence with @skip(if: $v): the batched
+// Seller.rating of the related values is called once for all of them, as
+// without the directive. (Before: once per parent, the per-object plans
+// of fields planned during an execution being made lazily, so that no
+// level was opened for the values' objects.)
+func TestAbstractBatchUnderConditionalParent(t *testing.T) {
+	extra := func(hit *graphql.Union) graphql.Fields {
+		var product *graphql.Object
+		for _, o := range hit.Types {
+			if o.Name == "Product" {
+				product = o
+			}
+		}
+		return graphql.Fields{{Name: "products", Type: graphql.NewList(product),
+			Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) ([]*abProduct, error) {
+				return []*abProduct{{ID: "p1"}, {ID: "p2"}, {ID: "p3"}}, nil
+			})}}
+	}
+	want := `{"data":{"products":[{"related":{"rating":1}},{"related":{}},{"related":{"rating":1}}]}}`
+	wantCalls := []string{"Product.related:p1,p2,p3", "Seller.rating:r-p1,r-p3"}
+	for _, tc := range []struct{ q, vars string }{
+		{`{ products { related { ... on Seller { rating } } } }`, ""},
+		{`query($v: Boolean!) { products @include(if: $v) { related { ... on Seller { rating } } } }`, `{"v": true}`},
+		{`query($v: Boolean!) { products @skip(if: $v) { id } products { related { ... on Seller { rating } } } }`, `{"v": true}`},
+	} {
+		sh := newShop()
+		sh.extra = extra
+		if got := response(t, sh.schema(t), tc.q, "", tc.vars); got != want {
+			t.Errorf("%s\n got %s\nwant %s", tc.q, got, want)
+		}
+		if !reflect.DeepEqual(sh.calls, wantCalls) {
+			t.Errorf("%s\ncalls %q, want %q", tc.q, sh.calls, wantCalls)
+		}
+	}
+}
+
+// abBox holds a value of the union, read without a resolver.
+type abBox struct{ Hit abSearchItem }
+
+// TestAbstractReadAheadUnderConditionalParent: a field of a union type
+// without resolver (Box.hit), whose Seller values have a batched field,
+// is read ahead with its level also when a field above it is
+// conditional: one Seller.rating call for the sellers of every box.
+func TestAbstractReadAheadUnderConditionalParent(t *testing.T) {
+	extra := func(hit *graphql.Union) graphql.Fields {
+		box := &graphql.Object{Name: "Box", Fields: graphql.Fields{{Name: "hit", Type: hit}}}
+		shelf := &graphql.Object{Name: "Shelf", Fields: graphql.Fields{{Name: "boxes", Type: graphql.NewList(box)}}}
+		return graphql.Fields{{Name: "shelf", Type: shelf,
+			Typed: graphql.Resolver(func(context.Context, any, graphql.NoArgs) (map[string]any, error) {
+				return map[string]any{"boxes": []*abBox{
+					{Hit: &abSeller{ID: "s1", Name: "Ann"}}, {Hit: &abProduct{ID: "p1"}}, {Hit: &abSeller{ID: "s2", Name: "Bo"}},
+				}}, nil
+			})}}
+	}
+	want := `{"data":{"shelf":{"boxes":[{"hit":{"rating":3}},{"hit":{}},{"hit":{"rating":2}}]}}}`
+	wantCalls := []string{"Seller.rating:s1,s2"}
+	for _, tc := range []struct{ q, vars string }{
+		{`{ shelf { boxes { hit { ... on Seller { rating } } } } }`, ""},
+		{`query($v: Boolean!) { shelf @include(if: $v) { boxes { hit { ... on Seller { rating } } } } }`, `{"v": true}`},
+	} {
+		sh := newShop()
+		sh.extra = extra
+		if got := response(t, sh.schema(t), tc.q, "", tc.vars); got != want {
+			t.Errorf("%s\n got %s\nwant %s", tc.q, got, want)
+		}
+		if !reflect.DeepEqual(sh.calls, wantCalls) {
+			t.Errorf("%s\ncalls %q, want %q", tc.q, sh.calls, wantCalls)
+		}
+	}
+}

@@ -183,6 +183,9 @@ func (e *executor) completeList(fp *fieldPlan, x *List, v reflect.Value) bool {
 		ok := e.complete(fp, x.OfType, v.Index(i))
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
+			if fp.abs != nil || fp.planner.objectOf(fp.typ) != nil {
+				e.skipItems(fp, x, v, i+1) // listskip.go
+			}
 			return false
 		}
 	}

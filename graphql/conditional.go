@@ -43,7 +43,7 @@ func (fp *fieldPlan) childPlan(c *plan.Conditions, perExec *map[*fieldPlan]*sele
 	if obj == nil {
 		return nil
 	}
-	sp, kept := fp.dynamicPlan(c, obj, func(mask uint64) any { return mask })
+	sp, kept := fp.dynamicPlan(c, obj)
 	if kept {
 		return sp
 	}
@@ -56,23 +56,23 @@ func (fp *fieldPlan) childPlan(c *plan.Conditions, perExec *map[*fieldPlan]*sele
 	return sp
 }
 
-// dynamicPlan plans the sub-selection of fp, a conditional field, for obj
-// from the occurrences that count under c, or finds it in fp's cache,
-// where plans are kept under key(the occurrences that count, as a
-// bitmask) for fields with at most 64 occurrences, up to maxDynPlans.
-// kept reports whether the plan is in the cache.
-func (fp *fieldPlan) dynamicPlan(c *plan.Conditions, obj *objectInfo, key func(mask uint64) any) (sp *selectionPlan, kept bool) {
+// dynamicPlan plans the sub-selection of fp, a conditional object field,
+// for obj from the occurrences that count under c, or finds it in fp's
+// cache, where plans are kept by the occurrences that count (a bitmask)
+// for fields with at most 64 occurrences, up to maxDynPlans. kept reports
+// whether the plan is in the cache.
+func (fp *fieldPlan) dynamicPlan(c *plan.Conditions, obj *objectInfo) (sp *selectionPlan, kept bool) {
 	cacheable := len(fp.occ) <= 64
-	var k any
+	var mask uint64
 	if cacheable {
-		k = key(fp.counted(c))
-		if v, ok := fp.dynCache.Load(k); ok {
+		mask = fp.counted(c)
+		if v, ok := fp.dynCache.Load(mask); ok {
 			return v.(*selectionPlan), true
 		}
 	}
 	sp = fp.planner.plan(obj, fp.countingFields(c), fp)
 	if cacheable && fp.dynCount.Load() < maxDynPlans {
-		if _, loaded := fp.dynCache.LoadOrStore(k, sp); !loaded {
+		if _, loaded := fp.dynCache.LoadOrStore(mask, sp); !loaded {
 			fp.dynCount.Add(1)
 		}
 		return sp, true

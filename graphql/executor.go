@@ -172,12 +172,12 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 			return // reported once
 		}
 		if context.Cause(e.ctx) == errTimeout {
-			e.timedOut(fp.locs)
+			e.timedOut(e.locations(fp))
 			return
 		}
 		e.done = true
 	}
-	ge := &gqlerror.Error{Path: e.astPath(), Locations: fp.locs, Err: err}
+	ge := &gqlerror.Error{Path: e.astPath(), Locations: e.locations(fp), Err: err}
 	if ae, ok := err.(*argumentError); ok {
 		ge.Message, ge.Extensions, ge.Err = ae.msg, ae.ext, nil
 		if ae.panic != nil {
@@ -209,6 +209,25 @@ func (e *executor) nullError(fp *fieldPlan) {
 	e.errs = append(e.errs, &gqlerror.Error{
 		Message:   "Cannot return null for non-nullable field " + coord + ".",
 		Path:      e.astPath(),
-		Locations: fp.locs,
+		Locations: e.locations(fp),
 	})
+}
+
+// locations returns the locations of fp's nodes for an error: those of
+// the occurrences that count in this execution (graphql-js's field
+// nodes, after @skip and @include).
+func (e *executor) locations(fp *fieldPlan) []gqlerror.Location {
+	if !fp.dynamic {
+		return fp.locs
+	}
+	var out []gqlerror.Location
+	for i, o := range fp.occ {
+		if ok, _ := o.Counts(&e.cond); ok && i < len(fp.locs) {
+			out = append(out, fp.locs[i])
+		}
+	}
+	if len(out) == len(fp.locs) {
+		return fp.locs
+	}
+	return out
 }

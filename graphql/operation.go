@@ -86,7 +86,9 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	if p.conditional {
 		p.keepConditional(op.plan, map[string]bool{}, map[*selectionPlan]bool{}, 0)
 	}
-	p.arena, p.preparing, p.prep = planArena{}, false, nil // executions plan with memory of their own
+	// Executions plan with memory of their own; p.prep stays, for the
+	// per-object plans they share (planabstract.go).
+	p.arena, p.preparing = planArena{}, false
 	if err := op.checkArguments(op.plan, 0, nil); err != nil {
 		return nil, gqlerror.List{err}
 	}

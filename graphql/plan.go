@@ -85,7 +85,7 @@ type fieldPlan struct {
 	locs   []gqlerror.Location
 
 	planner  *planner
-	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan
+	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan (*objectPlanSet for an abstract field)
 	dynCount atomic.Int32 // entries in dynCache, at most maxDynPlans
 }
 
@@ -110,8 +110,9 @@ type planner struct {
 	// only read once Prepare has returned.
 	preparing, conditional bool
 	owned                  map[*ast.Field]ast.ArgumentList
-	// prep is what Prepare keeps while it plans an operation of a schema
-	// with interfaces or unions (planabstract.go); nil otherwise.
+	// prep is what the planner keeps for an operation of a schema with
+	// interfaces or unions (planabstract.go), while Prepare runs and
+	// after; nil otherwise.
 	prep *abstractPrep
 }
 
@@ -196,7 +197,7 @@ const collectorSlab = 16
 
 // plan collects the sub-selections of the field nodes of parent for obj.
 func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *selectionPlan {
-	if p.prep != nil && p.prep.planned > plan.MaxSelections {
+	if p.preparing && p.prep != nil && p.prep.planned > plan.MaxSelections {
 		// Prepare refuses the operation (see abstractPrep.planned): the rest
 		// is not planned.
 		return &selectionPlan{obj: obj, parent: parent}
@@ -329,7 +330,7 @@ func (c *collector) find(key string) *fieldPlan {
 }
 
 func (c *collector) finish(parent *fieldPlan) *selectionPlan {
-	if c.p.prep != nil {
+	if c.p.preparing && c.p.prep != nil {
 		c.p.prep.planned += len(c.order)
 	}
 	sp := &c.p.arena.plans.take(1)[:1][0]

@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"encoding/binary"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -22,12 +23,15 @@ import (
 //
 // Prepare plans them all, as it plans object fields, so that executions
 // and the operation's cost find them ready. Nested abstract fields
-// multiply the plans by the possible objects at each level; Prepare counts
-// what it builds (abstractPrep.planned) and refuses an operation past
-// plan.MaxSelections, so planning stays bounded on any document. Plans
-// made later, for fields whose sub-selection depends on a variable's @skip
-// or @include, are planned for one object at a time, when a value of it
-// comes.
+// multiply the plans by the possible objects at each level; cousins share
+// theirs (sharedPlanKey), and Prepare counts what it builds
+// (abstractPrep.planned) and refuses an operation past
+// plan.MaxSelections, so planning stays bounded on any document. Fields
+// planned later, below a field whose sub-selection depends on a
+// variable's @skip or @include (for an execution, or for the cost), are
+// planned the same way, sharing plans with their cousins, within a budget
+// of their own (abstractPrep.late); past it, they are planned for one
+// object at a time, when a value of it comes.
 
 // abstractChild is the sub-selection of a field of an interface or union
 // type, for each of its possible objects.
@@ -83,43 +87,106 @@ func (p *planner) abstractField(fp *fieldPlan) {
 }
 
 // planObjects plans fp's sub-selection for each possible object of its
-// abstract type, fp being a field whose every occurrence counts.
+// abstract type, fp being a field whose every occurrence counts. Once
+// Prepare has returned, past the budget of plans kept for sharing, the
+// plans are made one at a time as values come (objectPlan).
 func (p *planner) planObjects(fp *fieldPlan) {
 	a := fp.abs
 	a.fields = make([]*ast.Field, len(fp.occ))
 	for i, o := range fp.occ {
 		a.fields[i] = o.Field
 	}
-	if !p.preparing {
-		return // planned for each object when a value of it comes
+	if !p.preparing && !p.prep.sharing() {
+		return
 	}
 	path, nodes := responsePath(fp), nodesKey(a.fields)
 	for i, o := range a.info.possible {
-		key := sharedPlanKey{path: path, obj: o, first: a.fields[0], rest: nodes}
-		sp := p.prep.shared[key]
-		if sp == nil {
-			sp = p.plan(o, a.fields, fp)
-			if p.prep.shared == nil {
-				p.prep.shared = make(map[sharedPlanKey]*selectionPlan)
-			}
-			p.prep.shared[key] = sp
-		}
-		a.plans[i].Store(sp)
+		a.plans[i].Store(p.sharedPlan(sharedPlanKey{path: path, obj: o, first: a.fields[0], rest: nodes}, a.fields, fp))
 	}
 }
 
-// abstractPrep is what Prepare keeps while it plans an operation of a
-// schema with abstract types.
+// abstractPrep is what the planner keeps for an operation of a schema
+// with abstract types.
 type abstractPrep struct {
-	// planned counts the field plans built: past plan.MaxSelections,
-	// Prepare refuses the operation. Fields of interface and union types
-	// are planned for each of their possible objects, which multiplies
-	// the plans where cousins do not share them; without such fields, it
-	// never passes the selections plan.CheckShape counted.
+	// planned counts the field plans Prepare builds: past
+	// plan.MaxSelections, Prepare refuses the operation. Fields of
+	// interface and union types are planned for each of their possible
+	// objects, which multiplies the plans where cousins do not share
+	// them; without such fields, it never passes the selections
+	// plan.CheckShape counted.
 	planned int
 	// shared holds the per-object plans made, for the cousins that share
-	// them (see sharedPlanKey).
+	// them (see sharedPlanKey): by Prepare, and after it, under mu, by
+	// executions and the cost, for fields below a conditional one. late
+	// counts the field plans those later ones hold; past
+	// plan.MaxSelections, no more are kept.
+	mu     sync.Mutex
 	shared map[sharedPlanKey]*selectionPlan
+	late   int
+}
+
+// sharing reports whether plans made after Prepare may still be kept
+// for sharing.
+func (a *abstractPrep) sharing() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.late < plan.MaxSelections
+}
+
+// sharedPlan returns the plan of nodes for key.obj, fp being one of the
+// fields of key: the one made for key already, or a new one, kept for
+// the others (after Prepare, within the budget).
+func (p *planner) sharedPlan(key sharedPlanKey, nodes []*ast.Field, fp *fieldPlan) *selectionPlan {
+	a := p.prep
+	if p.preparing { // one goroutine
+		sp := a.shared[key]
+		if sp == nil {
+			sp = p.plan(key.obj, nodes, fp)
+			if a.shared == nil {
+				a.shared = make(map[sharedPlanKey]*selectionPlan)
+			}
+			a.shared[key] = sp
+		}
+		return sp
+	}
+	a.mu.Lock()
+	sp := a.shared[key]
+	a.mu.Unlock()
+	if sp != nil {
+		return sp
+	}
+	// Planned without the lock: planning it plans the fields below,
+	// which share plans too. Two executions may plan the same key at
+	// once; the first one kept serves both.
+	sp = p.plan(key.obj, nodes, fp)
+	n := planSize(sp, 0)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if kept := a.shared[key]; kept != nil {
+		return kept
+	}
+	if a.late+n <= plan.MaxSelections {
+		a.late += n
+		if a.shared == nil {
+			a.shared = make(map[sharedPlanKey]*selectionPlan)
+		}
+		a.shared[key] = sp
+	}
+	return sp
+}
+
+// planSize counts the field plans of sp and of the sub-plans of its
+// object fields (those of abstract fields are kept, and counted, on
+// their own).
+func planSize(sp *selectionPlan, depth int) int {
+	if sp == nil || depth > plan.MaxDepth {
+		return 0
+	}
+	n := len(sp.fields)
+	for _, fp := range sp.fields {
+		n += planSize(fp.child, depth+1)
+	}
+	return n
 }
 
 // sharedPlanKey identifies a per-object plan Prepare made: the object,
@@ -133,7 +200,7 @@ type abstractPrep struct {
 // ResolveInfo.Path) is the same. Without it, a document nesting abstract
 // fields n deep would have possible^n plans; with it, n × possible for
 // the same nodes at each level. Documents that make the nodes differ
-// between cousins are bounded by abstractPrep.planned.
+// between cousins are bounded by abstractPrep.planned (and late).
 type sharedPlanKey struct {
 	path  string
 	obj   *objectInfo
@@ -173,9 +240,9 @@ func nodesKey(nodes []*ast.Field) string {
 // object of its abstract type, planning it when it is not yet.
 //
 // A field whose occurrences that count depend on the variables keeps its
-// plans by the set of occurrences that count and the object, as
-// childPlan does for object fields, up to maxDynPlans, and past them in
-// perExec, for one execution.
+// plans by the set of occurrences that count, as childPlan does for
+// object fields, up to maxDynPlans sets, each with a slot for every
+// possible object; past them, in perExec, for one execution.
 func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPlanKey]*selectionPlan) *selectionPlan {
 	a := fp.abs
 	obj := a.info.possible[i]
@@ -189,14 +256,24 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 		}
 		return sp
 	}
+	if set := fp.objectPlanSet(c); set != nil {
+		if sp := set[i].Load(); sp != nil {
+			return sp
+		}
+		sp := fp.planner.plan(obj, fp.countingFields(c), fp)
+		if !set[i].CompareAndSwap(nil, sp) {
+			sp = set[i].Load()
+		}
+		return sp
+	}
 	key := objectPlanKey{fp: fp, obj: i}
 	if perExec != nil {
 		if sp, ok := (*perExec)[key]; ok {
 			return sp
 		}
 	}
-	sp, kept := fp.dynamicPlan(c, obj, func(mask uint64) any { return objectPlanKey{obj: i, mask: mask} })
-	if !kept && perExec != nil {
+	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
+	if perExec != nil {
 		if *perExec == nil {
 			*perExec = make(map[objectPlanKey]*selectionPlan)
 		}
@@ -205,19 +282,46 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 	return sp
 }
 
+// objectPlanSet returns the slots of the per-object plans of fp, a
+// conditional abstract field, for the occurrences that count under c:
+// kept in fp.dynCache by the bitmask of those occurrences, for fields
+// with at most 64 occurrences, up to maxDynPlans masks; nil past them.
+func (fp *fieldPlan) objectPlanSet(c *plan.Conditions) []atomic.Pointer[selectionPlan] {
+	if len(fp.occ) > 64 {
+		return nil
+	}
+	mask := fp.counted(c)
+	if v, ok := fp.dynCache.Load(mask); ok {
+		return v.(*objectPlanSet).plans
+	}
+	if fp.dynCount.Load() >= maxDynPlans {
+		return nil
+	}
+	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{plans: make([]atomic.Pointer[selectionPlan], len(fp.abs.info.possible))})
+	if !loaded {
+		fp.dynCount.Add(1)
+	}
+	return v.(*objectPlanSet).plans
+}
+
+// objectPlanSet is what a conditional abstract field keeps for one set of
+// occurrences that count: the plan for possible object i at i, once made.
+type objectPlanSet struct {
+	plans []atomic.Pointer[selectionPlan]
+}
+
 // objectPlanKey keeps a plan of a conditional abstract field for one
-// object: in the field's cache by object and occurrences that count
-// (mask), or for one execution by field and object.
+// object, for one execution, past the field's maxDynPlans sets.
 type objectPlanKey struct {
-	fp   *fieldPlan
-	obj  int
-	mask uint64
+	fp  *fieldPlan
+	obj int
 }
 
 // objectPlans returns the plans of fp's sub-selection, one for each
 // possible object, planning those not yet planned; for a conditional
 // field, over all its occurrences, whatever their conditions (for the
-// cost, an upper bound).
+// cost, an upper bound), shared with the cousins of fp as Prepare shares
+// the plans of fields whose every occurrence counts.
 func (fp *fieldPlan) objectPlans() []*selectionPlan {
 	a := fp.abs
 	out := make([]*selectionPlan, len(a.info.possible))
@@ -226,8 +330,10 @@ func (fp *fieldPlan) objectPlans() []*selectionPlan {
 		for i, o := range fp.occ {
 			fields[i] = o.Field
 		}
+		p := fp.planner
+		path, nodes := responsePath(fp), nodesKey(fields)
 		for i, o := range a.info.possible {
-			out[i] = fp.planner.plan(o, fields, fp)
+			out[i] = p.sharedPlan(sharedPlanKey{path: path, obj: o, first: fields[0], rest: nodes}, fields, fp)
 		}
 		return out
 	}

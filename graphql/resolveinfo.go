@@ -125,23 +125,46 @@ func (info ResolveInfo) IsSelected(path string) bool {
 		return false
 	}
 	c := plan.Conditions{Vars: info.vars}
-	return isSelected(info.fp, &c, path, 0)
+	var walked map[walkedPlan]bool
+	return isSelected(info.fp, &c, path, 0, &walked)
+}
+
+// walkedPlan is a plan isSelected has looked in for the rest of the path
+// at depth.
+type walkedPlan struct {
+	sp    *selectionPlan
+	depth int
 }
 
 // isSelected reports whether path is selected below fp; depth bounds the
-// walk (a path names at most one field per level).
-func isSelected(fp *fieldPlan, c *plan.Conditions, path string, depth int) bool {
+// walk (a path names at most one field per level). Below fields of
+// abstract types, the plans of the possible objects are each looked in
+// once per level (*walked, made on first use): cousins share theirs
+// (sharedPlanKey), so the walk is not multiplied by the possible objects
+// at each level, and a plan that did not have the rest of the path at
+// a level does not have it when reached again.
+func isSelected(fp *fieldPlan, c *plan.Conditions, path string, depth int, walked *map[walkedPlan]bool) bool {
 	name, rest, more := strings.Cut(path, ".")
 	if name == "" || more && rest == "" || depth > plan.MaxDepth {
 		return false
 	}
 	plans := fp.possiblePlans(c)
 	for _, p := range plans {
+		if fp.abs != nil {
+			k := walkedPlan{p, depth}
+			if (*walked)[k] {
+				continue
+			}
+			if *walked == nil {
+				*walked = make(map[walkedPlan]bool)
+			}
+			(*walked)[k] = true
+		}
 		sub := p.findField(c, name)
 		if sub == nil {
 			continue
 		}
-		if rest == "" || isSelected(sub, c, rest, depth+1) {
+		if rest == "" || isSelected(sub, c, rest, depth+1, walked) {
 			return true
 		}
 	}

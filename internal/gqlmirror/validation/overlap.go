@@ -161,12 +161,15 @@ func (c *overlapChecker) visit(set ast.SelectionSet, parent *ast.Definition) {
 	}
 }
 
+// fieldDef returns the definition of field name of parent, nil when
+// there is none. As in graphql-js's OverlappingFieldsCanBeMerged, the
+// meta-field __typename has none (it is not among the type's fields), so
+// its type is compared with no other: aliased under one object and a
+// nullable String field under another (parents that exclude each
+// other), it does not conflict.
 func (c *overlapChecker) fieldDef(parent *ast.Definition, name string) *ast.FieldDefinition {
-	if parent == nil {
+	if parent == nil || name == "__typename" {
 		return nil
-	}
-	if name == "__typename" {
-		return &ast.FieldDefinition{Name: name, Type: ast.NonNullNamedType("String", nil)}
 	}
 	return parent.Fields.ForName(name)
 }

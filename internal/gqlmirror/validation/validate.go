@@ -255,11 +255,15 @@ type ruleRun struct {
 // each sorted by name as gqlparser runs them.
 func (s *Validator) buildRules() (public, private []checkRule) {
 	kit := func(suggest bool) []checkRule {
-		return []checkRule{
+		r := []checkRule{
 			{name: "GqlkitLiteralValues", fn: s.literalValuesRule},
 			{name: "OverlappingFieldsCanBeMerged", fn: overlapRule},
 			{name: "ValuesOfCorrectType", fn: valuesRule(suggest)},
 		}
+		if suggest { // the private set keeps gqlparser's rule without suggestions
+			r = append(r, checkRule{name: "FieldsOnCorrectType", fn: fieldsOnCorrectTypeRule})
+		}
+		return r
 	}
 	priv := rules.NewDefaultRules()
 	for _, r := range []core.Rule{
