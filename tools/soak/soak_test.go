@@ -143,7 +143,11 @@ func startServer(t *testing.T, databaseURL, dir string, extra ...string) *testSe
 }
 
 // databases are the databases the soak runs on: a SQLite file, and a
-// fresh PostgreSQL schema when TEST_DATABASE_URL is set.
+// fresh PostgreSQL schema when TEST_DATABASE_URL is set. The tests run
+// the two as parallel subtests: each has a server process, port, database
+// and temporary folder of its own, and the checks are counts and bounds
+// with room for a shared machine (the latency comparison is reported,
+// not asserted), so that the two soaks overlap their waits.
 var databases = []struct {
 	name string
 	url  func(t *testing.T, dir string) string
@@ -207,6 +211,7 @@ func TestSoak(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: a soak of the example server on each database")
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
+			t.Parallel() // see databases
 			dir := t.TempDir()
 			srv := startServer(t, db.url(t, dir), dir)
 			cfg := config{
