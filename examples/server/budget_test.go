@@ -92,9 +92,10 @@ func sendNonReader(t *testing.T, from, addr, body string) *loopback.NonReader {
 // TestFaultSQLiteLocked, which waits out SQLite's busy timeout twice, run
 // in parallel, each database in a subtest of its own: each subtest has its
 // own server process, database, port and temporary folder, and spends most
-// of its 9 to 14 s asleep. go test runs GOMAXPROCS of them at a time
-// (-parallel), after the package's other tests; the timeouts they prove
-// stay as they are.
+// of its 9 to 14 s asleep. TestRevocationBeatsRotation, whose SQLite half
+// works for 13 s in the test's own process, runs beside them. go test runs
+// GOMAXPROCS of them at a time (-parallel), after the package's other
+// tests; the timeouts they prove stay as they are.
 const (
 	stallTimeout = 5 * time.Second
 	cutMargin    = 2 * time.Second
