@@ -86,6 +86,16 @@ func sendNonReader(t *testing.T, from, addr, body string) *loopback.NonReader {
 // unset), and cutMargin what a test leaves it besides before it looks
 // for a cut: a non-reader whose head came at t is cut off by t +
 // stallTimeout + cutMargin.
+//
+// The tests that wait out the whole stall timeout (TestBudgetSlowReaders,
+// TestIdempotencyKeyedNonReaders, TestListNonReaders), and
+// TestFaultSQLiteLocked, which waits out SQLite's busy timeout twice, run
+// in parallel, each database in a subtest of its own: each subtest has its
+// own server process, database, port and temporary folder, and spends most
+// of its 9 to 14 s asleep. TestRevocationBeatsRotation, whose SQLite half
+// works for 13 s in the test's own process, runs beside them. go test runs
+// GOMAXPROCS of them at a time (-parallel), after the package's other
+// tests; the timeouts they prove stay as they are.
 const (
 	stallTimeout = 5 * time.Second
 	cutMargin    = 2 * time.Second
@@ -106,8 +116,10 @@ func TestBudgetSlowReaders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("some 8 s a database")
 	}
+	t.Parallel() // it waits out the stall timeout: see stallTimeout
 	for _, kind := range databaseKinds {
 		t.Run(kind.name, func(t *testing.T) {
+			t.Parallel()
 			db := kind.open(t)
 			_, token := addUser(t, db, "Ada", "ada's password")
 			p := db.start(t, "GRAPHQL_RESPONSE_BUDGET_WAIT=2s")

@@ -386,6 +386,7 @@ func containsAny(texts []string, parts ...string) bool {
 // masked 500 and their cause logged, nothing is written, reads go on (WAL),
 // and writes succeed once the lock is released.
 func TestFaultSQLiteLocked(t *testing.T) {
+	t.Parallel() // it waits out the busy timeout twice: see stallTimeout
 	db := sqliteDatabase(t)
 	_, token := addUser(t, db, "Ada", "ada's password")
 	s := &faultService{p: db.start(t), token: token}

@@ -93,8 +93,10 @@ func TestListNonReaders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("some 10 s a database")
 	}
+	t.Parallel() // it waits out the stall timeout: see stallTimeout
 	for _, kind := range databaseKinds {
 		t.Run(kind.name, func(t *testing.T) {
+			t.Parallel()
 			db := kind.open(t)
 			_, token := addUser(t, db, "Ada", "ada's password")
 			p := db.start(t)

@@ -286,8 +286,10 @@ func TestRevocationBeatsRotation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("races a refresh loop at scale: seconds per database")
 	}
+	t.Parallel() // beside the tests that wait out the stall timeout: see stallTimeout
 	for _, kind := range databaseKinds {
 		t.Run(kind.name, func(t *testing.T) {
+			t.Parallel()
 			s := &sessions{db: kind.open(t)}
 			base := s.start(t, mainEnv(secretA)...).base
 			env := s.db.env(mainEnv(secretA)...)

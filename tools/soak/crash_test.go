@@ -20,6 +20,7 @@ func TestCrash(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: the example server killed with SIGKILL and restarted, on each database")
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
+			t.Parallel() // see databases
 			dir := t.TempDir()
 			env := serverEnv(db.url(t, dir))
 			logins := addUsers(t, env, dir)

@@ -23,6 +23,7 @@ func TestSlowClients(t *testing.T) {
 	testenv.SkipIfShort(t, "end-to-end: seeds 36 MB and runs two phases of 3 s on each database")
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
+			t.Parallel() // see databases
 			dir := t.TempDir()
 			// The server gives its free heap back after 1 s idle, so that
 			// its resources come back within their margins soon after the
