@@ -74,14 +74,8 @@ func TestConditionalAbstractCost(t *testing.T) {
 func TestConditionalAbstractPlanBudget(t *testing.T) {
 	const impls = 30
 	s := chainSchema(t, impls)
-	var b strings.Builder
-	b.WriteString("query($v: Boolean!) { root @include(if: $v) { ")
 	n := plan.MaxSelections/impls + 10
-	for i := range n {
-		fmt.Fprintf(&b, "a%d: id ", i)
-	}
-	b.WriteString("} }")
-	op := prepareCost(t, s, b.String())
+	op := prepareCost(t, s, "query($v: Boolean!) { root @include(if: $v) { "+idAliases(n)+"} }")
 	vars := map[string]any{"v": true}
 	if got := op.cost(vars); got != math.MaxInt {
 		t.Errorf("cost = %d, want math.MaxInt", got)
@@ -193,4 +187,13 @@ func TestConditionalWideInterfacePlansKept(t *testing.T) {
 		}
 		run(29, v)
 	}
+}
+
+// idAliases returns `a0: id a1: id … ` for n aliases.
+func idAliases(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "a%d: id ", i)
+	}
+	return b.String()
 }
