@@ -340,7 +340,9 @@ type abBox struct{ Hit abSearchItem }
 // TestAbstractReadAheadUnderConditionalParent: a field of a union type
 // without resolver (Box.hit), whose Seller values have a batched field,
 // is read ahead with its level also when a field above it is
-// conditional: one Seller.rating call for the sellers of every box.
+// conditional, and a list of Box objects (no batched field of their own)
+// is one level even when its field is conditional: one Seller.rating call
+// for the sellers of every box.
 func TestAbstractReadAheadUnderConditionalParent(t *testing.T) {
 	extra := func(hit *graphql.Union) graphql.Fields {
 		box := &graphql.Object{Name: "Box", Fields: graphql.Fields{{Name: "hit", Type: hit}}}
@@ -357,5 +359,6 @@ func TestAbstractReadAheadUnderConditionalParent(t *testing.T) {
 	shopCheckVars(t, extra, want, wantCalls, [][2]string{
 		{`{ shelf { boxes { hit { ... on Seller { rating } } } } }`, ""},
 		{`query($v: Boolean!) { shelf @include(if: $v) { boxes { hit { ... on Seller { rating } } } } }`, `{"v": true}`},
+		{`query($v: Boolean!) { shelf { boxes @include(if: $v) { hit { ... on Seller { rating } } } } }`, `{"v": true}`},
 	})
 }
