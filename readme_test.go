@@ -25,19 +25,33 @@ import (
 // README:begin
 type greeting struct{ Text string }
 
+type farewell struct{ Text, Until string }
+
 type helloArgs struct{ Name string } // the argument "name"
 
 // newServer mounts a GraphQL endpoint on a standard library ServeMux.
 func newServer(secret []byte, logger *slog.Logger) (http.Handler, error) {
-	greetingType := &graphql.Object{Name: "Greeting", Fields: graphql.Fields{
+	message := &graphql.Interface{Name: "Message", Fields: graphql.Fields{ // fields its objects share
+		{Name: "text", Type: graphql.NewNonNull(graphql.String)},
+	}}
+	greetingType := &graphql.Object{Name: "Greeting", Interfaces: []*graphql.Interface{message}, Fields: graphql.Fields{
 		{Name: "text", Type: graphql.NewNonNull(graphql.String)}, // read from greeting.Text
 	}}
+	farewellType := &graphql.Object{Name: "Farewell", Interfaces: []*graphql.Interface{message}, Fields: graphql.Fields{
+		{Name: "text", Type: graphql.NewNonNull(graphql.String)},
+		{Name: "until", Type: graphql.String},
+	}, IsTypeOf: func(v any) bool { _, ok := v.(farewell); return ok }} // no typed resolver returns one
+	reply := &graphql.Union{Name: "Reply", Types: []*graphql.Object{greetingType, farewellType}}
 	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{
 		{Name: "hello", Type: graphql.NewNonNull(greetingType),
 			Args: []graphql.Argument{{Name: "name", Type: graphql.String, Default: "world",
 				Rules: []validate.Rule{validate.Max(50)}}}, // checked before the resolver runs
 			Typed: graphql.Resolver(func(ctx context.Context, _ any, args helloArgs) (greeting, error) {
 				return greeting{Text: "Hello, " + args.Name + "!"}, nil
+			})},
+		{Name: "replies", Type: graphql.NewNonNull(graphql.NewList(graphql.NewNonNull(reply))),
+			Typed: graphql.Resolver(func(ctx context.Context, _ any, _ graphql.NoArgs) ([]any, error) {
+				return []any{greeting{Text: "Hi!"}, farewell{Text: "Bye!", Until: "soon"}}, nil // objects by Go type
 			})},
 	}}
 	schema, err := graphql.NewSchema(graphql.SchemaConfig{Query: query})
@@ -68,7 +82,8 @@ func Example() {
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	for _, q := range []string{`{ hello(name: \"Ann\") { text } }`, `{ hello { txt } }`} {
+	for _, q := range []string{`{ hello(name: \"Ann\") { text } }`, `{ hello { txt } }`,
+		`{ replies { __typename ... on Message { text } ... on Farewell { until } } }`} {
 		resp, err := http.Post(srv.URL+"/api/graphql", "application/json", strings.NewReader(`{"query":"`+q+`"}`))
 		if err != nil {
 			fmt.Println(err)
@@ -81,6 +96,7 @@ func Example() {
 	// Output:
 	// 200 {"data":{"hello":{"text":"Hello, Ann!"}}}
 	// 400 {"errors":[{"message":"Cannot query field \"txt\" on type \"Greeting\".","locations":[{"line":1,"column":11}],"extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}
+	// 200 {"data":{"replies":[{"__typename":"Greeting","text":"Hi!"},{"__typename":"Farewell","text":"Bye!","until":"soon"}]}}
 }
 
 // TestREADMEShowsTheExample checks that README.md shows the code between

@@ -22,6 +22,11 @@
 //     the floor (decode the request, write the reference bytes).
 //   - BenchmarkPostsFirst, BenchmarkFieldNodes: how gqlkit's execution time
 //     grows with the rows returned and with the size of the document.
+//   - BenchmarkSearch: the union workload (package search): 100 results of
+//     a SearchResult union of Book, Author and Review, each member's fields
+//     selected by a fragment, in gqlkit (prepared, and Schema.Do) and
+//     graph-gophers (Exec, and +marshal); TestSearchSameAnswer checks that
+//     all give the same bytes.
 //   - BenchmarkHostile: hostile documents of at most 20 KB answered by the
 //     gqlkit handler with its document cache off, so that every request is
 //     scanned, parsed, checked and (when it passes the limits) validated.

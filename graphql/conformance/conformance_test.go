@@ -19,8 +19,17 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 )
 
-// allOptionsQuery is the case whose result feeds the buildClientSchema check.
-const allOptionsQuery = "introspection/full-all-options"
+// allOptionsQuery and abstractAllOptionsQuery are the cases whose results
+// feed the buildClientSchema checks of the two schemas.
+const (
+	allOptionsQuery         = "introspection/full-all-options"
+	abstractAllOptionsQuery = "abstract-introspection/full-all-options"
+)
+
+// abstractSchemaName is the value of a case's "schema" that runs it on the
+// abstract schema (abstract_schema_test.go); without one, a case runs on
+// the library (schema_test.go).
+const abstractSchemaName = "abstract"
 
 // testCase is one corpus entry.
 type testCase struct {
@@ -28,6 +37,9 @@ type testCase struct {
 	Query         string         `json:"query"`
 	Variables     map[string]any `json:"variables"`
 	OperationName string         `json:"operationName"`
+	// Schema names the schema the case runs on: "" for the library,
+	// abstractSchemaName for the schema of interfaces and unions.
+	Schema string `json:"schema"`
 	// Deviation names an entry of DEVIATIONS.md: gqlkit is meant to differ
 	// from graphql-js here, and Expect says how.
 	Deviation string `json:"deviation"`
@@ -59,8 +71,9 @@ type errorShape struct {
 }
 
 type nodeReport struct {
-	SDL   string    `json:"sdl"`
-	Cases []outcome `json:"cases"`
+	SDL         string    `json:"sdl"`
+	AbstractSDL string    `json:"abstractSdl"`
+	Cases       []outcome `json:"cases"`
 }
 
 func TestConformance(t *testing.T) {
@@ -88,6 +101,18 @@ func TestConformance(t *testing.T) {
 	schema, err := newSchema(lib)
 	if err != nil {
 		t.Fatalf("building the schema: %v", err)
+	}
+	// The abstract schema failing to build fails its cases only.
+	abstract, abstractErr := newAbstractSchema()
+	schemaOf := func(t *testing.T, c testCase) *graphql.Schema {
+		t.Helper()
+		if c.Schema != abstractSchemaName {
+			return schema
+		}
+		if abstractErr != nil {
+			t.Fatalf("building the abstract schema: %v", abstractErr)
+		}
+		return abstract
 	}
 
 	// With CONFORMANCE_DUMP=file, gqlkit's outcomes are written there (as
@@ -117,10 +142,10 @@ func TestConformance(t *testing.T) {
 			failed++
 		}
 	}
-	var allOptions testCase
+	allOptions := map[string]testCase{}
 	for _, c := range cases {
-		if c.Name == allOptionsQuery {
-			allOptions = c
+		if c.Name == allOptionsQuery || c.Name == abstractAllOptionsQuery {
+			allOptions[c.Name] = c
 		}
 		run(c.Name, func(t *testing.T) {
 			js, ok := byName[c.Name]
@@ -130,7 +155,7 @@ func TestConformance(t *testing.T) {
 			if c.Deviation != "" && !deviations[c.Deviation] {
 				t.Errorf("deviation %q is not described in DEVIATIONS.md", c.Deviation)
 			}
-			res := schema.Do(withState(ctx), graphql.Request{Query: c.Query, OperationName: c.OperationName, Variables: c.Variables, Present: graphql.Unmasked})
+			res := schemaOf(t, c).Do(withState(ctx), graphql.Request{Query: c.Query, OperationName: c.OperationName, Variables: c.Variables, Present: graphql.Unmasked})
 			got := gqlkitOutcome(res)
 			dump[c.Name] = got
 			want := js
@@ -147,39 +172,47 @@ func TestConformance(t *testing.T) {
 		})
 	}
 
-	run("sdl/schema.SDL", func(t *testing.T) {
-		if got := schema.SDL(); got != report.SDL {
-			t.Errorf("schema.SDL() differs from graphql-js printSchema:\n%s", firstDifference(got, report.SDL))
-		}
-	})
-	run("sdl/buildClientSchema", func(t *testing.T) {
-		if allOptions.Query == "" {
-			t.Fatalf("the corpus has no case %s", allOptionsQuery)
-		}
-		res := schema.Do(withState(ctx), graphql.Request{Query: allOptions.Query, OperationName: allOptions.OperationName, Variables: nil, Present: graphql.Unmasked})
-		if res.Data == nil || len(res.Errors) > 0 {
-			t.Fatalf("case %s failed: %v", allOptionsQuery, res.Errors)
-		}
-		in := append(append([]byte(`{"data":`), res.Data...), '}')
-		var client struct {
-			SDL   string `json:"sdl"`
-			Error string `json:"error"`
-		}
-		if err := json.Unmarshal(js.run(ctx, t, in, "client-sdl"), &client); err != nil {
-			t.Fatalf("decoding node's answer: %v", err)
-		}
-		if client.Error != "" {
-			t.Fatalf("graphql-js buildClientSchema refused gqlkit's introspection result: %s", client.Error)
-		}
-		if client.SDL != report.SDL {
-			t.Errorf("printSchema(buildClientSchema(gqlkit's introspection)) differs from graphql-js printSchema:\n%s",
-				firstDifference(client.SDL, report.SDL))
-		}
-	})
+	for _, sdl := range []struct {
+		prefix, jsSDL, allOptions string
+		schema                    string
+	}{
+		{"sdl/", report.SDL, allOptionsQuery, ""},
+		{"sdl/abstract/", report.AbstractSDL, abstractAllOptionsQuery, abstractSchemaName},
+	} {
+		run(sdl.prefix+"schema.SDL", func(t *testing.T) {
+			if got := schemaOf(t, testCase{Schema: sdl.schema}).SDL(); got != sdl.jsSDL {
+				t.Errorf("schema.SDL() differs from graphql-js printSchema:\n%s", firstDifference(got, sdl.jsSDL))
+			}
+		})
+		run(sdl.prefix+"buildClientSchema", func(t *testing.T) {
+			c, ok := allOptions[sdl.allOptions]
+			if !ok {
+				t.Fatalf("the corpus has no case %s", sdl.allOptions)
+			}
+			checkClientSDL(ctx, t, js, schemaOf(t, c), c, sdl.jsSDL)
+		})
+	}
 
 	line := fmt.Sprintf("conformance: %d passed, %d failed", passed, failed)
 	t.Log(line)
 	fmt.Println(line)
+}
+
+// checkClientSDL checks that graphql-js's buildClientSchema accepts
+// gqlkit's answer to the introspection query of case c and that
+// printSchema prints it as want, graphql-js's printSchema of its own
+// schema.
+func checkClientSDL(ctx context.Context, t *testing.T, js graphqlJS, schema *graphql.Schema, c testCase, want string) {
+	t.Helper()
+	res := schema.Do(withState(ctx), graphql.Request{Query: c.Query, OperationName: c.OperationName, Present: graphql.Unmasked})
+	if res.Data == nil || len(res.Errors) > 0 {
+		t.Fatalf("case %s failed: %v", c.Name, res.Errors)
+	}
+	in := append(append([]byte(`{"data":`), res.Data...), '}')
+	if got := js.ClientSDL(ctx, t, in); got != want {
+		t.Errorf("printSchema(buildClientSchema(gqlkit's introspection)) differs from graphql-js printSchema:\n%s",
+			firstDifference(got, want))
+	}
 }
 
 func loadCorpus(t *testing.T, dir string) []testCase {
@@ -208,6 +241,9 @@ func loadCorpus(t *testing.T, dir string) []testCase {
 				t.Fatalf("%s: case name %q is empty or repeated", f, c.Name)
 			}
 			seen[c.Name] = true
+			if c.Schema != "" && c.Schema != abstractSchemaName {
+				t.Fatalf("%s: case %s: unknown schema %q", f, c.Name, c.Schema)
+			}
 			if (c.Deviation == "") != (c.Expect == nil) {
 				t.Fatalf("%s: case %s: deviation and expect go together", f, c.Name)
 			}

@@ -92,7 +92,6 @@ func (r Request[K]) Size() int { return r.Limit - 1 }
 // keys K: its types, and the field that returns it. Make one with [New];
 // it is safe for concurrent use.
 type Connection[P, T, K any] struct {
-	node     *graphql.Object
 	conn     *graphql.Object
 	edge     *graphql.Object
 	pageInfo *graphql.Object
@@ -112,10 +111,16 @@ var reserved = []string{"first", "after", "last", "before"}
 // make a node unique; a struct that encoding/json writes and reads back
 // unchanged), and load reads a page. It reports every problem of its
 // arguments and cfg at once.
-func New[P, T, K any](node *graphql.Object, key func(T) K, load LoadFunc[P, T, K], cfg Config[P]) (*Connection[P, T, K], error) {
+//
+// node is an object, or an interface or union (a page of search results,
+// or of any [Nodes] object): each node's object is then found as for any
+// field of that type (see [graphql.ResolveTypeFunc]), and T is usually a
+// Go interface or any.
+func New[P, T, K any](node graphql.NamedType, key func(T) K, load LoadFunc[P, T, K], cfg Config[P]) (*Connection[P, T, K], error) {
 	var errs []error
-	if node == nil {
-		errs = append(errs, errors.New("relay: the node type is nil"))
+	nodeName, err := nodeTypeName(node)
+	if err != nil {
+		errs = append(errs, err)
 	}
 	if key == nil {
 		errs = append(errs, errors.New("relay: the key function is nil"))
@@ -123,7 +128,7 @@ func New[P, T, K any](node *graphql.Object, key func(T) K, load LoadFunc[P, T, K
 	if load == nil {
 		errs = append(errs, errors.New("relay: the load function is nil"))
 	}
-	c := &Connection[P, T, K]{node: node, key: key, load: load, cfg: cfg,
+	c := &Connection[P, T, K]{key: key, load: load, cfg: cfg,
 		defSize: cfg.DefaultPageSize, maxSize: cfg.MaxPageSize, shape: keyShape(reflect.TypeFor[K]())}
 	if c.defSize == 0 {
 		c.defSize = DefaultPageSize
@@ -148,7 +153,7 @@ func New[P, T, K any](node *graphql.Object, key func(T) K, load LoadFunc[P, T, K
 	}
 	name := cfg.Name
 	if name == "" {
-		name = node.Name
+		name = nodeName
 	}
 	c.pageInfo = cfg.PageInfo
 	if c.pageInfo == nil {
@@ -172,10 +177,33 @@ func New[P, T, K any](node *graphql.Object, key func(T) K, load LoadFunc[P, T, K
 	}
 	c.conn = &graphql.Object{
 		Name:        name + "Connection",
-		Description: "A page of " + node.Name + " nodes.",
+		Description: "A page of " + nodeName + " nodes.",
 		Fields:      fields,
 	}
 	return c, nil
+}
+
+// nodeTypeName returns the name of a connection's node type, or why it
+// cannot be one.
+func nodeTypeName(node graphql.NamedType) (string, error) {
+	switch t := node.(type) {
+	case *graphql.Object:
+		if t != nil {
+			return t.Name, nil
+		}
+	case *graphql.Interface:
+		if t != nil {
+			return t.Name, nil
+		}
+	case *graphql.Union:
+		if t != nil {
+			return t.Name, nil
+		}
+	case nil:
+	default:
+		return "", fmt.Errorf("relay: the node type %s is not an object, an interface or a union", node.TypeName())
+	}
+	return "", errors.New("relay: the node type is nil")
 }
 
 // NewPageInfo returns a new PageInfo type, to share between the

@@ -1,5 +1,7 @@
 // Package relay builds Relay cursor connections over the public API of
-// package graphql: the way to paginate a list in a gqlkit schema.
+// package graphql: the way to paginate a list in a gqlkit schema; and
+// Relay's global object identification: the Node interface, global IDs and
+// the node and nodes root fields (see Nodes below).
 //
 // For an object type X, [New] makes the types XConnection, XEdge and
 // PageInfo of the Relay Cursor Connections specification, and
@@ -69,4 +71,45 @@
 // selection twice, first: 2147483647 counts it MaxPageSize times (the most
 // the field returns), and a page asked with last, or with neither,
 // counts as MaxPageSize: an upper bound known before anything runs.
+//
+// # Nodes
+//
+// A [Nodes] is the interface Node { id: ID! } of a schema with a fetch
+// function per object that implements it, and makes the root fields
+//
+//	node(id: ID!): Node
+//	nodes(ids: [ID!]!): [Node]!
+//
+// with which a Relay client fetches any object again by its global ID.
+// There is no package state: each schema makes its own Nodes. An object
+// lists [Nodes.Interface] in its Interfaces, gets its id field from
+// [IDField] and is given its fetcher with [Register] (or, to fetch the
+// nodes of one type with one statement, [RegisterBatch]):
+//
+//	nodes, _ := relay.NewNodes(relay.NodesConfig{})
+//	book := &graphql.Object{Name: "Book", Interfaces: []*graphql.Interface{nodes.Interface()},
+//		Fields: graphql.Fields{relay.IDField("Book", func(b *Book) string { return b.ID }), …}}
+//	err := relay.Register(nodes, book, store.Book) // func(ctx, id string) (*Book, error)
+//	query := &graphql.Object{Name: "Query", Fields: graphql.Fields{nodes.NodeField(), nodes.NodesField(), …}}
+//
+// A global ID is opaque to clients: the unpadded base64url form of
+// "Type:id" ([GlobalID]), read back strictly by [ParseGlobalID]. node
+// and nodes refuse an ID that does not parse, or whose type has no
+// fetcher, with a BAD_USER_INPUT error at the field's path ("Argument
+// "id" is not a node ID."), before anything is fetched; an object that
+// its fetcher does not find is null. nodes takes at most
+// [NodesConfig].MaxIDs IDs, and its cost counts its selection that many
+// times.
+//
+// The Go type that a fetcher returns tells the object of each Node value,
+// from node or any other field ([Nodes] sets the interface's
+// ResolveType); for objects whose values share a Go type, set
+// [NodesConfig].ResolveType. [Nodes.Check] finds the objects of a built
+// schema that implement Node without a fetcher.
+//
+// A connection's node object may implement Node like any other: the ids
+// of its edges' nodes fetch them again through node and nodes. A
+// connection's node type may also be an interface or a union ([New]): a
+// page of Node, or of search results; [Nodes.ResolveType] names the
+// objects of a union whose members are all registered.
 package relay

@@ -10,18 +10,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gqlkit/gqlkit/graphql"
 	"github.com/gqlkit/gqlkit/graphqlhttp"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
-// post sends query with vars to a graphqlhttp server over s with the cost
-// limit maxCost and returns the status and body.
+// postHTTP sends query with vars to a graphqlhttp server over s with the
+// cost limit maxCost and returns the status and body.
 func postHTTP(t *testing.T, s *store, maxCost int, query string, vars map[string]any) (int, string) {
 	t.Helper()
-	logger := slog.New(slog.DiscardHandler)
+	return postSchema(t, newSchema(t, s), maxCost, query, vars)
+}
+
+// postSchema sends query with vars to a graphqlhttp server of schema with
+// the cost limit maxCost and returns the status and body.
+func postSchema(t *testing.T, schema *graphql.Schema, maxCost int, query string, vars map[string]any) (int, string) {
+	t.Helper()
 	cfg := graphqlhttp.Config{Limits: limits.Config{MaxCost: maxCost}}
-	cfg.Presenter.Logger = logger
-	h, err := graphqlhttp.New(newSchema(t, s), cfg)
+	cfg.Presenter.Logger = slog.New(slog.DiscardHandler)
+	h, err := graphqlhttp.New(schema, cfg)
 	if err != nil {
 		t.Fatalf("graphqlhttp.New: %v", err)
 	}

@@ -56,7 +56,7 @@ func Ready(t testing.TB, dir string) JS {
 		}
 	}
 	// Read the node side's sources so that go test's cache notices when they change.
-	for _, f := range []string{"run.mjs", "schema.mjs", "graphql.mjs", "package.json"} {
+	for _, f := range []string{"run.mjs", "schema.mjs", "abstract-schema.mjs", "graphql.mjs", "package.json"} {
 		if _, err := os.ReadFile(filepath.Join(dir, f)); err != nil {
 			t.Fatal(err)
 		}

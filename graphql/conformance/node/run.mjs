@@ -2,7 +2,10 @@
 //
 //   node run.mjs corpus DIR
 //       Runs every case of every DIR/*.json file through graphql-js and prints
-//       {"sdl": printSchema(schema), "cases": [{name, valid, data?, errors}]}.
+//       {"sdl": printSchema(schema), "abstractSdl": printSchema(abstractSchema),
+//       "cases": [{name, valid, data?, errors}]}. A case runs on the schema
+//       its "schema" names: "abstract" (abstract-schema.mjs) or, without
+//       one, the library (schema.mjs).
 //   node run.mjs client-sdl < introspection.json
 //       Reads an introspection result ({"data": {...}} or the data object),
 //       and prints {"sdl": printSchema(buildClientSchema(result))} or
@@ -23,9 +26,21 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import graphql from './graphql.mjs';
+import { abstractSchema } from './abstract-schema.mjs';
 import { newState, schema } from './schema.mjs';
 
-const { buildClientSchema, buildSchema, execute, getIntrospectionQuery, parse, printSchema, validate, validateSchema } = graphql;
+const {
+  buildClientSchema,
+  buildSchema,
+  execute,
+  getIntrospectionQuery,
+  parse,
+  printSchema,
+  validate,
+  validateSchema,
+} = graphql;
+
+const schemas = { '': schema, abstract: abstractSchema };
 
 function errorShape(e) {
   return {
@@ -36,6 +51,10 @@ function errorShape(e) {
 }
 
 async function runCase(c) {
+  const schema = schemas[c.schema ?? ''];
+  if (schema === undefined) {
+    throw new Error(`case ${c.name}: unknown schema ${JSON.stringify(c.schema)}`);
+  }
   let document;
   try {
     document = parse(c.query);
@@ -78,7 +97,9 @@ async function main(argv) {
       for (const c of readCorpus(argv[1])) {
         out.push({ name: c.name, ...(await runCase(c)) });
       }
-      process.stdout.write(JSON.stringify({ sdl: printSchema(schema), cases: out }));
+      process.stdout.write(
+        JSON.stringify({ sdl: printSchema(schema), abstractSdl: printSchema(abstractSchema), cases: out }),
+      );
       return 0;
     }
     case 'client-sdl': {

@@ -47,7 +47,7 @@ func overlapRule(run ruleRun) core.RuleFunc {
 			done = true
 			c := &overlapChecker{schema: w.Schema, doc: w.Document, trimmed: run.trimmed, addError: addError,
 				errors: maxOverlapErrors, comparisons: maxOverlapComparisons, shapes: map[*ast.Field]string{}, sigs: map[*ast.Field]string{},
-				pairs: map[fieldPair]*conflict{}, reported: map[fieldPair]bool{}}
+				pairs: map[pairKey]*conflict{}, reported: map[fieldPair]bool{}}
 			c.checkDocument()
 		}
 		observers.OnOperation(func(w *core.Walker, _ *ast.OperationDefinition) { check(w) })
@@ -69,12 +69,20 @@ type overlapChecker struct {
 	// for none or while the comparison is under way. reported holds the
 	// pairs already reported, so that a conflict found again from another
 	// selection set (the other field first) is reported once.
-	pairs    map[fieldPair]*conflict
+	pairs    map[pairKey]*conflict
 	reported map[fieldPair]bool
 }
 
 // fieldPair is two field nodes in a canonical order.
 type fieldPair struct{ a, b *ast.Field }
+
+// pairKey is a comparison of two field nodes: under parents that are
+// known to be different object types (exclusive) only their types must
+// agree, so the same pair compares differently (graphql-js's PairSet).
+type pairKey struct {
+	pair      fieldPair
+	exclusive bool
+}
 
 func pairOf(a, b *ast.Field) fieldPair {
 	if fieldBefore(b, a) {
@@ -229,7 +237,7 @@ func (c *overlapChecker) checkWithin(set ast.SelectionSet, parent *ast.Definitio
 				if class[i] == class[j] {
 					continue // the same field, arguments and sub-selection
 				}
-				if cf := c.findConflict(key, fields[i], fields[j]); cf != nil {
+				if cf := c.findConflict(key, fields[i], fields[j], false); cf != nil {
 					c.report(pairOf(fields[i].node, fields[j].node), cf)
 				}
 			}
@@ -239,23 +247,23 @@ func (c *overlapChecker) checkWithin(set ast.SelectionSet, parent *ast.Definitio
 
 // findConflict compares two fields with the same response key, once per
 // pair of nodes.
-func (c *overlapChecker) findConflict(key string, a, b ofield) *conflict {
+func (c *overlapChecker) findConflict(key string, a, b ofield, exclusive bool) *conflict {
 	if a.node == b.node || c.sig(a) == c.sig(b) && (len(a.node.SelectionSet) == 0 || c.shape(a.node) == c.shape(b.node)) {
 		return nil // the same field, arguments and sub-selection: nothing to compare
 	}
-	p := fieldPair{a.node, b.node}
+	p := pairKey{fieldPair{a.node, b.node}, exclusive}
 	if cf, seen := c.pairs[p]; seen {
 		return cf // nil while under way: a fragment cycle closed here
 	}
 	c.pairs[p] = nil
-	cf := c.compare(key, a, b)
+	cf := c.compare(key, a, b, exclusive)
 	c.pairs[p] = cf
 	return cf
 }
 
-func (c *overlapChecker) compare(key string, a, b ofield) *conflict {
+func (c *overlapChecker) compare(key string, a, b ofield, exclusive bool) *conflict {
 	c.comparisons--
-	exclusive := a.parent != nil && b.parent != nil && a.parent != b.parent &&
+	exclusive = exclusive || a.parent != nil && b.parent != nil && a.parent != b.parent &&
 		a.parent.Kind == ast.Object && b.parent.Kind == ast.Object
 	if !exclusive {
 		if a.node.Name != b.node.Name {
@@ -272,7 +280,7 @@ func (c *overlapChecker) compare(key string, a, b ofield) *conflict {
 			fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
 	}
 	if len(a.node.SelectionSet) > 0 && len(b.node.SelectionSet) > 0 {
-		subs := c.between(a.node.SelectionSet, c.returnDef(a.parent, a.node.Name), b.node.SelectionSet, c.returnDef(b.parent, b.node.Name))
+		subs := c.between(a.node.SelectionSet, c.returnDef(a.parent, a.node.Name), b.node.SelectionSet, c.returnDef(b.parent, b.node.Name), exclusive)
 		if len(subs) > 0 {
 			cf := &conflict{key: key, subs: subs, fields1: []*ast.Field{a.node}, fields2: []*ast.Field{b.node}}
 			for _, s := range subs {
@@ -286,7 +294,7 @@ func (c *overlapChecker) compare(key string, a, b ofield) *conflict {
 }
 
 // between finds the conflicts between the fields of two sub-selections.
-func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition, set2 ast.SelectionSet, parent2 *ast.Definition) []*conflict {
+func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition, set2 ast.SelectionSet, parent2 *ast.Definition, exclusive bool) []*conflict {
 	keys1, by1 := c.collect(set1, parent1)
 	_, by2 := c.collect(set2, parent2)
 	var out []*conflict
@@ -304,7 +312,7 @@ func (c *overlapChecker) between(set1 ast.SelectionSet, parent1 *ast.Definition,
 				if c.comparisons <= 0 {
 					return out
 				}
-				if cf := c.findConflict(key, a, b); cf != nil {
+				if cf := c.findConflict(key, a, b, exclusive); cf != nil {
 					out = append(out, cf)
 				}
 			}
