@@ -123,14 +123,8 @@ func TestAbstractNestingBounded(t *testing.T) {
 func TestAbstractPlanBudget(t *testing.T) {
 	const impls = 30
 	s := chainSchema(t, impls)
-	var b strings.Builder
-	b.WriteString("{ root { ")
 	n := plan.MaxSelections/impls + 10
-	for i := range n {
-		fmt.Fprintf(&b, "a%d: id ", i)
-	}
-	b.WriteString("} }")
-	doc, perr := ParseQuery(b.String(), 0)
+	doc, perr := ParseQuery("{ root { "+idAliases(n)+"} }", 0)
 	if perr != nil {
 		t.Fatal(perr)
 	}
@@ -142,13 +136,7 @@ func TestAbstractPlanBudget(t *testing.T) {
 		t.Errorf("message %q", errs[0].Message)
 	}
 	// A third as many aliases fit.
-	b.Reset()
-	b.WriteString("{ root { ")
-	for i := range n / 3 {
-		fmt.Fprintf(&b, "a%d: id ", i)
-	}
-	b.WriteString("} }")
-	prepareCost(t, s, b.String())
+	prepareCost(t, s, "{ root { "+idAliases(n/3)+"} }")
 }
 
 // TestAbstractCostMax: a selection on an abstract type costs its most

@@ -74,14 +74,8 @@ func TestConditionalAbstractCost(t *testing.T) {
 func TestConditionalAbstractPlanBudget(t *testing.T) {
 	const impls = 30
 	s := chainSchema(t, impls)
-	var b strings.Builder
-	b.WriteString("query($v: Boolean!) { root @include(if: $v) { ")
 	n := plan.MaxSelections/impls + 10
-	for i := range n {
-		fmt.Fprintf(&b, "a%d: id ", i)
-	}
-	b.WriteString("} }")
-	op := prepareCost(t, s, b.String())
+	op := prepareCost(t, s, "query($v: Boolean!) { root @include(if: $v) { "+idAliases(n)+"} }")
 	vars := map[string]any{"v": true}
 	if got := op.cost(vars); got != math.MaxInt {
 		t.Errorf("cost = %d, want math.MaxInt", got)
@@ -138,4 +132,68 @@ func TestConditionalAbstractConcurrent(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestConditionalWideInterfacePlansKept: a conditional field (@include or
+// @skip with a variable) of an interface with 30 implementations keeps a
+// plan for every object under each set of occurrences that count (up to
+// maxDynPlans sets, as an object field keeps maxDynPlans plans): once
+// every object has been met, each has its plan kept, and later
+// executions find it instead of planning it again. (Before: maxDynPlans
+// (set, object) pairs in all, so objects met after the 16th were planned
+// anew for every execution.) The answers are checked under both values
+// of the variable.
+func TestConditionalWideInterfacePlansKept(t *testing.T) {
+	node := &Interface{Name: "Node", Fields: Fields{{Name: "id", Type: ID}}}
+	types := make([]NamedType, 30)
+	for i := range types {
+		types[i] = &Object{Name: fmt.Sprintf("T%d", i), Interfaces: []*Interface{node},
+			Fields: Fields{{Name: "id", Type: ID}, {Name: "n", Type: Int}}}
+	}
+	s, err := NewSchema(SchemaConfig{Types: types, Query: &Object{Name: "Query", Fields: Fields{{Name: "node", Type: node}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	op := prepareCost(t, s, `query($v: Boolean!) { node @include(if: $v) { id } node { __typename ... on T7 { n @skip(if: $v) } } }`)
+	run := func(i int, v bool) {
+		root := map[string]any{"node": map[string]any{"__typename": fmt.Sprintf("T%d", i), "id": "x", "n": i}}
+		res, err := op.Execute(context.Background(), ExecParams{Root: root, Variables: map[string]any{"v": v}})
+		want := fmt.Sprintf(`{"node":{"__typename":"T%d"}}`, i)
+		switch {
+		case v:
+			want = fmt.Sprintf(`{"node":{"id":"x","__typename":"T%d"}}`, i)
+		case i == 7:
+			want = `{"node":{"__typename":"T7","n":7}}`
+		}
+		if err != nil || len(res.Errors) > 0 || string(res.Data) != want {
+			t.Fatalf("T%d v=%v: %s %v %v, want %s", i, v, res.Data, err, res.Errors, want)
+		}
+	}
+	fp := op.plan.fields[0]
+	for _, v := range []bool{true, false} {
+		for i := range types {
+			run(i, v) // every object met once
+		}
+		c := plan.Conditions{Vars: map[string]any{"v": v}}
+		set := fp.objectPlanSet(&c)
+		if len(set) != len(types) {
+			t.Fatalf("v=%v: %d slots kept, want %d", v, len(set), len(types))
+		}
+		for i := range set {
+			kept := set[i].Load()
+			if kept == nil || fp.objectPlan(i, &c, nil) != kept {
+				t.Errorf("v=%v: the plan of T%d is not kept", v, i)
+			}
+		}
+		run(29, v)
+	}
+}
+
+// idAliases returns `a0: id a1: id … ` for n aliases.
+func idAliases(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "a%d: id ", i)
+	}
+	return b.String()
 }

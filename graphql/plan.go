@@ -383,7 +383,11 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			}
 		}
 		fp.lists = listDepth(fp.typ)
-		if obj := c.p.objectOf(fp.typ); obj != nil && obj.batched && fp.lists > 0 {
+		if obj := c.p.objectOf(fp.typ); obj != nil && fp.lists > 0 && (obj.batched || fp.dynamic) {
+			// Batched fields of their own; or, for a conditional field,
+			// perhaps batched fields read ahead (each execution's plan
+			// tells: completeBatchedList). Other fields are set below,
+			// once their plan is made.
 			fp.batchList = true
 		}
 		if len(c.p.s.abstracts) > 0 {
@@ -417,11 +421,17 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 					fields[i] = o.Field
 				}
 				fp.child = c.p.plan(obj, fields, fp)
+				if fp.child.batched && fp.lists > 0 {
+					fp.batchList = true // batched fields below, read ahead
+				}
 				if fp.kind == kindField && fp.info.resolve == nil && fp.child.batched && c.obj != c.p.s.mutation {
 					fp.kind, sp.batched = kindBatchPath, true
 				}
 			} else if fp.abs != nil {
 				c.p.planObjects(fp)
+				if fp.lists > 0 && fp.abs.batched() {
+					fp.batchList = true
+				}
 				if fp.kind == kindField && fp.info.resolve == nil && fp.abs.batched() && c.obj != c.p.s.mutation {
 					fp.kind, sp.batched = kindBatchPath, true
 				}

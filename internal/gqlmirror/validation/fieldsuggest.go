@@ -119,22 +119,8 @@ func naturalCompare(a, b string) int {
 		ca, cb := a[i], b[j]
 		if isDigit(ca) && isDigit(cb) {
 			var na, nb uint64
-			for {
-				i++
-				na = na*10 + uint64(ca-'0')
-				if i >= len(a) || !isDigit(a[i]) || na == 0 {
-					break
-				}
-				ca = a[i]
-			}
-			for {
-				j++
-				nb = nb*10 + uint64(cb-'0')
-				if j >= len(b) || !isDigit(b[j]) || nb == 0 {
-					break
-				}
-				cb = b[j]
-			}
+			na, i = digitRun(a, i)
+			nb, j = digitRun(b, j)
 			if na != nb {
 				if na < nb {
 					return -1
@@ -153,6 +139,20 @@ func naturalCompare(a, b string) int {
 		j++
 	}
 	return len(a) - len(b) // as graphql-js: the whole lengths
+}
+
+// digitRun reads the number of the digits of s from i, s[i] being one,
+// as naturalCompare does: a run starting with 0 is that 0 alone. It
+// returns the number and the index past it.
+func digitRun(s string, i int) (uint64, int) {
+	var n uint64
+	for {
+		n = n*10 + uint64(s[i]-'0')
+		i++
+		if i >= len(s) || !isDigit(s[i]) || n == 0 {
+			return n, i
+		}
+	}
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
