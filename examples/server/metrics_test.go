@@ -1,15 +1,11 @@
 package main
 
 import (
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	collectormetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/gqlkit/gqlkit/internal/testenv"
 	"github.com/gqlkit/gqlkit/otelgraphql"
@@ -62,32 +58,9 @@ func TestParseMetrics(t *testing.T) {
 // lookups reach it, at the latest when the server stops.
 func TestMetricsOTLP(t *testing.T) {
 	testenv.SkipIfShort(t, "metrics: the server binary and a collector on loopback")
-	var (
-		mu       sync.Mutex
-		received []*collectormetrics.ExportMetricsServiceRequest
-		problems []string
-	)
-	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		mu.Lock()
-		defer mu.Unlock()
-		req := &collectormetrics.ExportMetricsServiceRequest{}
-		switch {
-		case r.Method != http.MethodPost || r.URL.Path != "/v1/metrics":
-			problems = append(problems, r.Method+" "+r.URL.Path)
-		case err != nil:
-			problems = append(problems, err.Error())
-		default:
-			if err := proto.Unmarshal(body, req); err != nil {
-				problems = append(problems, err.Error())
-			}
-			received = append(received, req)
-		}
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		out, _ := proto.Marshal(&collectormetrics.ExportMetricsServiceResponse{})
-		_, _ = w.Write(out)
-	}))
-	defer collector.Close()
+	collector := newOTLPCollector(t, "/v1/metrics", func() *collectormetrics.ExportMetricsServiceRequest {
+		return &collectormetrics.ExportMetricsServiceRequest{}
+	}, &collectormetrics.ExportMetricsServiceResponse{})
 
 	db := sqliteDatabase(t)
 	p, _ := db.launchWithStdout(t, "OTEL_EXPORTER_OTLP_ENDPOINT="+collector.URL, "OTEL_METRICS_EXPORTER=otlp",
@@ -102,14 +75,9 @@ func TestMetricsOTLP(t *testing.T) {
 	}
 	p.stop(t)
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("the collector got: %s", strings.Join(problems, "; "))
-	}
 	var requests uint64
 	lookups := map[bool]int64{}
-	for _, req := range received {
+	for _, req := range collector.requests(t) {
 		for _, rm := range req.ResourceMetrics {
 			for _, sm := range rm.ScopeMetrics {
 				for _, m := range sm.Metrics {

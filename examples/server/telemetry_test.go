@@ -5,16 +5,13 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	"google.golang.org/protobuf/proto"
 
 	"github.com/gqlkit/gqlkit/internal/logbuf"
 )
@@ -287,34 +284,7 @@ func TestTracingOff(t *testing.T) {
 // a collector on loopback: the spans reach it over OTLP/HTTP, at the
 // latest when the server stops.
 func TestTracingOTLP(t *testing.T) {
-	var (
-		mu       sync.Mutex
-		received []*collectortrace.ExportTraceServiceRequest
-		problems []string
-	)
-	collector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		mu.Lock()
-		defer mu.Unlock()
-		req := &collectortrace.ExportTraceServiceRequest{}
-		switch {
-		case r.Method != http.MethodPost || r.URL.Path != "/v1/traces":
-			problems = append(problems, r.Method+" "+r.URL.Path)
-		case r.Header.Get("Content-Type") != "application/x-protobuf":
-			problems = append(problems, "Content-Type "+r.Header.Get("Content-Type"))
-		case err != nil:
-			problems = append(problems, err.Error())
-		default:
-			if err := proto.Unmarshal(body, req); err != nil {
-				problems = append(problems, err.Error())
-			}
-			received = append(received, req)
-		}
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		out, _ := proto.Marshal(&collectortrace.ExportTraceServiceResponse{})
-		_, _ = w.Write(out)
-	}))
-	defer collector.Close()
+	collector := newOTLPCollector(t, "/v1/traces", func() *collectortrace.ExportTraceServiceRequest { return &collectortrace.ExportTraceServiceRequest{} }, &collectortrace.ExportTraceServiceResponse{})
 
 	db := sqliteDatabase(t)
 	p, stdout := db.launchWithStdout(t, "OTEL_EXPORTER_OTLP_ENDPOINT="+collector.URL,
@@ -334,13 +304,8 @@ func TestTracingOTLP(t *testing.T) {
 		t.Errorf("standard output %q, want nothing: the spans go to the collector", out)
 	}
 
-	mu.Lock()
-	defer mu.Unlock()
-	if len(problems) > 0 {
-		t.Errorf("the collector got: %s", strings.Join(problems, "; "))
-	}
 	var got []string
-	for _, req := range received {
+	for _, req := range collector.requests(t) {
 		for _, rs := range req.ResourceSpans {
 			for _, ss := range rs.ScopeSpans {
 				for _, s := range ss.Spans {
