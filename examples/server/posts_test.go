@@ -72,25 +72,31 @@ func seedPosts(t *testing.T, db *database) (userIDs []int64, newestFirst []seede
 	return userIDs, newestFirst
 }
 
+// seededSchema opens the database at url, seeds it with seedPosts and
+// returns the posts schema over a store whose statements counter counts.
+func seededSchema(t *testing.T, url string) (schema *graphql.Schema, counter *countingQuerier, userIDs []int64, newestFirst []seededPost) {
+	t.Helper()
+	db, err := openDatabase(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(db.Close)
+	userIDs, newestFirst = seedPosts(t, db)
+	counter = &countingQuerier{querier: db.posts.db}
+	schema, err = postsSchema(&postStore{db: counter, dialect: db.posts.dialect, now: time.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return schema, counter, userIDs, newestFirst
+}
+
 // TestQueryCount checks that the posts schema loads authors with one query
 // for the whole list, and none when they are not selected.
 func TestQueryCount(t *testing.T) {
 	for _, kind := range databaseKinds {
 		t.Run(kind.name, func(t *testing.T) {
-			tdb := kind.open(t)
 			ctx := context.Background()
-			db, err := openDatabase(ctx, tdb.url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(db.Close)
-			userIDs, posts := seedPosts(t, db)
-
-			counter := &countingQuerier{querier: db.posts.db}
-			schema, err := postsSchema(&postStore{db: counter, dialect: db.posts.dialect, now: time.Now})
-			if err != nil {
-				t.Fatal(err)
-			}
+			schema, counter, userIDs, posts := seededSchema(t, kind.open(t).url)
 
 			list := func(n int, withAuthor bool) string {
 				var items []string

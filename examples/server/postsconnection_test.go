@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/gqlkit/gqlkit/graphql"
 )
@@ -18,19 +17,8 @@ import (
 func TestPostsConnection(t *testing.T) {
 	for _, kind := range databaseKinds {
 		t.Run(kind.name, func(t *testing.T) {
-			tdb := kind.open(t)
 			ctx := context.Background()
-			db, err := openDatabase(ctx, tdb.url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(db.Close)
-			_, posts := seedPosts(t, db)
-			counter := &countingQuerier{querier: db.posts.db}
-			schema, err := postsSchema(&postStore{db: counter, dialect: db.posts.dialect, now: time.Now})
-			if err != nil {
-				t.Fatal(err)
-			}
+			schema, counter, _, posts := seededSchema(t, kind.open(t).url)
 			type pageJSON struct {
 				PostsConnection struct {
 					Edges []struct {
