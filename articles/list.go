@@ -43,11 +43,7 @@ func (h *Handler) list(w http.ResponseWriter, r *http.Request) {
 		httpjson.WriteValidationFailed(w, problems)
 		return
 	}
-	if r.Method == http.MethodHead {
-		// The page is not read for a HEAD: its length, what a GET would
-		// answer besides 200, is known only once it is.
-		w.Header().Set("Content-Type", httpjson.ContentType)
-		w.WriteHeader(http.StatusOK)
+	if answeredHead(w, r) {
 		return
 	}
 	// The share is taken, waiting if need be, before the store holds
@@ -73,9 +69,7 @@ func (h *Handler) listCursor(w http.ResponseWriter, r *http.Request, q url.Value
 		httpjson.WriteValidationFailed(w, problems)
 		return
 	}
-	if r.Method == http.MethodHead {
-		w.Header().Set("Content-Type", httpjson.ContentType)
-		w.WriteHeader(http.StatusOK)
+	if answeredHead(w, r) {
 		return
 	}
 	seek := p.seek()
@@ -333,4 +327,16 @@ func listBudget(cfg Config) (*respbudget.Budget, int, error) {
 		return nil, 0, fmt.Errorf("articles: Config.ResponseBudget, ResponseBudgetWait and MaxListBytes: %w", err)
 	}
 	return b, int(maxList), nil
+}
+
+// answeredHead answers a HEAD request for a list, whose page is not read:
+// its length, what a GET would answer besides 200, is known only once it
+// is. It reports whether r was one.
+func answeredHead(w http.ResponseWriter, r *http.Request) bool {
+	if r.Method != http.MethodHead {
+		return false
+	}
+	w.Header().Set("Content-Type", httpjson.ContentType)
+	w.WriteHeader(http.StatusOK)
+	return true
 }

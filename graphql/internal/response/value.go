@@ -12,7 +12,8 @@ import (
 )
 
 // marshal is json.Marshal without escaping HTML characters, as the kit
-// writes every JSON answer.
+// writes every JSON answer: internal/httpjson.Marshal's twin, which the
+// engine cannot call (httpjson imports net/http, which the engine must not).
 func marshal(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
