@@ -47,24 +47,24 @@ func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
 func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 	ai := fp.abs.info
 	// 1. The abstract type's ResolveType.
-	if ai.resolveType != nil {
+	if ai.ResolveType != nil {
 		value := interfaceOf(v)
 		ctx := e.ctx
 		if e.rootCtx != nil && fp.owner == e.op.plan {
 			ctx = e.rootCtx
 		}
-		name, err := callResolveType(ctx, ai.resolveType, value)
+		name, err := callResolveType(ctx, ai.ResolveType, value)
 		if err != nil {
-			return -1, &resolveTypeError{abstract: ai.name, coord: fieldCoord(fp), err: err}
+			return -1, &resolveTypeError{abstract: ai.Name, coord: fieldCoord(fp), err: err}
 		}
 		return ai.named(name, fp)
 	}
 	// 2. The Go type NewSchema learned for one possible object.
 	if v.IsValid() {
-		if o, ok := ai.byGoType[v.Type()]; ok {
+		if o, ok := ai.ByGoType[v.Type()]; ok {
 			if o == nil {
 				return -1, fmt.Errorf("graphql: the Go type %s of a value of abstract type %q for field %q stands for several of its possible types: give %q a ResolveType",
-					v.Type(), ai.name, fieldCoord(fp), ai.name)
+					v.Type(), ai.Name, fieldCoord(fp), ai.Name)
 			}
 			if i := ai.indexOf(o); i >= 0 {
 				return i, nil
@@ -78,20 +78,20 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 		return ai.named(name, fp)
 	}
 	// 4. The possible objects' IsTypeOf, in order.
-	for i, o := range ai.possible {
-		if o.isTypeOf == nil {
+	for i, o := range ai.Possible {
+		if o.IsTypeOf == nil {
 			continue
 		}
-		is, err := callIsTypeOf(o.isTypeOf, value)
+		is, err := callIsTypeOf(o.IsTypeOf, value)
 		if err != nil {
-			return -1, &resolveTypeError{abstract: ai.name, coord: fieldCoord(fp), object: o.name, err: err}
+			return -1, &resolveTypeError{abstract: ai.Name, coord: fieldCoord(fp), object: o.Name, err: err}
 		}
 		if is {
 			return i, nil
 		}
 	}
 	return -1, fmt.Errorf("graphql: abstract type %q must resolve to an object type at runtime for field %q: the value of Go type %s has no ResolveType, learned Go type, __typename or IsTypeOf that names one of its possible types",
-		ai.name, fieldCoord(fp), goTypeName(v))
+		ai.Name, fieldCoord(fp), goTypeName(v))
 }
 
 // interfaceOf returns v as an interface, nil when it cannot be one.
@@ -104,19 +104,19 @@ func interfaceOf(v reflect.Value) any {
 
 // named returns the index of the possible object called name.
 func (ai *abstractInfo) named(name string, fp *fieldPlan) (int, error) {
-	if o := ai.byName[name]; o != nil {
+	if o := ai.ByName[name]; o != nil {
 		if i := ai.indexOf(o); i >= 0 {
 			return i, nil
 		}
 	}
 	return -1, fmt.Errorf("graphql: abstract type %q was resolved to %q for field %q, which is not one of its possible types",
-		ai.name, name, fieldCoord(fp))
+		ai.Name, name, fieldCoord(fp))
 }
 
 // indexOf returns the index of o among ai's possible objects, -1 if it is
 // not one.
 func (ai *abstractInfo) indexOf(o *objectInfo) int {
-	for i, p := range ai.possible {
+	for i, p := range ai.Possible {
 		if p == o {
 			return i
 		}
@@ -183,7 +183,7 @@ func fieldCoord(fp *fieldPlan) string {
 	if fp.info == nil {
 		return fp.key
 	}
-	return fp.info.coord
+	return fp.info.Coord
 }
 
 func goTypeName(v reflect.Value) string {
@@ -213,7 +213,7 @@ type resolvedObjects struct {
 func (e *executor) completeAbstractList(fp *fieldPlan, t *List, v reflect.Value) bool {
 	values := gatherObjects(t, v, nil)
 	pre := resolvedObjects{fp: fp, objs: make([]int, len(values)), errs: make([]error, len(values))}
-	byObj := make([][]reflect.Value, len(fp.abs.info.possible))
+	byObj := make([][]reflect.Value, len(fp.abs.info.Possible))
 	for k, val := range values {
 		i, err := e.resolveObject(fp, val)
 		pre.objs[k], pre.errs[k] = i, err
@@ -275,7 +275,7 @@ func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 		}
 	}
 	below := &abstractBelow{objs: make([]int, len(vals)), errs: make([]error, len(vals))}
-	slot := make([]int, len(fp.abs.info.possible)) // 1 + the object's level, 0: none yet, -1: not batched
+	slot := make([]int, len(fp.abs.info.Possible)) // 1 + the object's level, 0: none yet, -1: not batched
 	var plans []*selectionPlan
 	for k, v := range vals {
 		j, err := e.resolveObject(fp, v)
@@ -334,8 +334,8 @@ type belowKey struct {
 // batched fields at all.
 func (a *abstractChild) batched() bool {
 	if a.plans == nil {
-		for _, o := range a.info.possible {
-			if o.batched {
+		for _, o := range a.info.Possible {
+			if o.Batched {
 				return true
 			}
 		}

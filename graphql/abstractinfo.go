@@ -12,39 +12,39 @@ import (
 
 // abstractInfo is an interface or a union as the schema compiled it.
 type abstractInfo struct {
-	name string
+	Name string
 	typ  NamedType // *Interface or *Union
-	// possible holds the objects a value may be of, in graphql-js's
+	// Possible holds the objects a value may be of, in graphql-js's
 	// getPossibleTypes order, which introspection's possibleTypes lists:
 	// an interface's implementations in the schema's type order, a
 	// union's members in the order declared.
-	possible []*objectInfo
-	// resolveType is Interface.ResolveType or Union.ResolveType, or nil.
-	resolveType ResolveTypeFunc
-	// byGoType maps the Go types NewSchema learned for possible objects
+	Possible []*objectInfo
+	// ResolveType is Interface.ResolveType or Union.ResolveType, or nil.
+	ResolveType ResolveTypeFunc
+	// ByGoType maps the Go types NewSchema learned for possible objects
 	// (from typed resolvers, see typecheck_abstract.go) to their object,
 	// each struct type S and *S alike; a Go type learned for two of them
 	// maps to nil: it is ambiguous. Map types are never in it, and it is
 	// nil when nothing was learned.
-	byGoType map[reflect.Type]*objectInfo
-	// byName holds the possible objects by name.
-	byName map[string]*objectInfo
+	ByGoType map[reflect.Type]*objectInfo
+	// ByName holds the possible objects by name.
+	ByName map[string]*objectInfo
 
-	// fields are an interface's fields, in declaration order (none for a
+	// Fields are an interface's Fields, in declaration order (none for a
 	// union); they have no resolvers.
-	fields      []*fieldInfo
-	fieldByName map[string]*fieldInfo
+	Fields      []*fieldInfo
+	FieldByName map[string]*fieldInfo
 }
 
 // newAbstractInfo makes the info of t, an interface or a union.
 func newAbstractInfo(t NamedType) *abstractInfo {
-	info := &abstractInfo{name: t.TypeName(), typ: t, byName: map[string]*objectInfo{}}
+	info := &abstractInfo{Name: t.TypeName(), typ: t, ByName: map[string]*objectInfo{}}
 	switch x := t.(type) {
 	case *Interface:
-		info.resolveType = x.ResolveType
-		info.fieldByName = map[string]*fieldInfo{}
+		info.ResolveType = x.ResolveType
+		info.FieldByName = map[string]*fieldInfo{}
 	case *Union:
-		info.resolveType = x.ResolveType
+		info.ResolveType = x.ResolveType
 	}
 	return info
 }
@@ -54,15 +54,15 @@ func newAbstractInfo(t NamedType) *abstractInfo {
 // refused, since each object resolves its own.
 func (b *builder) compileInterface(it *Interface) {
 	info := b.s.abstracts[it]
-	b.eachField("interface", it, info.fieldByName, false, func(f Field, coord string) {
+	b.eachField("interface", it, info.FieldByName, false, func(f Field, coord string) {
 		if extra := resolvingParts(f); len(extra) > 0 {
 			b.errorf("graphql: interface field %s has %s, which an interface field cannot have: each object that implements %s resolves the field itself (an interface field takes only Name, Type, Args, Description and DeprecationReason)",
 				coord, strings.Join(extra, ", "), it.Name)
 		}
-		fi := &fieldInfo{name: f.Name, typ: f.Type, desc: f.Description, depr: f.DeprecationReason, coord: coord}
+		fi := &fieldInfo{Name: f.Name, Type: f.Type, Desc: f.Description, Depr: f.DeprecationReason, Coord: coord}
 		b.compileArgs(fi, f.Args)
-		info.fields = append(info.fields, fi)
-		info.fieldByName[f.Name] = fi
+		info.Fields = append(info.Fields, fi)
+		info.FieldByName[f.Name] = fi
 	})
 }
 
@@ -92,11 +92,11 @@ func (b *builder) compileAbstracts() {
 	s := b.s
 	add := func(info *abstractInfo, o *Object) {
 		oi := s.objects[o]
-		if info == nil || oi == nil || info.byName[oi.name] != nil {
+		if info == nil || oi == nil || info.ByName[oi.Name] != nil {
 			return // a nil or clashing type, or a member twice: reported
 		}
-		info.possible = append(info.possible, oi)
-		info.byName[oi.name] = oi
+		info.Possible = append(info.Possible, oi)
+		info.ByName[oi.Name] = oi
 	}
 	for _, t := range s.types {
 		switch x := t.(type) {

@@ -28,17 +28,17 @@ const msgTooDeep = "The input is nested too deeply to be validated."
 // marks, so cycles of input objects end).
 func (b *builder) markChecked() {
 	for _, info := range b.s.inputs {
-		for _, f := range info.fields {
-			f.checked = len(f.rules) > 0
-			info.checked = info.checked || f.checked
+		for _, f := range info.Fields {
+			f.Checked = len(f.Rules) > 0
+			info.Checked = info.Checked || f.Checked
 		}
 	}
 	for changed := true; changed; {
 		changed = false
 		for _, info := range b.s.inputs {
-			for _, f := range info.fields {
-				if !f.checked && b.s.inputChecked(f.typ) {
-					f.checked, info.checked, changed = true, true, true
+			for _, f := range info.Fields {
+				if !f.Checked && b.s.inputChecked(f.Type) {
+					f.Checked, info.Checked, changed = true, true, true
 				}
 			}
 		}
@@ -48,7 +48,7 @@ func (b *builder) markChecked() {
 // inputChecked reports whether values of t hold input fields with rules.
 func (s *Schema) inputChecked(t Type) bool {
 	o, ok := namedOf(t).(*InputObject)
-	return ok && s.inputs[o] != nil && s.inputs[o].checked
+	return ok && s.inputs[o] != nil && s.inputs[o].Checked
 }
 
 // validating wraps next with the checks of fi's arguments.
@@ -66,21 +66,21 @@ func (s *Schema) validating(fi *fieldInfo, next ResolveFunc) ResolveFunc {
 // or nil.
 func (s *Schema) checkArgs(fi *fieldInfo, args Args) error {
 	var failures validate.Failures
-	for _, a := range fi.args {
-		if !a.checked {
+	for _, a := range fi.Args {
+		if !a.Checked {
 			continue
 		}
-		v, ok := args.m[a.name]
+		v, ok := args.m[a.Name]
 		if !ok {
 			v = validate.Missing
 		}
 		// The fields of an input-object argument are named without the
 		// argument in messages: "input.title" reads "title".
-		children := a.name
-		if _, isInput := unwrapNonNull(a.typ).(*InputObject); isInput {
+		children := a.Name
+		if _, isInput := unwrapNonNull(a.Type).(*InputObject); isInput {
 			children = ""
 		}
-		s.checkValue(&failures, a, a.name, a.name, children, v, 0)
+		s.checkValue(&failures, a, a.Name, a.Name, children, v, 0)
 	}
 	if len(failures) == 0 {
 		return nil
@@ -91,13 +91,13 @@ func (s *Schema) checkArgs(fi *fieldInfo, args Args) error {
 // checkValue runs a's rules on v (at path, shown as attribute), then the
 // rules inside it; children is the attribute prefix of what is inside.
 func (s *Schema) checkValue(f *validate.Failures, a *argInfo, path, attribute, children string, v any, depth int) {
-	if len(a.rules) > 0 {
+	if len(a.Rules) > 0 {
 		// A copy: the value may be the plan's, shared by every execution
 		// of the document, and a Func rule is user code.
-		f.CheckAs(path, validate.Attribute(attribute), cloneValue(v), a.rules...)
+		f.CheckAs(path, validate.Attribute(attribute), cloneValue(v), a.Rules...)
 	}
-	if s.inputChecked(a.typ) {
-		s.checkInside(f, a.typ, path, children, v, depth+1)
+	if s.inputChecked(a.Type) {
+		s.checkInside(f, a.Type, path, children, v, depth+1)
 	}
 }
 
@@ -119,16 +119,16 @@ func (s *Schema) checkInside(f *validate.Failures, t Type, path, attribute strin
 		if !ok {
 			return
 		}
-		for _, field := range s.inputs[x].fields {
-			if !field.checked {
+		for _, field := range s.inputs[x].Fields {
+			if !field.Checked {
 				continue
 			}
-			fv, ok := m[field.name]
+			fv, ok := m[field.Name]
 			if !ok {
 				fv = validate.Missing
 			}
-			attr := joinPath(attribute, field.name)
-			s.checkValue(f, field, path+"."+field.name, attr, attr, fv, depth)
+			attr := joinPath(attribute, field.Name)
+			s.checkValue(f, field, path+"."+field.Name, attr, attr, fv, depth)
 		}
 	}
 }

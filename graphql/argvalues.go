@@ -15,31 +15,31 @@ import (
 
 // argumentValues coerces the arguments of a field.
 func (s *Schema) argumentValues(fi *fieldInfo, args ast.ArgumentList, vars map[string]any) (Args, error) {
-	out := make(map[string]any, len(fi.args))
-	for _, a := range fi.args {
+	out := make(map[string]any, len(fi.Args))
+	for _, a := range fi.Args {
 		var lit *ast.Value
-		if arg := args.ForName(a.name); arg != nil {
+		if arg := args.ForName(a.Name); arg != nil {
 			lit = arg.Value
 		}
-		v, err := s.valueFromAST(lit, a.typ, vars)
+		v, err := s.valueFromAST(lit, a.Type, vars)
 		if err == errAbsent {
-			if a.hasDefault {
-				out[a.name] = s.defaultOf(a)
-			} else if _, nonNull := a.typ.(*NonNull); nonNull {
+			if a.HasDefault {
+				out[a.Name] = s.defaultOf(a)
+			} else if _, nonNull := a.Type.(*NonNull); nonNull {
 				if lit != nil && lit.Kind == ast.Variable {
-					return Args{}, fmt.Errorf("Argument %q of required type %q was provided the variable \"$%s\" which was not provided a runtime value.", a.name, a.typ.String(), lit.Raw)
+					return Args{}, fmt.Errorf("Argument %q of required type %q was provided the variable \"$%s\" which was not provided a runtime value.", a.Name, a.Type.String(), lit.Raw)
 				}
-				return Args{}, fmt.Errorf("Argument %q of required type %q was not provided.", a.name, a.typ.String())
+				return Args{}, fmt.Errorf("Argument %q of required type %q was not provided.", a.Name, a.Type.String())
 			}
 			continue
 		}
 		if err != nil {
 			if lit != nil && lit.Kind == ast.Variable {
-				return Args{}, &argumentError{msg: fmt.Sprintf("Argument %q of non-null type %q must not be null.", a.name, a.typ.String()), at: lit.Position}
+				return Args{}, &argumentError{msg: fmt.Sprintf("Argument %q of non-null type %q must not be null.", a.Name, a.Type.String()), at: lit.Position}
 			}
 			return Args{}, literalError(a, lit, err)
 		}
-		out[a.name] = v
+		out[a.Name] = v
 	}
 	return Args{m: out}, nil
 }
@@ -58,10 +58,10 @@ type argumentError struct {
 func literalError(a *argInfo, lit *ast.Value, err error) *argumentError {
 	var pe *errcode.PanicError
 	if errors.As(err, &pe) {
-		return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s.", a.name, lit.String()), at: lit.Position, panic: pe}
+		return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s.", a.Name, lit.String()), at: lit.Position, panic: pe}
 	}
 	msg, ext := parserMessage(err)
-	return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s: %s", a.name, lit.String(), msg), ext: ext, at: lit.Position}
+	return &argumentError{msg: fmt.Sprintf("Argument %q has invalid value %s: %s", a.Name, lit.String(), msg), ext: ext, at: lit.Position}
 }
 
 // parserMessage returns the text of an error a custom scalar's ParseValue

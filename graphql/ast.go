@@ -30,8 +30,8 @@ func deprecatedDirective(reason string) ast.DirectiveList {
 func astArgs(args []*argInfo) ast.ArgumentDefinitionList {
 	var out ast.ArgumentDefinitionList
 	for _, a := range args {
-		out = append(out, &ast.ArgumentDefinition{Name: a.name, Description: a.desc, Type: astType(a.typ),
-			DefaultValue: a.defAST, Directives: deprecatedDirective(a.depr)})
+		out = append(out, &ast.ArgumentDefinition{Name: a.Name, Description: a.Desc, Type: astType(a.Type),
+			DefaultValue: a.DefaultAST, Directives: deprecatedDirective(a.Depr)})
 	}
 	return out
 }
@@ -58,16 +58,16 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 			}
 		case *InputObject:
 			def.Kind, def.Description = ast.InputObject, x.Description
-			for _, f := range s.inputs[x].fields {
-				def.Fields = append(def.Fields, &ast.FieldDefinition{Name: f.name, Description: f.desc, Type: astType(f.typ),
-					DefaultValue: f.defAST, Directives: deprecatedDirective(f.depr)})
+			for _, f := range s.inputs[x].Fields {
+				def.Fields = append(def.Fields, &ast.FieldDefinition{Name: f.Name, Description: f.Desc, Type: astType(f.Type),
+					DefaultValue: f.DefaultAST, Directives: deprecatedDirective(f.Depr)})
 			}
 		case *Object:
 			def.Kind, def.Description = ast.Object, x.Description
-			def.Fields, def.Interfaces = astFields(s.objects[x].fields), interfaceNames(x.Interfaces)
+			def.Fields, def.Interfaces = astFields(s.objects[x].Fields), interfaceNames(x.Interfaces)
 		case *Interface:
 			def.Kind, def.Description = ast.Interface, x.Description
-			def.Fields, def.Interfaces = astFields(s.abstracts[x].fields), interfaceNames(x.Interfaces)
+			def.Fields, def.Interfaces = astFields(s.abstracts[x].Fields), interfaceNames(x.Interfaces)
 		case *Union:
 			def.Kind, def.Description = ast.Union, x.Description
 			for _, m := range x.Types {
@@ -84,9 +84,9 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 		doc.Directives = append(doc.Directives, dd)
 	}
 	root := &ast.SchemaDefinition{Description: s.description}
-	root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Query, Type: s.query.name})
+	root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Query, Type: s.query.Name})
 	if s.mutation != nil {
-		root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Mutation, Type: s.mutation.name})
+		root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Mutation, Type: s.mutation.Name})
 	}
 	doc.Schema = append(doc.Schema, root)
 	out, err := validator.ValidateSchemaDocument(doc)
@@ -100,11 +100,11 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 	// compiled them.
 	for _, info := range s.abstracts {
 		if _, ok := info.typ.(*Interface); ok {
-			defs := make([]*ast.Definition, 0, len(info.possible))
-			for _, o := range info.possible {
-				defs = append(defs, out.Types[o.name])
+			defs := make([]*ast.Definition, 0, len(info.Possible))
+			for _, o := range info.Possible {
+				defs = append(defs, out.Types[o.Name])
 			}
-			out.PossibleTypes[info.name] = defs
+			out.PossibleTypes[info.Name] = defs
 		}
 	}
 	return out, nil
@@ -113,8 +113,8 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 func astFields(fields []*fieldInfo) ast.FieldList {
 	var out ast.FieldList
 	for _, f := range fields {
-		out = append(out, &ast.FieldDefinition{Name: f.name, Description: f.desc, Type: astType(f.typ),
-			Arguments: astArgs(f.args), Directives: deprecatedDirective(f.depr)})
+		out = append(out, &ast.FieldDefinition{Name: f.Name, Description: f.Desc, Type: astType(f.Type),
+			Arguments: astArgs(f.Args), Directives: deprecatedDirective(f.Depr)})
 	}
 	return out
 }

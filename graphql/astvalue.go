@@ -67,19 +67,19 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Valu
 		}
 		info := s.inputs[x]
 		out := &ast.Value{Kind: ast.ObjectValue}
-		for _, f := range info.fields {
-			fv, ok := m[f.name]
+		for _, f := range info.Fields {
+			fv, ok := m[f.Name]
 			if !ok {
 				continue
 			}
-			c, err := s.astFromValueAt(fv, f.typ, depth+1, nodes)
+			c, err := s.astFromValueAt(fv, f.Type, depth+1, nodes)
 			if err != nil {
-				return nil, fmt.Errorf("field %s: %w", f.name, err)
+				return nil, fmt.Errorf("field %s: %w", f.Name, err)
 			}
-			out.Children = append(out.Children, &ast.ChildValue{Name: f.name, Value: c})
+			out.Children = append(out.Children, &ast.ChildValue{Name: f.Name, Value: c})
 		}
 		for _, k := range sortedKeys(m) {
-			if info.byName[k] == nil {
+			if info.ByName[k] == nil {
 				return nil, fmt.Errorf("field %q is not defined by %s", k, x.Name)
 			}
 		}
@@ -89,7 +89,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Valu
 		if !reflect.TypeOf(v).Comparable() {
 			return nil, fmt.Errorf("%T is not a value of enum %s", v, x.Name)
 		}
-		name, ok := info.byValue[v]
+		name, ok := info.ByValue[v]
 		if !ok {
 			return nil, fmt.Errorf("%s is not a value of enum %s", response.Inspect(v), x.Name)
 		}

@@ -86,8 +86,8 @@ func (e ItemErrors) Error() string {
 // one value per parent (the []R as a reflect.Value) and, when some items
 // failed, one error per parent.
 type batchOut struct {
-	vals reflect.Value
-	errs []error
+	Vals reflect.Value
+	Errs []error
 }
 
 type batchFunc[P, A, R any] struct {
@@ -139,6 +139,6 @@ func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 		if len(rs) != len(ps) {
 			return nil, fmt.Errorf("graphql: %s: the batch resolver returned %d results for %d parents", coord, len(rs), len(ps))
 		}
-		return &batchOut{vals: reflect.ValueOf(rs), errs: items}, nil
+		return &batchOut{Vals: reflect.ValueOf(rs), Errs: items}, nil
 	}
 }

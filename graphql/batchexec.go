@@ -195,9 +195,9 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 				var out *batchOut
 				out, bf.err = e.callBatch(fp, parents, args)
 				if out != nil {
-					bf.vals, bf.errs = make([]reflect.Value, len(parents)), out.errs
+					bf.vals, bf.errs = make([]reflect.Value, len(parents)), out.Errs
 					for i := range bf.vals {
-						bf.vals[i] = out.vals.Index(i)
+						bf.vals[i] = out.Vals.Index(i)
 					}
 				}
 			}
@@ -216,7 +216,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 func (e *executor) readAhead(lvl *batchLevel, fp *fieldPlan, parents []reflect.Value) batchField {
 	bf := batchField{fp: fp, vals: make([]reflect.Value, len(parents))}
 	for i, p := range parents {
-		v, err := fp.info.read.Read(&e.ctx, p)
+		v, err := fp.info.Read.Read(&e.ctx, p)
 		if err != nil {
 			if bf.errs == nil {
 				bf.errs = make([]error, len(parents))
@@ -293,10 +293,10 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 	var err error
 	if e.tracer != nil {
 		tctx := e.tracer.StartField(ctx, info)
-		res, err = invoke(tctx, fp.info.resolve, ps, args, info)
+		res, err = invoke(tctx, fp.info.Resolve, ps, args, info)
 		e.tracer.EndField(tctx, info, err)
 	} else {
-		res, err = invoke(ctx, fp.info.resolve, ps, args, info)
+		res, err = invoke(ctx, fp.info.Resolve, ps, args, info)
 	}
 	if err != nil {
 		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
@@ -305,7 +305,7 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 		return nil, exec.BoundedError(err)
 	}
 	out, ok := res.(*batchOut)
-	if !ok || out == nil || out.vals.Len() != len(parents) {
+	if !ok || out == nil || out.Vals.Len() != len(parents) {
 		return nil, errBatchResult
 	}
 	return out, nil
@@ -317,7 +317,7 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 	it := e.item
 	if it.lvl == nil || it.idx >= len(it.lvl.parents) {
 		if fp.kind == kindBatchPath {
-			return fp.info.read.Read(&e.ctx, parent)
+			return fp.info.Read.Read(&e.ctx, parent)
 		}
 		return reflect.Value{}, errBatchMissing
 	}
@@ -350,7 +350,7 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 		return bf.vals[it.idx], nil
 	}
 	if fp.kind == kindBatchPath {
-		return fp.info.read.Read(&e.ctx, parent)
+		return fp.info.Read.Read(&e.ctx, parent)
 	}
 	return reflect.Value{}, errBatchMissing
 }

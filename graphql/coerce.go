@@ -149,24 +149,24 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 			return nil
 		}
 		info := s.inputs[x]
-		out := make(map[string]any, len(info.fields))
-		for _, f := range info.fields {
-			fv, present := m[f.name]
+		out := make(map[string]any, len(info.Fields))
+		for _, f := range info.Fields {
+			fv, present := m[f.Name]
 			if !present {
-				if f.hasDefault {
-					out[f.name] = s.defaultOf(f)
-				} else if _, nonNull := f.typ.(*NonNull); nonNull {
-					st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q of required type %q was not provided.", f.name, f.typ.String())})
+				if f.HasDefault {
+					out[f.Name] = s.defaultOf(f)
+				} else if _, nonNull := f.Type.(*NonNull); nonNull {
+					st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q of required type %q was not provided.", f.Name, f.Type.String())})
 				}
 				continue
 			}
-			out[f.name] = s.coerceInput(fv, f.typ, extendPath(path, f.name), st)
+			out[f.Name] = s.coerceInput(fv, f.Type, extendPath(path, f.Name), st)
 		}
 		for _, k := range sortedKeys(m) {
 			if len(st.errs) >= maxInputErrors {
 				break
 			}
-			if info.byName[k] == nil {
+			if info.ByName[k] == nil {
 				st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q is not defined by type %q.", k, x.Name)})
 			}
 		}
@@ -177,7 +177,7 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, response.Inspect(v))})
 			return nil
 		}
-		val, ok := s.enums[x].byName[name]
+		val, ok := s.enums[x].ByName[name]
 		if !ok {
 			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Value %q does not exist in %q enum.", name, x.Name)})
 			return nil
@@ -332,42 +332,42 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			return nil, fmt.Errorf("Expected type %q to be an object.", x.Name)
 		}
 		info := s.inputs[x]
-		out := make(map[string]any, len(info.fields))
+		out := make(map[string]any, len(info.Fields))
 		for _, c := range v.Children {
-			if info.byName[c.Name] == nil {
+			if info.ByName[c.Name] == nil {
 				return nil, fmt.Errorf("Field %q is not defined by type %q.", c.Name, x.Name)
 			}
 		}
-		for _, f := range info.fields {
+		for _, f := range info.Fields {
 			var lit *ast.Value
 			for _, c := range v.Children {
-				if c.Name == f.name {
+				if c.Name == f.Name {
 					lit = c.Value
 					break
 				}
 			}
-			val, err := s.literalValue(lit, f.typ, vars, defaults)
+			val, err := s.literalValue(lit, f.Type, vars, defaults)
 			if err == errAbsent {
-				if f.hasDefault {
+				if f.HasDefault {
 					if defaults {
-						out[f.name] = s.defaultOf(f)
+						out[f.Name] = s.defaultOf(f)
 					}
-				} else if _, nonNull := f.typ.(*NonNull); nonNull {
-					return nil, fmt.Errorf("Field %q of required type %q was not provided.", f.name, f.typ.String())
+				} else if _, nonNull := f.Type.(*NonNull); nonNull {
+					return nil, fmt.Errorf("Field %q of required type %q was not provided.", f.Name, f.Type.String())
 				}
 				continue
 			}
 			if err != nil {
 				return nil, err
 			}
-			out[f.name] = val
+			out[f.Name] = val
 		}
 		return out, nil
 	case *Enum:
 		if v.Kind != ast.EnumValue {
 			return nil, fmt.Errorf("Enum %q cannot represent non-enum value: %s.", x.Name, v.String())
 		}
-		val, ok := s.enums[x].byName[v.Raw]
+		val, ok := s.enums[x].ByName[v.Raw]
 		if !ok {
 			return nil, fmt.Errorf("Value %q does not exist in %q enum.", v.Raw, x.Name)
 		}

@@ -87,7 +87,7 @@ func (e *executor) enumPointer(t Type, v reflect.Value) bool {
 		t = nn.OfType
 	}
 	en, ok := t.(*Enum)
-	if !ok || !e.s.enums[en].pointers {
+	if !ok || !e.s.enums[en].Pointers {
 		return false
 	}
 	for v.Kind() == reflect.Interface && !v.IsNil() {
@@ -96,7 +96,7 @@ func (e *executor) enumPointer(t Type, v reflect.Value) bool {
 	if v.Kind() != reflect.Pointer || v.IsNil() || !v.CanInterface() {
 		return false
 	}
-	name, ok := e.s.enums[en].byValue[v.Interface()]
+	name, ok := e.s.enums[en].ByValue[v.Interface()]
 	if ok {
 		e.buf = response.AppendString(e.buf, name)
 	}
@@ -152,7 +152,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
 			return false
 		}
-		name, ok := info.byValue[iv]
+		name, ok := info.ByValue[iv]
 		if !ok {
 			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
 			return false
@@ -160,14 +160,14 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 		e.buf = response.AppendString(e.buf, name)
 		return true
 	}
-	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.coord))
+	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.Coord))
 	return false
 }
 
 // completeList writes v, a value of list type x.
 func (e *executor) completeList(fp *fieldPlan, x *List, v reflect.Value) bool {
 	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
-		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.coord))
+		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.Coord))
 		return false
 	}
 	n := v.Len()

@@ -127,9 +127,9 @@ func (sp *selectionPlan) selectedNames(c *plan.Conditions) []string {
 			if fp.kind == kindTypename || fp.info == nil {
 				continue
 			}
-			if !seen[fp.info.name] {
-				seen[fp.info.name] = true
-				names = append(names, fp.info.name)
+			if !seen[fp.info.Name] {
+				seen[fp.info.Name] = true
+				names = append(names, fp.info.Name)
 			}
 		}
 		return names
@@ -147,7 +147,7 @@ func (sp *selectionPlan) findField(c *plan.Conditions, name string) *fieldPlan {
 		fields = sp.activeFields(c)
 	}
 	for _, fp := range fields {
-		if fp.info != nil && fp.kind.isField() && fp.info.name == name {
+		if fp.info != nil && fp.kind.isField() && fp.info.Name == name {
 			return fp
 		}
 	}

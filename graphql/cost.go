@@ -21,32 +21,32 @@ import (
 
 // fieldCost is a field's [Cost] as the schema compiled it.
 type fieldCost struct {
-	weight     int      // 0 for a negative Weight, 1 for a zero one
-	sizeArg    *argInfo // the Int argument that gives the size, or nil
-	size       int      // Size: 1 for a zero one, 0 for a negative one
-	maxSize    int      // MaxSize: 0 for none
-	nullAbsent bool     // NullSizeAsAbsent
+	Weight     int      // 0 for a negative Weight, 1 for a zero one
+	SizeArg    *argInfo // the Int argument that gives the size, or nil
+	Size       int      // Size: 1 for a zero one, 0 for a negative one
+	MaxSize    int      // MaxSize: 0 for none
+	NullAbsent bool     // NullSizeAsAbsent
 }
 
 // compileCost checks a field's Cost and keeps it in fi: SizeArg must name
 // an argument of the field, of type Int or Int!.
 func (b *builder) compileCost(fi *fieldInfo, f Field) {
 	c := f.Cost
-	fi.cost = fieldCost{weight: c.Weight, size: c.Size, maxSize: c.MaxSize, nullAbsent: c.NullSizeAsAbsent}
+	fi.Cost = fieldCost{Weight: c.Weight, Size: c.Size, MaxSize: c.MaxSize, NullAbsent: c.NullSizeAsAbsent}
 	if c.MaxSize < 0 {
-		b.errorf("graphql: field %s: Cost.MaxSize is %d; it must not be negative (0 means no maximum)", fi.coord, c.MaxSize)
+		b.errorf("graphql: field %s: Cost.MaxSize is %d; it must not be negative (0 means no maximum)", fi.Coord, c.MaxSize)
 	}
 	switch {
 	case c.Weight == 0:
-		fi.cost.weight = 1
+		fi.Cost.Weight = 1
 	case c.Weight < 0:
-		fi.cost.weight = 0
+		fi.Cost.Weight = 0
 	}
 	switch {
 	case c.Size == 0:
-		fi.cost.size = 1
+		fi.Cost.Size = 1
 	case c.Size < 0:
-		fi.cost.size = 0
+		fi.Cost.Size = 0
 	}
 	if c.SizeArg == "" {
 		return
@@ -59,16 +59,16 @@ func (b *builder) compileCost(fi *fieldInfo, f Field) {
 		}
 	}
 	if declared == nil {
-		b.errorf("graphql: field %s: Cost.SizeArg %q is not an argument of the field", fi.coord, c.SizeArg)
+		b.errorf("graphql: field %s: Cost.SizeArg %q is not an argument of the field", fi.Coord, c.SizeArg)
 		return
 	}
 	if !isIntType(declared.Type) {
-		b.errorf("graphql: field %s: Cost.SizeArg %q is of type %s; it must be Int or Int!", fi.coord, c.SizeArg, typeString(declared.Type))
+		b.errorf("graphql: field %s: Cost.SizeArg %q is of type %s; it must be Int or Int!", fi.Coord, c.SizeArg, typeString(declared.Type))
 		return
 	}
-	for _, a := range fi.args {
-		if a.name == c.SizeArg {
-			fi.cost.sizeArg = a
+	for _, a := range fi.Args {
+		if a.Name == c.SizeArg {
+			fi.Cost.SizeArg = a
 		}
 	}
 	// An argument that did not compile was reported already.
@@ -150,7 +150,7 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 		if !fp.kind.isField() || fp.info == nil {
 			continue
 		}
-		c := &fp.info.cost
+		c := &fp.info.Cost
 		var sub plan.CostSet
 		if fp.abs != nil {
 			plans := fp.objectPlans()
@@ -173,21 +173,21 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 				child = fp.planAll()
 			}
 			if child == nil {
-				out.Constant = plan.AddSat(out.Constant, c.weight)
+				out.Constant = plan.AddSat(out.Constant, c.Weight)
 				continue
 			}
 			sub = f.set(child, depth+1)
 		}
 		size := fp.costSize()
 		if sub.IsConstant() && (size.Variable == "" || sub.Constant == 0) {
-			out.Constant = plan.AddSat(out.Constant, plan.AddSat(c.weight, plan.MulSat(size.Fallback, sub.Constant)))
+			out.Constant = plan.AddSat(out.Constant, plan.AddSat(c.Weight, plan.MulSat(size.Fallback, sub.Constant)))
 			continue
 		}
 		if size.Variable == "" && size.Fallback == 0 {
-			out.Constant = plan.AddSat(out.Constant, c.weight)
+			out.Constant = plan.AddSat(out.Constant, c.Weight)
 			continue
 		}
-		out.Add(plan.CostField{Weight: c.weight, Size: size, Sub: sub})
+		out.Add(plan.CostField{Weight: c.Weight, Size: size, Sub: sub})
 	}
 	return out
 }
@@ -211,7 +211,7 @@ func (fp *fieldPlan) planAll() *selectionPlan {
 // as its maximum and the constant clamped to it.
 func (fp *fieldPlan) costSize() plan.CostSize {
 	s := fp.declaredSize()
-	s.Max = fp.info.cost.maxSize
+	s.Max = fp.info.Cost.MaxSize
 	s.Fallback = s.Clamp(s.Fallback)
 	return s
 }
@@ -221,23 +221,23 @@ func (fp *fieldPlan) costSize() plan.CostSize {
 // carry the same arguments, so the first one's are read, as execution
 // does.
 func (fp *fieldPlan) declaredSize() plan.CostSize {
-	c := &fp.info.cost
-	if c.sizeArg == nil {
-		return plan.CostSize{Fallback: c.size}
+	c := &fp.info.Cost
+	if c.SizeArg == nil {
+		return plan.CostSize{Fallback: c.Size}
 	}
-	absent := c.size
-	if c.sizeArg.hasDefault {
-		absent = plan.SizeOf(c.sizeArg.def, c.size)
+	absent := c.Size
+	if c.SizeArg.HasDefault {
+		absent = plan.SizeOf(c.SizeArg.Default, c.Size)
 	}
-	arg := fp.occ[0].Field.Arguments.ForName(c.sizeArg.name)
+	arg := fp.occ[0].Field.Arguments.ForName(c.SizeArg.Name)
 	if arg == nil || arg.Value == nil {
 		return plan.CostSize{Fallback: absent}
 	}
 	switch v := arg.Value; v.Kind {
 	case ast.Variable:
-		return plan.CostSize{Variable: v.Raw, Fallback: absent, NullAbsent: c.nullAbsent}
+		return plan.CostSize{Variable: v.Raw, Fallback: absent, NullAbsent: c.NullAbsent}
 	case ast.NullValue:
-		if c.nullAbsent {
+		if c.NullAbsent {
 			return plan.CostSize{Fallback: absent}
 		}
 		return plan.CostSize{}
@@ -245,7 +245,7 @@ func (fp *fieldPlan) declaredSize() plan.CostSize {
 		n, err := strconv.ParseInt(v.Raw, 10, 64)
 		switch {
 		case err == nil:
-			return plan.CostSize{Fallback: plan.SizeOf(n, c.size)}
+			return plan.CostSize{Fallback: plan.SizeOf(n, c.Size)}
 		case len(v.Raw) > 0 && v.Raw[0] == '-':
 			return plan.CostSize{}
 		default: // out of range: validation refuses it

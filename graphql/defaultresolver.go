@@ -11,7 +11,7 @@ import (
 // middleware to wrap (Field.Middleware on a field without Resolve).
 func defaultResolver(fi *fieldInfo) ResolveFunc {
 	return func(ctx context.Context, parent any, _ Args, _ ResolveInfo) (any, error) {
-		v, err := fi.read.Read(&ctx, reflect.ValueOf(parent))
+		v, err := fi.Read.Read(&ctx, reflect.ValueOf(parent))
 		if err != nil || !v.IsValid() || !v.CanInterface() {
 			return nil, err
 		}

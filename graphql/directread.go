@@ -90,10 +90,10 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 	state := directNone
 	for _, fp := range sp.fields {
 		fi := fp.info
-		if fp.kind != kindField || fi == nil || fi.resolve != nil || fi.read.Leaf == exec.LeafNone || len(fi.args) > 0 {
+		if fp.kind != kindField || fi == nil || fi.Resolve != nil || fi.Read.Leaf == exec.LeafNone || len(fi.Args) > 0 {
 			continue
 		}
-		if a := fi.read.Accessor(t); a.Direct.Leaf != exec.LeafNone {
+		if a := fi.Read.Accessor(t); a.Direct.Leaf != exec.LeafNone {
 			fp.direct, state = a.Direct, directReady
 		}
 	}
@@ -107,10 +107,10 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 // would have returned.
 func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok bool) {
 	fi := fp.info
-	if fi.read.Leaf == exec.LeafNone || parent.Kind() != reflect.Pointer {
+	if fi.Read.Leaf == exec.LeafNone || parent.Kind() != reflect.Pointer {
 		return false, false
 	}
-	a := fi.read.Last()
+	a := fi.Read.Last()
 	if a == nil || a.Direct.Leaf == exec.LeafNone || a.Type != parent.Type() {
 		return false, false
 	}

@@ -77,7 +77,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 			e.buf = append(e.buf, "null"...)
 			return true
 		}
-		e.buf = response.AppendString(e.buf, sp.obj.name)
+		e.buf = response.AppendString(e.buf, sp.obj.Name)
 		return true
 	case kindSchema:
 		v = reflect.ValueOf(e.s)
@@ -99,7 +99,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 					nt := e.s.named[name]
 					v = reflect.ValueOf(typeRef{nt})
 				}
-			} else if fp.info.resolve != nil {
+			} else if fp.info.Resolve != nil {
 				v, err = e.callResolver(fp, parent, args)
 			} else if e.traceAll {
 				v, err = e.traceDefault(fp, parent, args)
@@ -107,7 +107,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 				if handled, ok := e.directLeaf(fp, parent); handled {
 					return ok
 				}
-				v, err = fp.info.read.Read(&e.ctx, parent)
+				v, err = fp.info.Read.Read(&e.ctx, parent)
 			}
 		}
 	}
@@ -139,12 +139,12 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
 	var res any
 	var err error
-	if e.tracer != nil && (fp.info.traced || e.traceAll) {
+	if e.tracer != nil && (fp.info.Traced || e.traceAll) {
 		tctx := e.tracer.StartField(ctx, info)
-		res, err = invoke(tctx, fp.info.resolve, p, args, info)
+		res, err = invoke(tctx, fp.info.Resolve, p, args, info)
 		e.tracer.EndField(tctx, info, err)
 	} else {
-		res, err = invoke(ctx, fp.info.resolve, p, args, info)
+		res, err = invoke(ctx, fp.info.Resolve, p, args, info)
 	}
 	if err != nil {
 		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
@@ -179,7 +179,7 @@ func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, inf
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
 	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
 	ctx := e.tracer.StartField(e.ctx, info)
-	v, err := fp.info.read.Read(&ctx, parent)
+	v, err := fp.info.Read.Read(&ctx, parent)
 	e.tracer.EndField(ctx, info, err)
 	return v, err
 }

@@ -204,7 +204,7 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 func (e *executor) nullError(fp *fieldPlan) {
 	coord := ""
 	if fp.info != nil {
-		coord = fp.info.coord
+		coord = fp.info.Coord
 	}
 	e.errs = append(e.errs, &gqlerror.Error{
 		Message:   "Cannot return null for non-nullable field " + coord + ".",

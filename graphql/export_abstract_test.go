@@ -11,11 +11,11 @@ func (s *Schema) PossibleNames(name string) []string {
 		return nil
 	}
 	out := []string{}
-	for _, o := range info.possible {
-		if info.byName[o.name] != o {
-			return []string{"byName disagrees on " + o.name}
+	for _, o := range info.Possible {
+		if info.ByName[o.Name] != o {
+			return []string{"byName disagrees on " + o.Name}
 		}
-		out = append(out, o.name)
+		out = append(out, o.Name)
 	}
 	return out
 }
@@ -28,26 +28,26 @@ func (s *Schema) ObjectOfGoType(name string, t reflect.Type) string {
 	if info == nil {
 		return ""
 	}
-	o, ok := info.byGoType[t]
+	o, ok := info.ByGoType[t]
 	switch {
 	case !ok:
 		return ""
 	case o == nil:
 		return "ambiguous"
 	}
-	return o.name
+	return o.Name
 }
 
 // HasIsTypeOf reports whether the object called name has an IsTypeOf, as
 // the schema compiled it.
 func (s *Schema) HasIsTypeOf(name string) bool {
 	o, _ := s.named[name].(*Object)
-	return o != nil && s.objects[o].isTypeOf != nil
+	return o != nil && s.objects[o].IsTypeOf != nil
 }
 
 // HasResolveType reports whether the abstract type called name has a
 // ResolveType, as the schema compiled it.
 func (s *Schema) HasResolveType(name string) bool {
 	info := s.abstracts[s.named[name]]
-	return info != nil && info.resolveType != nil
+	return info != nil && info.ResolveType != nil
 }

@@ -45,14 +45,14 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 		if o.Name != typeName {
 			continue
 		}
-		fi := info.byName[field]
+		fi := info.ByName[field]
 		rv := reflect.ValueOf(parent)
 		ctx := context.Background()
-		if _, err := fi.read.Read(&ctx, rv); err != nil {
+		if _, err := fi.Read.Read(&ctx, rv); err != nil {
 			return err.Error(), false
 		}
 		e := &executor{}
-		handled, _ := e.directLeaf(&fieldPlan{info: fi, typ: fi.typ}, rv)
+		handled, _ := e.directLeaf(&fieldPlan{info: fi, typ: fi.Type}, rv)
 		return string(e.buf), handled
 	}
 	return "no type " + typeName, false

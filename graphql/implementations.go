@@ -66,9 +66,9 @@ func hasInterface(ifaces []*Interface, it *Interface) bool {
 func (b *builder) compiledFields(t NamedType) map[string]*fieldInfo {
 	switch x := t.(type) {
 	case *Object:
-		return b.s.objects[x].byName
+		return b.s.objects[x].ByName
 	case *Interface:
-		return b.s.abstracts[x].fieldByName
+		return b.s.abstracts[x].FieldByName
 	}
 	return nil
 }
@@ -78,32 +78,32 @@ func (b *builder) compiledFields(t NamedType) map[string]*fieldInfo {
 func (b *builder) checkFieldsOf(kind string, t NamedType, it *Interface) {
 	name := t.TypeName()
 	own := b.compiledFields(t)
-	for _, want := range b.s.abstracts[it].fields {
-		got := own[want.name]
+	for _, want := range b.s.abstracts[it].Fields {
+		got := own[want.Name]
 		if got == nil {
-			if !b.declares(t, want.name) { // else refused for another reason
-				b.errorf("graphql: %s %s implements %s but has no field %s", kind, name, it.Name, want.name)
+			if !b.declares(t, want.Name) { // else refused for another reason
+				b.errorf("graphql: %s %s implements %s but has no field %s", kind, name, it.Name, want.Name)
 			}
 			continue
 		}
-		if !b.s.isSubtype(got.typ, want.typ) {
+		if !b.s.isSubtype(got.Type, want.Type) {
 			b.errorf("graphql: field %s is of type %s, which does not fit %s of type %s (the same type, a non-null of it, or for an interface or union one of its possible types)",
-				got.coord, typeString(got.typ), want.coord, typeString(want.typ))
+				got.Coord, typeString(got.Type), want.Coord, typeString(want.Type))
 		}
-		for _, wa := range want.args {
-			ga := argNamed(got.args, wa.name)
+		for _, wa := range want.Args {
+			ga := argNamed(got.Args, wa.Name)
 			switch {
 			case ga == nil:
-				b.errorf("graphql: field %s has no argument %s, which %s has", got.coord, wa.name, want.coord)
-			case !sameType(ga.typ, wa.typ):
+				b.errorf("graphql: field %s has no argument %s, which %s has", got.Coord, wa.Name, want.Coord)
+			case !sameType(ga.Type, wa.Type):
 				b.errorf("graphql: argument %s(%s:) is of type %s, but %s(%s:) is of type %s; an implementing field's argument has the interface's type",
-					got.coord, ga.name, typeString(ga.typ), want.coord, wa.name, typeString(wa.typ))
+					got.Coord, ga.Name, typeString(ga.Type), want.Coord, wa.Name, typeString(wa.Type))
 			}
 		}
-		for _, ga := range got.args {
-			if argNamed(want.args, ga.name) == nil && isRequired(ga) {
+		for _, ga := range got.Args {
+			if argNamed(want.Args, ga.Name) == nil && isRequired(ga) {
 				b.errorf("graphql: field %s has the required argument %s, which %s does not have; an implementing field's other arguments must be optional",
-					got.coord, ga.name, want.coord)
+					got.Coord, ga.Name, want.Coord)
 			}
 		}
 	}
@@ -121,7 +121,7 @@ func (b *builder) declares(t NamedType, name string) bool {
 
 func argNamed(args []*argInfo, name string) *argInfo {
 	for _, a := range args {
-		if a.name == name {
+		if a.Name == name {
 			return a
 		}
 	}
@@ -131,8 +131,8 @@ func argNamed(args []*argInfo, name string) *argInfo {
 // isRequired reports whether a is a required argument: non-null without a
 // default.
 func isRequired(a *argInfo) bool {
-	_, nonNull := a.typ.(*NonNull)
-	return nonNull && !a.hasDefault
+	_, nonNull := a.Type.(*NonNull)
+	return nonNull && !a.HasDefault
 }
 
 // checkUnion checks the members of union u.

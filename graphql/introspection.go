@@ -63,7 +63,7 @@ func includeDeprecatedArgs() []Argument {
 func filterArgs(args []*argInfo, withDeprecated bool) []*argInfo {
 	out := []*argInfo{}
 	for _, a := range args {
-		if a.depr == "" || withDeprecated {
+		if a.Depr == "" || withDeprecated {
 			out = append(out, a)
 		}
 	}
@@ -134,15 +134,15 @@ func (s *Schema) introFields(r typeRef, withDeprecated bool) any {
 	var fields []*fieldInfo
 	switch x := r.t.(type) {
 	case *Object:
-		fields = s.objects[x].fields
+		fields = s.objects[x].Fields
 	case *Interface:
-		fields = s.abstracts[x].fields
+		fields = s.abstracts[x].Fields
 	default:
 		return nil
 	}
 	out := []*fieldInfo{}
 	for _, f := range fields {
-		if f.depr == "" || withDeprecated {
+		if f.Depr == "" || withDeprecated {
 			out = append(out, f)
 		}
 	}
@@ -180,8 +180,8 @@ func (s *Schema) introPossibleTypes(r typeRef) any {
 	if info == nil {
 		return nil
 	}
-	out := make([]typeRef, len(info.possible))
-	for i, o := range info.possible {
+	out := make([]typeRef, len(info.Possible))
+	for i, o := range info.Possible {
 		out[i] = typeRef{o.obj}
 	}
 	return out
@@ -208,7 +208,7 @@ func (s *Schema) introInputFields(r typeRef, withDeprecated bool) any {
 	if !ok {
 		return nil
 	}
-	return filterArgs(s.inputs[o].fields, withDeprecated)
+	return filterArgs(s.inputs[o].Fields, withDeprecated)
 }
 
 func (r typeRef) ofType() any {

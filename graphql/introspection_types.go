@@ -108,12 +108,12 @@ func (it *introspectionTypes) newFieldObject() *Object {
 		Description: "Object and Interface types are described by a list of Fields, each of which has a name, potentially a list of arguments, and a return type.",
 		Fields: FieldsFunc(func() Fields {
 			return append(Fields{
-				{Name: "name", Type: NewNonNull(String), Resolve: resolveOn(func(f *fieldInfo) any { return f.name })},
-				{Name: "description", Type: String, Resolve: resolveOn(func(f *fieldInfo) any { return nullIfEmpty(f.desc) })},
+				{Name: "name", Type: NewNonNull(String), Resolve: resolveOn(func(f *fieldInfo) any { return f.Name })},
+				{Name: "description", Type: String, Resolve: resolveOn(func(f *fieldInfo) any { return nullIfEmpty(f.Desc) })},
 				{Name: "args", Type: NewNonNull(NewList(NewNonNull(it.inputValue))), Args: includeDeprecatedArgs(),
-					Resolve: resolveListOn(func(f *fieldInfo, withDeprecated bool) any { return filterArgs(f.args, withDeprecated) })},
-				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(f *fieldInfo) any { return typeRef{f.typ} })},
-			}, deprecationFields(func(f *fieldInfo) string { return f.depr })...)
+					Resolve: resolveListOn(func(f *fieldInfo, withDeprecated bool) any { return filterArgs(f.Args, withDeprecated) })},
+				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(f *fieldInfo) any { return typeRef{f.Type} })},
+			}, deprecationFields(func(f *fieldInfo) string { return f.Depr })...)
 		})}
 }
 
@@ -124,17 +124,17 @@ func (it *introspectionTypes) newInputValueObject() *Object {
 		Description: "Arguments provided to Fields or Directives and the input fields of an InputObject are represented as Input Values which describe their type and optionally a default value.",
 		Fields: FieldsFunc(func() Fields {
 			return append(Fields{
-				{Name: "name", Type: NewNonNull(String), Resolve: resolveOn(func(a *argInfo) any { return a.name })},
-				{Name: "description", Type: String, Resolve: resolveOn(func(a *argInfo) any { return nullIfEmpty(a.desc) })},
-				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(a *argInfo) any { return typeRef{a.typ} })},
+				{Name: "name", Type: NewNonNull(String), Resolve: resolveOn(func(a *argInfo) any { return a.Name })},
+				{Name: "description", Type: String, Resolve: resolveOn(func(a *argInfo) any { return nullIfEmpty(a.Desc) })},
+				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(a *argInfo) any { return typeRef{a.Type} })},
 				{Name: "defaultValue", Type: String, Description: "A GraphQL-formatted string representing the default value for this input value.",
 					Resolve: resolveOn(func(a *argInfo) any {
-						if a.defAST == nil {
+						if a.DefaultAST == nil {
 							return nil
 						}
-						return syntax.PrintValue(a.defAST)
+						return syntax.PrintValue(a.DefaultAST)
 					})},
-			}, deprecationFields(func(a *argInfo) string { return a.depr })...)
+			}, deprecationFields(func(a *argInfo) string { return a.Depr })...)
 		})}
 }
 

@@ -247,7 +247,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				c.static[x.Name] = true
 			}
 			frag := c.p.fragments.Get(c.p.doc, x.Name)
-			if frag == nil || frag.TypeCondition != c.obj.name && !c.p.conditionMatches(frag.TypeCondition, c.obj) {
+			if frag == nil || frag.TypeCondition != c.obj.Name && !c.p.conditionMatches(frag.TypeCondition, c.obj) {
 				continue
 			}
 			c.collect(frag.SelectionSet, all, depth+1)
@@ -256,7 +256,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 			if !ok {
 				continue
 			}
-			if x.TypeCondition != "" && x.TypeCondition != c.obj.name && !c.p.conditionMatches(x.TypeCondition, c.obj) {
+			if x.TypeCondition != "" && x.TypeCondition != c.obj.Name && !c.p.conditionMatches(x.TypeCondition, c.obj) {
 				continue
 			}
 			c.collect(x.SelectionSet, joinConds(conds, dyn), depth+1)
@@ -366,10 +366,10 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			fp.kind, fp.typ = kindSchema, NewNonNull(c.p.s.schemaObj.obj)
 		case first.Name == "__type" && c.obj == c.p.s.query:
 			fp.kind, fp.typ = kindType, c.p.s.typeObj.obj
-			fp.info = &fieldInfo{name: "__type", typ: fp.typ, coord: "Query.__type",
-				args: []*argInfo{{name: "name", typ: NewNonNull(String)}}}
+			fp.info = &fieldInfo{Name: "__type", Type: fp.typ, Coord: "Query.__type",
+				Args: []*argInfo{{Name: "name", Type: NewNonNull(String)}}}
 		default:
-			fp.info = c.obj.byName[first.Name]
+			fp.info = c.obj.ByName[first.Name]
 			if fp.info == nil {
 				// Validation rejects unknown fields; a document that was
 				// not validated gets the field skipped.
@@ -377,13 +377,13 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				fp.typ = nil
 				continue
 			}
-			fp.typ = fp.info.typ
-			if fp.info.batch {
+			fp.typ = fp.info.Type
+			if fp.info.Batch {
 				fp.kind, sp.batched = kindBatch, true
 			}
 		}
 		fp.lists = listDepth(fp.typ)
-		if obj := c.p.objectOf(fp.typ); obj != nil && fp.lists > 0 && (obj.batched || fp.dynamic) {
+		if obj := c.p.objectOf(fp.typ); obj != nil && fp.lists > 0 && (obj.Batched || fp.dynamic) {
 			// Batched fields of their own; or, for a conditional field,
 			// perhaps batched fields read ahead (each execution's plan
 			// tells: completeBatchedList). Other fields are set below,
@@ -393,7 +393,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		if len(c.p.s.abstracts) > 0 {
 			c.p.abstractField(fp)
 		}
-		if fp.info != nil && len(fp.info.args) > 0 {
+		if fp.info != nil && len(fp.info.Args) > 0 {
 			// Custom scalar values are parsed for every execution; the
 			// literals are still checked once, here, so that a bad one is
 			// refused before anything runs.
@@ -402,7 +402,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				fp.dynArgs = true
 			} else {
 				fp.args, fp.argsErr = c.p.s.argumentValues(fp.info, args, nil)
-				if fp.info.freshArgs && fp.argsErr == nil {
+				if fp.info.FreshArgs && fp.argsErr == nil {
 					fp.args, fp.dynArgs = Args{}, true
 				}
 			}
@@ -424,7 +424,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				if fp.child.batched && fp.lists > 0 {
 					fp.batchList = true // batched fields below, read ahead
 				}
-				if fp.kind == kindField && fp.info.resolve == nil && fp.child.batched && c.obj != c.p.s.mutation {
+				if fp.kind == kindField && fp.info.Resolve == nil && fp.child.batched && c.obj != c.p.s.mutation {
 					fp.kind, sp.batched = kindBatchPath, true
 				}
 			} else if fp.abs != nil {
@@ -432,7 +432,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				if fp.lists > 0 && fp.abs.batched() {
 					fp.batchList = true
 				}
-				if fp.kind == kindField && fp.info.resolve == nil && fp.abs.batched() && c.obj != c.p.s.mutation {
+				if fp.kind == kindField && fp.info.Resolve == nil && fp.abs.batched() && c.obj != c.p.s.mutation {
 					fp.kind, sp.batched = kindBatchPath, true
 				}
 			}

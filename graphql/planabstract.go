@@ -57,7 +57,7 @@ func (p *planner) conditionMatches(cond string, obj *objectInfo) bool {
 		return false
 	}
 	ai := p.s.abstracts[nt]
-	return ai != nil && ai.byName[obj.name] == obj
+	return ai != nil && ai.ByName[obj.Name] == obj
 }
 
 // abstractField readies fp, a field being planned, when its type is an
@@ -74,11 +74,11 @@ func (p *planner) abstractField(fp *fieldPlan) {
 	}
 	fp.abs = &abstractChild{info: ai}
 	if !fp.dynamic {
-		fp.abs.plans = make([]atomic.Pointer[selectionPlan], len(ai.possible))
+		fp.abs.plans = make([]atomic.Pointer[selectionPlan], len(ai.Possible))
 	}
 	if fp.lists > 0 {
-		for _, o := range ai.possible {
-			if o.batched {
+		for _, o := range ai.Possible {
+			if o.Batched {
 				fp.batchList = true
 				break
 			}
@@ -100,7 +100,7 @@ func (p *planner) planObjects(fp *fieldPlan) {
 		return
 	}
 	path, nodes := responsePath(fp), nodesKey(a.fields)
-	for i, o := range a.info.possible {
+	for i, o := range a.info.Possible {
 		a.plans[i].Store(p.sharedPlan(sharedPlanKey{path: path, obj: o, first: a.fields[0], rest: nodes}, a.fields, fp))
 	}
 }
@@ -245,7 +245,7 @@ func nodesKey(nodes []*ast.Field) string {
 // possible object; past them, in perExec, for one execution.
 func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPlanKey]*selectionPlan) *selectionPlan {
 	a := fp.abs
-	obj := a.info.possible[i]
+	obj := a.info.Possible[i]
 	if !fp.dynamic {
 		if sp := a.plans[i].Load(); sp != nil {
 			return sp
@@ -297,7 +297,7 @@ func (fp *fieldPlan) objectPlanSet(c *plan.Conditions) []atomic.Pointer[selectio
 	if fp.dynCount.Load() >= maxDynPlans {
 		return nil
 	}
-	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{plans: make([]atomic.Pointer[selectionPlan], len(fp.abs.info.possible))})
+	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{plans: make([]atomic.Pointer[selectionPlan], len(fp.abs.info.Possible))})
 	if !loaded {
 		fp.dynCount.Add(1)
 	}
@@ -324,7 +324,7 @@ type objectPlanKey struct {
 // the plans of fields whose every occurrence counts.
 func (fp *fieldPlan) objectPlans() []*selectionPlan {
 	a := fp.abs
-	out := make([]*selectionPlan, len(a.info.possible))
+	out := make([]*selectionPlan, len(a.info.Possible))
 	if fp.dynamic {
 		fields := make([]*ast.Field, len(fp.occ))
 		for i, o := range fp.occ {
@@ -332,7 +332,7 @@ func (fp *fieldPlan) objectPlans() []*selectionPlan {
 		}
 		p := fp.planner
 		path, nodes := responsePath(fp), nodesKey(fields)
-		for i, o := range a.info.possible {
+		for i, o := range a.info.Possible {
 			out[i] = p.sharedPlan(sharedPlanKey{path: path, obj: o, first: fields[0], rest: nodes}, fields, fp)
 		}
 		return out

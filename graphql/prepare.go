@@ -415,7 +415,7 @@ func publicSelection(root *objectInfo, doc *ast.QueryDocument, set ast.Selection
 			if excluded(sel.Directives) || sel.Name == "__typename" {
 				continue
 			}
-			if fi := root.byName[sel.Name]; fi == nil || !fi.public {
+			if fi := root.ByName[sel.Name]; fi == nil || !fi.Public {
 				return false
 			}
 		case *ast.InlineFragment:

@@ -26,7 +26,7 @@ func (info ResolveInfo) FieldName() string {
 	if info.fp == nil || info.fp.info == nil {
 		return ""
 	}
-	return info.fp.info.name
+	return info.fp.info.Name
 }
 
 // ResponseKey returns the field's alias, or its name when it has none: the
@@ -181,8 +181,8 @@ func (fp *fieldPlan) possiblePlans(c *plan.Conditions) []*selectionPlan {
 		}
 		return nil
 	}
-	out := make([]*selectionPlan, 0, len(fp.abs.info.possible))
-	for i := range fp.abs.info.possible {
+	out := make([]*selectionPlan, 0, len(fp.abs.info.Possible))
+	for i := range fp.abs.info.Possible {
 		if p := fp.objectPlan(i, c, nil); p != nil {
 			out = append(out, p)
 		}

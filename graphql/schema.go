@@ -69,75 +69,75 @@ type Schema struct {
 
 type objectInfo struct {
 	obj    *Object
-	name   string
-	fields []*fieldInfo
-	byName map[string]*fieldInfo
-	intro  bool // an introspection type
-	// batched: some field has a batch resolver (Field.Batch).
-	batched bool
-	// isTypeOf is Object.IsTypeOf: whether a value of an abstract field
+	Name   string
+	Fields []*fieldInfo
+	ByName map[string]*fieldInfo
+	Intro  bool // an introspection type
+	// Batched: some field has a batch resolver (Field.Batch).
+	Batched bool
+	// IsTypeOf is Object.IsTypeOf: whether a value of an abstract field
 	// is of this object (see ResolveTypeFunc); nil when not given.
-	isTypeOf func(any) bool
+	IsTypeOf func(any) bool
 }
 
 type fieldInfo struct {
-	name    string
-	typ     Type
-	args    []*argInfo
-	resolve ResolveFunc // Field.Resolve wrapped in its middleware
-	// traced: the field has a resolver of its own (Field.Resolve), so a
-	// Tracer sees it; introspection fields are never traced.
-	traced bool
-	// batch: resolve is a batch resolver's (Field.Batch), called with
+	Name    string
+	Type     Type
+	Args    []*argInfo
+	Resolve ResolveFunc // Field.Resolve wrapped in its middleware
+	// Traced: the field has a resolver of its own (Field.Resolve), so a
+	// Tracer sees it; introspection fields are never Traced.
+	Traced bool
+	// Batch: resolve is a Batch resolver's (Field.Batch), called with
 	// BatchParents and returning a *batchOut.
-	batch bool
-	desc  string
-	depr  string
-	coord string // "Type.field", for messages
-	// freshArgs: some argument's type holds a custom scalar, whose values
+	Batch bool
+	Desc  string
+	Depr  string
+	Coord string // "Type.field", for messages
+	// FreshArgs: some argument's type holds a custom scalar, whose values
 	// each execution parses for itself.
-	freshArgs bool
-	// read reads the field from its parent's Go value when it has no
+	FreshArgs bool
+	// Read reads the field from its parent's Go value when it has no
 	// resolver, and says how the direct leaf path (directread.go) writes
 	// the field's type.
-	read exec.FieldReader
-	cost fieldCost // Field.Cost, checked (see cost.go)
-	// checked: some argument has rules (Argument.Rules, or
+	Read exec.FieldReader
+	Cost fieldCost // Field.Cost, checked (see cost.go)
+	// Checked: some argument has rules (Argument.Rules, or
 	// InputField.Rules inside it), which run before the resolver.
-	checked bool
-	public  bool // Field.Public
+	Checked bool
+	Public  bool // Field.Public
 }
 
 type argInfo struct {
-	owner      string // for messages about its default
-	name       string
-	typ        Type
-	hasDefault bool
-	def        any        // coerced internal value
-	defAST     *ast.Value // the default as a literal, nested defaults filled in
-	// fresh: the type holds a custom scalar, so the default is parsed
+	Owner      string // for messages about its default
+	Name       string
+	Type        Type
+	HasDefault bool
+	Default        any        // coerced internal value
+	DefaultAST     *ast.Value // the default as a literal, nested defaults filled in
+	// Fresh: the type holds a custom scalar, so the default is parsed
 	// again from defAST for every use (see Schema.defaultOf).
-	fresh bool
-	desc  string
-	depr  string
-	rules []validate.Rule
-	// checked: rules apply to the value, or to input fields inside it.
-	checked bool
+	Fresh bool
+	Desc  string
+	Depr  string
+	Rules []validate.Rule
+	// Checked: rules apply to the value, or to input fields inside it.
+	Checked bool
 }
 
 type inputInfo struct {
-	fields []*argInfo
-	byName map[string]*argInfo
-	// checked: some field, here or in an input object inside, has rules.
-	checked bool
+	Fields []*argInfo
+	ByName map[string]*argInfo
+	// Checked: some field, here or in an input object inside, has rules.
+	Checked bool
 }
 
 type enumInfo struct {
-	byName  map[string]any
-	byValue map[any]string
-	// pointers: some internal value is a pointer, which results are
+	ByName  map[string]any
+	ByValue map[any]string
+	// Pointers: some internal value is a pointer, which results are
 	// matched against before it is followed.
-	pointers bool
+	Pointers bool
 }
 
 // NewSchema builds and checks a schema. Every problem found in the
@@ -264,12 +264,12 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		switch x := t.(type) {
 		case *Enum:
 			s.enums[x] = b.compileEnum(x)
-			s.pointerEnums = s.pointerEnums || s.enums[x].pointers
+			s.pointerEnums = s.pointerEnums || s.enums[x].Pointers
 		case *InputObject:
-			s.inputs[x] = &inputInfo{byName: map[string]*argInfo{}}
+			s.inputs[x] = &inputInfo{ByName: map[string]*argInfo{}}
 		case *Object:
-			s.objects[x] = &objectInfo{obj: x, name: x.Name, byName: map[string]*fieldInfo{}, intro: isIntrospectionName(x.Name),
-				isTypeOf: x.IsTypeOf}
+			s.objects[x] = &objectInfo{obj: x, Name: x.Name, ByName: map[string]*fieldInfo{}, Intro: isIntrospectionName(x.Name),
+				IsTypeOf: x.IsTypeOf}
 		case *Interface, *Union:
 			s.abstracts[x] = newAbstractInfo(x)
 		case *Scalar:

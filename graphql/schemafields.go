@@ -7,7 +7,7 @@ import "fmt"
 
 func (b *builder) compileObject(o *Object) {
 	info := b.s.objects[o]
-	b.eachField("object", o, info.byName, info.intro, func(f Field, coord string) {
+	b.eachField("object", o, info.ByName, info.Intro, func(f Field, coord string) {
 		var typed *typedField
 		if f.Typed != nil {
 			sig := f.Typed.signature()
@@ -34,25 +34,25 @@ func (b *builder) compileObject(o *Object) {
 			case resolve == nil:
 				b.errorf("graphql: field %s: the batch resolver's function is nil", coord)
 			default:
-				f.Resolve, batch, info.batched = resolve, true, true
+				f.Resolve, batch, info.Batched = resolve, true, true
 				typed = &typedField{obj: o, sig: sig, dec: dec}
 			}
 		}
-		fi := &fieldInfo{name: f.Name, typ: f.Type, resolve: f.Resolve, traced: f.Resolve != nil && !info.intro, batch: batch,
-			desc: f.Description, depr: f.DeprecationReason, coord: coord, public: f.Public}
-		fi.read.Name = f.Name
-		fi.read.Leaf, fi.read.NonNull = leafOf(f.Type)
+		fi := &fieldInfo{Name: f.Name, Type: f.Type, Resolve: f.Resolve, Traced: f.Resolve != nil && !info.Intro, Batch: batch,
+			Desc: f.Description, Depr: f.DeprecationReason, Coord: coord, Public: f.Public}
+		fi.Read.Name = f.Name
+		fi.Read.Leaf, fi.Read.NonNull = leafOf(f.Type)
 		b.compileArgs(fi, f.Args)
-		if !info.intro {
-			fi.resolve = b.withMiddleware(coord, fi, f)
+		if !info.Intro {
+			fi.Resolve = b.withMiddleware(coord, fi, f)
 		}
 		b.compileCost(fi, f)
 		if typed != nil {
 			typed.field = fi
 			b.typed = append(b.typed, *typed)
 		}
-		info.fields = append(info.fields, fi)
-		info.byName[f.Name] = fi
+		info.Fields = append(info.Fields, fi)
+		info.ByName[f.Name] = fi
 	})
 }
 
@@ -101,17 +101,17 @@ func (b *builder) compileArgs(fi *fieldInfo, args []Argument) {
 	seen := map[string]bool{}
 	for _, a := range args {
 		if seen[a.Name] {
-			b.errorf("graphql: field %s: argument %s is defined twice", fi.coord, a.Name)
+			b.errorf("graphql: field %s: argument %s is defined twice", fi.Coord, a.Name)
 			continue
 		}
 		seen[a.Name] = true
-		ai := b.compileInputValue("field "+fi.coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason, a.Rules)
+		ai := b.compileInputValue("field "+fi.Coord, a.Name, a.Type, a.Default, a.Description, a.DeprecationReason, a.Rules)
 		if ai != nil {
 			b.coerceDefault(ai)
-			fi.args = append(fi.args, ai)
-			fi.freshArgs = fi.freshArgs || b.s.holdsCustomScalar(ai.typ)
-			ai.checked = len(ai.rules) > 0 || b.s.inputChecked(ai.typ)
-			fi.checked = fi.checked || ai.checked
+			fi.Args = append(fi.Args, ai)
+			fi.FreshArgs = fi.FreshArgs || b.s.holdsCustomScalar(ai.Type)
+			ai.Checked = len(ai.Rules) > 0 || b.s.inputChecked(ai.Type)
+			fi.Checked = fi.Checked || ai.Checked
 		}
 	}
 }
@@ -129,10 +129,10 @@ func (b *builder) withMiddleware(coord string, fi *fieldInfo, f Field) (resolve 
 	}
 	chain = append(chain, f.Middleware...)
 	resolve = f.Resolve
-	if resolve == nil && (fi.checked || len(chain) > 0) {
+	if resolve == nil && (fi.Checked || len(chain) > 0) {
 		resolve = defaultResolver(fi)
 	}
-	if fi.checked {
+	if fi.Checked {
 		resolve = b.s.validating(fi, resolve)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
@@ -173,9 +173,9 @@ func (b *builder) checkPublic(mutation *Object) {
 		if !ok || o == mutation {
 			continue
 		}
-		for _, fi := range b.s.objects[o].fields {
-			if fi.public {
-				b.errorf("graphql: field %s is Public, which only fields of the mutation type can be", fi.coord)
+		for _, fi := range b.s.objects[o].Fields {
+			if fi.Public {
+				b.errorf("graphql: field %s is Public, which only fields of the mutation type can be", fi.Coord)
 			}
 		}
 	}
@@ -188,9 +188,9 @@ func (b *builder) checkBatch(mutation *Object) {
 	if mutation == nil || b.s.objects[mutation] == nil {
 		return
 	}
-	for _, fi := range b.s.objects[mutation].fields {
-		if fi.batch {
-			b.errorf("graphql: field %s has a batch resolver, which mutation fields cannot have: they run one after another; give it Resolve or Typed", fi.coord)
+	for _, fi := range b.s.objects[mutation].Fields {
+		if fi.Batch {
+			b.errorf("graphql: field %s has a batch resolver, which mutation fields cannot have: they run one after another; give it Resolve or Typed", fi.Coord)
 		}
 	}
 }

@@ -19,7 +19,7 @@ func (b *builder) checkScalar(sc *Scalar) {
 }
 
 func (b *builder) compileEnum(e *Enum) *enumInfo {
-	info := &enumInfo{byName: map[string]any{}, byValue: map[any]string{}}
+	info := &enumInfo{ByName: map[string]any{}, ByValue: map[any]string{}}
 	if len(e.Values) == 0 {
 		b.errorf("graphql: enum %s has no values", e.Name)
 	}
@@ -33,7 +33,7 @@ func (b *builder) compileEnum(e *Enum) *enumInfo {
 			b.errorf("graphql: enum %s: %q cannot be an enum value name", e.Name, v.Name)
 			continue
 		}
-		if _, dup := info.byName[v.Name]; dup {
+		if _, dup := info.ByName[v.Name]; dup {
 			b.errorf("graphql: enum %s: value %s is defined twice", e.Name, v.Name)
 			continue
 		}
@@ -48,14 +48,14 @@ func (b *builder) compileEnum(e *Enum) *enumInfo {
 			continue
 		}
 		if reflect.TypeOf(val).Kind() == reflect.Pointer {
-			info.pointers = true
+			info.Pointers = true
 		}
-		if prev, dup := info.byValue[val]; dup {
+		if prev, dup := info.ByValue[val]; dup {
 			b.errorf("graphql: enum %s: %s and %s have the same internal value", e.Name, prev, v.Name)
 			continue
 		}
-		info.byName[v.Name] = val
-		info.byValue[val] = v.Name
+		info.ByName[v.Name] = val
+		info.ByValue[val] = v.Name
 	}
 	return info
 }
@@ -78,7 +78,7 @@ func isOutputType(t Type) bool {
 }
 
 func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string, rules []validate.Rule) *argInfo {
-	a := &argInfo{name: name, typ: t, desc: describeRules(desc, t, rules), depr: depr, rules: rules}
+	a := &argInfo{Name: name, Type: t, Desc: describeRules(desc, t, rules), Depr: depr, Rules: rules}
 	if namedOf(t) == nil {
 		return nil // reported when the types were collected
 	}
@@ -97,7 +97,7 @@ func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, d
 	}
 	if def != nil {
 		b.pending[a] = def
-		a.owner = owner
+		a.Owner = owner
 	}
 	return a
 }
@@ -110,12 +110,12 @@ func (b *builder) inputDefaults(o *InputObject) {
 	}
 	b.state[o] = defaultsCoercing
 	info := b.s.inputs[o]
-	for _, f := range info.fields {
-		if inner, ok := namedOf(f.typ).(*InputObject); ok {
+	for _, f := range info.Fields {
+		if inner, ok := namedOf(f.Type).(*InputObject); ok {
 			b.inputDefaults(inner)
 		}
 	}
-	for _, f := range info.fields {
+	for _, f := range info.Fields {
 		b.coerceDefault(f)
 	}
 	b.state[o] = defaultsCoerced
@@ -129,10 +129,10 @@ func (b *builder) coerceDefault(a *argInfo) {
 		return
 	}
 	delete(b.pending, a)
-	if inner, ok := namedOf(a.typ).(*InputObject); ok {
+	if inner, ok := namedOf(a.Type).(*InputObject); ok {
 		b.inputDefaults(inner)
 	}
-	owner, name, t := a.owner, a.name, a.typ
+	owner, name, t := a.Owner, a.Name, a.Type
 	{
 		lit, err := b.s.astFromValue(def, t)
 		if err != nil {
@@ -150,8 +150,8 @@ func (b *builder) coerceDefault(a *argInfo) {
 		if canonical, err := b.s.astFromValue(coerced, t); err == nil {
 			lit = canonical
 		}
-		a.hasDefault, a.def, a.defAST = true, coerced, lit
-		a.fresh = b.s.holdsCustomScalar(t)
+		a.HasDefault, a.Default, a.DefaultAST = true, coerced, lit
+		a.Fresh = b.s.holdsCustomScalar(t)
 	}
 }
 
@@ -169,8 +169,8 @@ func (s *Schema) holdsCustomScalar(t Type) bool {
 				return false // nil: a clash of names, which NewSchema reports
 			}
 			seen[x] = true
-			for _, f := range s.inputs[x].fields {
-				if holds(f.typ) {
+			for _, f := range s.inputs[x].Fields {
+				if holds(f.Type) {
 					return true
 				}
 			}
@@ -185,14 +185,14 @@ func (s *Schema) holdsCustomScalar(t Type) bool {
 // every execution gets values of its own; maps and lists of others are
 // copied (for a scalar default, copying costs nothing).
 func (s *Schema) defaultOf(a *argInfo) any {
-	if !a.fresh {
+	if !a.Fresh {
 		// A copy: coerced variables are handed to the caller of
 		// CoerceVariables, who may change them.
-		return cloneValue(a.def)
+		return cloneValue(a.Default)
 	}
-	v, err := s.literalValue(a.defAST, a.typ, nil, false)
+	v, err := s.literalValue(a.DefaultAST, a.Type, nil, false)
 	if err != nil {
-		return a.def // it parsed when the schema was built
+		return a.Default // it parsed when the schema was built
 	}
 	return v
 }
@@ -203,7 +203,7 @@ func (b *builder) compileInput(o *InputObject) {
 		b.errorf("graphql: input object %s has no fields", o.Name)
 	}
 	for _, f := range o.Fields {
-		if _, dup := info.byName[f.Name]; dup {
+		if _, dup := info.ByName[f.Name]; dup {
 			b.errorf("graphql: input object %s: field %s is defined twice", o.Name, f.Name)
 			continue
 		}
@@ -211,7 +211,7 @@ func (b *builder) compileInput(o *InputObject) {
 		if a == nil {
 			continue
 		}
-		info.fields = append(info.fields, a)
-		info.byName[f.Name] = a
+		info.Fields = append(info.Fields, a)
+		info.ByName[f.Name] = a
 	}
 }

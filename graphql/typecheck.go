@@ -68,7 +68,7 @@ func (b *builder) checkTyped() {
 		inputs: map[inputGoType]bool{}, enums: map[*Enum]reflect.Type{}}
 	for _, tf := range b.typed {
 		c.args(tf)
-		c.output(tf.field.coord, "the resolver returns "+tf.sig.result.String(), tf.sig.result, tf.field.typ)
+		c.output(tf.field.Coord, "the resolver returns "+tf.sig.result.String(), tf.sig.result, tf.field.Type)
 	}
 	// Follow the fields read from known Go types, learning the Go types
 	// of the objects they lead to.
@@ -110,9 +110,9 @@ func (c *typeChecker) parent(tf typedField) {
 	for _, v := range c.values[tf.obj] {
 		switch {
 		case p.Kind() == reflect.Interface && !v.typ.Implements(p):
-			c.errorf("graphql: %s: the resolver takes a parent of type %s, which %s (the values of %s from %s) does not implement", tf.field.coord, p, v.typ, tf.obj.Name, v.where)
+			c.errorf("graphql: %s: the resolver takes a parent of type %s, which %s (the values of %s from %s) does not implement", tf.field.Coord, p, v.typ, tf.obj.Name, v.where)
 		case p.Kind() != reflect.Interface && v.typ != p:
-			c.errorf("graphql: %s: the resolver takes a parent of type %s, but the values of %s are %s (from %s)", tf.field.coord, p, tf.obj.Name, v.typ, v.where)
+			c.errorf("graphql: %s: the resolver takes a parent of type %s, but the values of %s are %s (from %s)", tf.field.Coord, p, tf.obj.Name, v.typ, v.where)
 		}
 	}
 }
@@ -125,19 +125,19 @@ func (c *typeChecker) readFields(og objectGoType) {
 		return
 	}
 	t := og.typ
-	for _, fi := range info.fields {
-		if fi.traced {
+	for _, fi := range info.Fields {
+		if fi.Traced {
 			continue // a resolver of its own
 		}
-		source, rt := c.fieldSource(t, fi.name)
+		source, rt := c.fieldSource(t, fi.Name)
 		if source == "" {
 			if t.Kind() == reflect.Map {
 				continue // a missing key is null, as for map[string]any
 			}
-			c.errorf("graphql: %s: %s (the values of %s from %s) has no field or method %q for it to read", fi.coord, t, og.obj.Name, c.where(og), fi.name)
+			c.errorf("graphql: %s: %s (the values of %s from %s) has no field or method %q for it to read", fi.Coord, t, og.obj.Name, c.where(og), fi.Name)
 			continue
 		}
-		c.output(fi.coord, source, rt, fi.typ)
+		c.output(fi.Coord, source, rt, fi.Type)
 	}
 }
 
@@ -308,7 +308,7 @@ func (c *typeChecker) enumType(e *Enum) reflect.Type {
 
 // args checks a typed resolver's args type against the field's arguments.
 func (c *typeChecker) args(tf typedField) {
-	d, coord := tf.dec, tf.field.coord
+	d, coord := tf.dec, tf.field.Coord
 	switch {
 	case d.kind == decArgs:
 		return
@@ -319,10 +319,10 @@ func (c *typeChecker) args(tf typedField) {
 		c.errorf("graphql: %s: the resolver's args type %s: %s", coord, d.typ, d.problem)
 	}
 	byName := map[string]*argInfo{}
-	names := make([]string, 0, len(tf.field.args))
-	for _, a := range tf.field.args {
-		byName[a.name] = a
-		names = append(names, a.name)
+	names := make([]string, 0, len(tf.field.Args))
+	for _, a := range tf.field.Args {
+		byName[a.Name] = a
+		names = append(names, a.Name)
 	}
 	for _, f := range d.fields {
 		a := byName[f.name]
@@ -330,7 +330,7 @@ func (c *typeChecker) args(tf typedField) {
 			c.errorf("graphql: %s: field %s of the resolver's args type %s stands for the argument %q, which the field does not have (%s)", coord, f.goName, d.typ, f.name, oneOf("arguments", names))
 			continue
 		}
-		c.input(coord, fmt.Sprintf("argument %q", a.name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, a.typ)
+		c.input(coord, fmt.Sprintf("argument %q", a.Name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, a.Type)
 	}
 }
 
@@ -436,16 +436,16 @@ func (c *typeChecker) inputObject(coord string, o *InputObject, d *decoder) {
 		c.errorf("graphql: %s: %s for input object %s: %s", coord, d.typ, o.Name, d.problem)
 	}
 	info := c.b.s.inputs[o]
-	names := make([]string, 0, len(info.fields))
-	for _, f := range info.fields {
-		names = append(names, f.name)
+	names := make([]string, 0, len(info.Fields))
+	for _, f := range info.Fields {
+		names = append(names, f.Name)
 	}
 	for _, f := range d.fields {
-		in := info.byName[f.name]
+		in := info.ByName[f.name]
 		if in == nil {
 			c.errorf("graphql: %s: field %s of %s stands for the input field %q, which input object %s does not have (%s)", coord, f.goName, d.typ, f.name, o.Name, oneOf("fields", names))
 			continue
 		}
-		c.input(coord, fmt.Sprintf("input field %s.%s", o.Name, f.name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, in.typ)
+		c.input(coord, fmt.Sprintf("input field %s.%s", o.Name, f.name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, in.Type)
 	}
 }

@@ -51,7 +51,7 @@ func (c *typeChecker) learnAbstracts() {
 	for _, info := range c.b.s.abstracts {
 		exact := map[reflect.Type]*objectInfo{}
 		paired := map[reflect.Type]*objectInfo{}
-		for _, o := range info.possible {
+		for _, o := range info.Possible {
 			for _, v := range c.values[o.obj] {
 				if v.typ.Kind() == reflect.Map {
 					continue
@@ -70,7 +70,7 @@ func (c *typeChecker) learnAbstracts() {
 			}
 		}
 		if len(exact) > 0 {
-			info.byGoType = exact
+			info.ByGoType = exact
 		}
 	}
 }
@@ -94,12 +94,12 @@ func (c *typeChecker) checkAbstractOutput(out abstractOutput) {
 	if info == nil {
 		return
 	}
-	o, learnt := info.byGoType[out.typ]
-	if o != nil || info.resolveType != nil {
+	o, learnt := info.ByGoType[out.typ]
+	if o != nil || info.ResolveType != nil {
 		return
 	}
-	for _, p := range info.possible {
-		if p.isTypeOf != nil {
+	for _, p := range info.Possible {
+		if p.IsTypeOf != nil {
 			return
 		}
 	}
@@ -110,17 +110,17 @@ func (c *typeChecker) checkAbstractOutput(out abstractOutput) {
 		why = "NewSchema learnt it for none of its possible objects (" + possibleNames(info) + ")"
 	}
 	c.errorf("graphql: %s: %s, which cannot be matched to an object of %s: %s, and %s has no ResolveType nor its objects an IsTypeOf",
-		out.coord, out.source, typeString(out.abstract), why, info.name)
+		out.coord, out.source, typeString(out.abstract), why, info.Name)
 }
 
 // objectsOf names the possible objects of info that Go type t (or its
 // pointer or struct counterpart) was learnt for, sorted.
 func (c *typeChecker) objectsOf(info *abstractInfo, t reflect.Type) []string {
 	var names []string
-	for _, o := range info.possible {
+	for _, o := range info.Possible {
 		for _, v := range c.values[o.obj] {
 			if v.typ == t || v.typ.Kind() == reflect.Pointer && v.typ.Elem() == t || t.Kind() == reflect.Pointer && t.Elem() == v.typ {
-				names = append(names, o.name)
+				names = append(names, o.Name)
 				break
 			}
 		}
@@ -130,12 +130,12 @@ func (c *typeChecker) objectsOf(info *abstractInfo, t reflect.Type) []string {
 }
 
 func possibleNames(info *abstractInfo) string {
-	if len(info.possible) == 0 {
+	if len(info.Possible) == 0 {
 		return "none"
 	}
-	names := make([]string, len(info.possible))
-	for i, o := range info.possible {
-		names[i] = o.name
+	names := make([]string, len(info.Possible))
+	for i, o := range info.Possible {
+		names[i] = o.Name
 	}
 	return strings.Join(names, ", ")
 }
