@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file completes values of interface and union types: it finds the
@@ -57,7 +58,7 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 		if err != nil {
 			return -1, &resolveTypeError{abstract: ai.Name, coord: fieldCoord(fp), err: err}
 		}
-		return ai.named(name, fp)
+		return namedObject(ai, name, fp)
 	}
 	// 2. The Go type NewSchema learned for one possible object.
 	if v.IsValid() {
@@ -66,7 +67,7 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 				return -1, fmt.Errorf("graphql: the Go type %s of a value of abstract type %q for field %q stands for several of its possible types: give %q a ResolveType",
 					v.Type(), ai.Name, fieldCoord(fp), ai.Name)
 			}
-			if i := ai.indexOf(o); i >= 0 {
+			if i := ai.IndexOf(o); i >= 0 {
 				return i, nil
 			}
 		}
@@ -75,7 +76,7 @@ func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
 	// that copies a struct that is not behind a pointer.)
 	value := interfaceOf(v)
 	if name, ok := mapTypename(v, value); ok {
-		return ai.named(name, fp)
+		return namedObject(ai, name, fp)
 	}
 	// 4. The possible objects' IsTypeOf, in order.
 	for i, o := range ai.Possible {
@@ -103,25 +104,14 @@ func interfaceOf(v reflect.Value) any {
 }
 
 // named returns the index of the possible object called name.
-func (ai *abstractInfo) named(name string, fp *fieldPlan) (int, error) {
+func namedObject(ai *abstractInfo, name string, fp *fieldPlan) (int, error) {
 	if o := ai.ByName[name]; o != nil {
-		if i := ai.indexOf(o); i >= 0 {
+		if i := ai.IndexOf(o); i >= 0 {
 			return i, nil
 		}
 	}
 	return -1, fmt.Errorf("graphql: abstract type %q was resolved to %q for field %q, which is not one of its possible types",
 		ai.Name, name, fieldCoord(fp))
-}
-
-// indexOf returns the index of o among ai's possible objects, -1 if it is
-// not one.
-func (ai *abstractInfo) indexOf(o *objectInfo) int {
-	for i, p := range ai.Possible {
-		if p == o {
-			return i
-		}
-	}
-	return -1
 }
 
 // mapTypename returns the "__typename" entry of v when v is a map with
@@ -210,7 +200,7 @@ type resolvedObjects struct {
 // for each object's plan with the values of that object, in list order,
 // so that a batched field is called once for all the values of its
 // object, and then completes the list.
-func (e *executor) completeAbstractList(fp *fieldPlan, t *List, v reflect.Value) bool {
+func (e *executor) completeAbstractList(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
 	values := gatherObjects(t, v, nil)
 	pre := resolvedObjects{fp: fp, objs: make([]int, len(values)), errs: make([]error, len(values))}
 	byObj := make([][]reflect.Value, len(fp.abs.info.Possible))
@@ -369,7 +359,7 @@ func (e *executor) execAbstractBatched(fp *fieldPlan, parent reflect.Value) bool
 	ok := true
 	if err != nil {
 		e.fieldError(fp, err)
-		if _, nonNull := fp.typ.(*NonNull); nonNull {
+		if fp.typ.Kind == schema.KindNonNull {
 			ok = false
 		} else {
 			e.buf = append(e.buf, "null"...)

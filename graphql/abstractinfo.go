@@ -1,8 +1,9 @@
 package graphql
 
 import (
-	"reflect"
 	"strings"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file compiles the abstract types, interfaces and unions: what the
@@ -11,34 +12,11 @@ import (
 // read.
 
 // abstractInfo is an interface or a union as the schema compiled it.
-type abstractInfo struct {
-	Name string
-	typ  NamedType // *Interface or *Union
-	// Possible holds the objects a value may be of, in graphql-js's
-	// getPossibleTypes order, which introspection's possibleTypes lists:
-	// an interface's implementations in the schema's type order, a
-	// union's members in the order declared.
-	Possible []*objectInfo
-	// ResolveType is Interface.ResolveType or Union.ResolveType, or nil.
-	ResolveType ResolveTypeFunc
-	// ByGoType maps the Go types NewSchema learned for possible objects
-	// (from typed resolvers, see typecheck_abstract.go) to their object,
-	// each struct type S and *S alike; a Go type learned for two of them
-	// maps to nil: it is ambiguous. Map types are never in it, and it is
-	// nil when nothing was learned.
-	ByGoType map[reflect.Type]*objectInfo
-	// ByName holds the possible objects by name.
-	ByName map[string]*objectInfo
-
-	// Fields are an interface's Fields, in declaration order (none for a
-	// union); they have no resolvers.
-	Fields      []*fieldInfo
-	FieldByName map[string]*fieldInfo
-}
+type abstractInfo = schema.Abstract
 
 // newAbstractInfo makes the info of t, an interface or a union.
-func newAbstractInfo(t NamedType) *abstractInfo {
-	info := &abstractInfo{Name: t.TypeName(), typ: t, ByName: map[string]*objectInfo{}}
+func newAbstractInfo(t NamedType, node *schema.Type) *abstractInfo {
+	info := &abstractInfo{Name: t.TypeName(), Type: node, ByName: map[string]*objectInfo{}}
 	switch x := t.(type) {
 	case *Interface:
 		info.ResolveType = x.ResolveType
@@ -59,7 +37,7 @@ func (b *builder) compileInterface(it *Interface) {
 			b.errorf("graphql: interface field %s has %s, which an interface field cannot have: each object that implements %s resolves the field itself (an interface field takes only Name, Type, Args, Description and DeprecationReason)",
 				coord, strings.Join(extra, ", "), it.Name)
 		}
-		fi := &fieldInfo{Name: f.Name, Type: f.Type, Desc: f.Description, Depr: f.DeprecationReason, Coord: coord}
+		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Desc: f.Description, Depr: f.DeprecationReason, Coord: coord}
 		b.compileArgs(fi, f.Args)
 		info.Fields = append(info.Fields, fi)
 		info.FieldByName[f.Name] = fi

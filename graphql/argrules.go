@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/validate"
 )
 
@@ -46,9 +47,12 @@ func (b *builder) markChecked() {
 }
 
 // inputChecked reports whether values of t hold input fields with rules.
-func (s *Schema) inputChecked(t Type) bool {
-	o, ok := namedOf(t).(*InputObject)
-	return ok && s.inputs[o] != nil && s.inputs[o].Checked
+func (s *Schema) inputChecked(t *schema.Type) bool {
+	if t == nil {
+		return false
+	}
+	n := t.Named()
+	return n.Kind == schema.KindInputObject && n.Input.Checked
 }
 
 // validating wraps next with the checks of fi's arguments.
@@ -77,7 +81,7 @@ func (s *Schema) checkArgs(fi *fieldInfo, args Args) error {
 		// The fields of an input-object argument are named without the
 		// argument in messages: "input.title" reads "title".
 		children := a.Name
-		if _, isInput := unwrapNonNull(a.Type).(*InputObject); isInput {
+		if a.Type.Nullable().Kind == schema.KindInputObject {
 			children = ""
 		}
 		s.checkValue(&failures, a, a.Name, a.Name, children, v, 0)
@@ -102,24 +106,24 @@ func (s *Schema) checkValue(f *validate.Failures, a *argInfo, path, attribute, c
 }
 
 // checkInside runs the rules of the input fields inside v, of type t.
-func (s *Schema) checkInside(f *validate.Failures, t Type, path, attribute string, v any, depth int) {
+func (s *Schema) checkInside(f *validate.Failures, t *schema.Type, path, attribute string, v any, depth int) {
 	if depth > maxRuleDepth {
 		f.Add(path, msgTooDeep)
 		return
 	}
-	switch x := unwrapNonNull(t).(type) {
-	case *List:
+	switch t = t.Nullable(); t.Kind {
+	case schema.KindList:
 		l, _ := v.([]any)
 		for i, e := range l {
 			is := strconv.Itoa(i)
-			s.checkInside(f, x.OfType, path+"."+is, joinPath(attribute, is), e, depth+1)
+			s.checkInside(f, t.Of, path+"."+is, joinPath(attribute, is), e, depth+1)
 		}
-	case *InputObject:
+	case schema.KindInputObject:
 		m, ok := v.(map[string]any)
 		if !ok {
 			return
 		}
-		for _, field := range s.inputs[x].Fields {
+		for _, field := range t.Input.Fields {
 			if !field.Checked {
 				continue
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file coerces the argument values of a field, and locates the
@@ -25,7 +26,7 @@ func (s *Schema) argumentValues(fi *fieldInfo, args ast.ArgumentList, vars map[s
 		if err == errAbsent {
 			if a.HasDefault {
 				out[a.Name] = s.defaultOf(a)
-			} else if _, nonNull := a.Type.(*NonNull); nonNull {
+			} else if a.Type.Kind == schema.KindNonNull {
 				if lit != nil && lit.Kind == ast.Variable {
 					return Args{}, fmt.Errorf("Argument %q of required type %q was provided the variable \"$%s\" which was not provided a runtime value.", a.Name, a.Type.String(), lit.Raw)
 				}

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/validator"
 )
@@ -30,7 +31,7 @@ func deprecatedDirective(reason string) ast.DirectiveList {
 func astArgs(args []*argInfo) ast.ArgumentDefinitionList {
 	var out ast.ArgumentDefinitionList
 	for _, a := range args {
-		out = append(out, &ast.ArgumentDefinition{Name: a.Name, Description: a.Desc, Type: astType(a.Type),
+		out = append(out, &ast.ArgumentDefinition{Name: a.Name, Description: a.Desc, Type: a.Type.AST(),
 			DefaultValue: a.DefaultAST, Directives: deprecatedDirective(a.Depr)})
 	}
 	return out
@@ -59,7 +60,7 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 		case *InputObject:
 			def.Kind, def.Description = ast.InputObject, x.Description
 			for _, f := range s.inputs[x].Fields {
-				def.Fields = append(def.Fields, &ast.FieldDefinition{Name: f.Name, Description: f.Desc, Type: astType(f.Type),
+				def.Fields = append(def.Fields, &ast.FieldDefinition{Name: f.Name, Description: f.Desc, Type: f.Type.AST(),
 					DefaultValue: f.DefaultAST, Directives: deprecatedDirective(f.Depr)})
 			}
 		case *Object:
@@ -76,7 +77,7 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 		}
 		doc.Definitions = append(doc.Definitions, def)
 	}
-	for _, d := range specifiedDirectives() {
+	for _, d := range s.specifiedDirectives() {
 		dd := &ast.DirectiveDefinition{Name: d.name, Description: d.desc, Arguments: astArgs(d.args)}
 		for _, l := range d.locations {
 			dd.Locations = append(dd.Locations, ast.DirectiveLocation(l))
@@ -99,7 +100,7 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 	// unknown field), counts only objects, in the order the schema
 	// compiled them.
 	for _, info := range s.abstracts {
-		if _, ok := info.typ.(*Interface); ok {
+		if info.Type.Kind == schema.KindInterface {
 			defs := make([]*ast.Definition, 0, len(info.Possible))
 			for _, o := range info.Possible {
 				defs = append(defs, out.Types[o.Name])
@@ -113,7 +114,7 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 func astFields(fields []*fieldInfo) ast.FieldList {
 	var out ast.FieldList
 	for _, f := range fields {
-		out = append(out, &ast.FieldDefinition{Name: f.Name, Description: f.Desc, Type: astType(f.Type),
+		out = append(out, &ast.FieldDefinition{Name: f.Name, Description: f.Desc, Type: f.Type.AST(),
 			Arguments: astArgs(f.Args), Directives: deprecatedDirective(f.Depr)})
 	}
 	return out

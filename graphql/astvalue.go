@@ -72,7 +72,7 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Valu
 			if !ok {
 				continue
 			}
-			c, err := s.astFromValueAt(fv, f.Type, depth+1, nodes)
+			c, err := s.astFromValueAt(fv, defOf(f.Type), depth+1, nodes)
 			if err != nil {
 				return nil, fmt.Errorf("field %s: %w", f.Name, err)
 			}

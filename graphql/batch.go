@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // BatchResolver resolves a field for many parents in one call; [Batch]
@@ -82,13 +83,8 @@ func (e ItemErrors) Error() string {
 	return fmt.Sprintf("graphql: %d of %d items failed; the first: %v", n, len(e), first)
 }
 
-// batchOut is what a bound batch resolver returns through the middleware:
-// one value per parent (the []R as a reflect.Value) and, when some items
-// failed, one error per parent.
-type batchOut struct {
-	Vals reflect.Value
-	Errs []error
-}
+// batchOut is what a bound batch resolver returns through the middleware.
+type batchOut = schema.BatchOut
 
 type batchFunc[P, A, R any] struct {
 	fn func(context.Context, []P, A) ([]R, error)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file runs batch resolvers (Field.Batch). Before the executor
@@ -86,7 +87,7 @@ func (e *executor) execBatched(via *fieldPlan, sp *selectionPlan, parent reflect
 // its objects resolved as one level, unless a level of their selection is
 // open already (the list is inside a level's results, or inside another
 // list of the level).
-func (e *executor) completeBatchedList(fp *fieldPlan, t *List, v reflect.Value) (ok, done bool) {
+func (e *executor) completeBatchedList(fp *fieldPlan, t *schema.Type, v reflect.Value) (ok, done bool) {
 	sp := fp.childPlan(&e.cond, &e.dynPlans)
 	if sp == nil || !sp.batched || e.levelOf(fp, sp) != nil {
 		return false, false
@@ -139,23 +140,21 @@ func (e *executor) register(lvl *batchLevel) {
 // gatherObjects appends the objects v holds as a value of type t to out,
 // in the order completion visits them, leaving out what it would not
 // visit (nulls, and what is not a list where t is one).
-func gatherObjects(t Type, v reflect.Value, out []reflect.Value) []reflect.Value {
-	if nn, ok := t.(*NonNull); ok {
-		t = nn.OfType
-	}
+func gatherObjects(t *schema.Type, v reflect.Value, out []reflect.Value) []reflect.Value {
+	t = t.Nullable()
 	dv, null := deref(v)
 	if null {
 		return out
 	}
-	switch x := t.(type) {
-	case *List:
+	switch t.Kind {
+	case schema.KindList:
 		if dv.Kind() != reflect.Slice && dv.Kind() != reflect.Array {
 			return out
 		}
 		for i := range dv.Len() {
-			out = gatherObjects(x.OfType, dv.Index(i), out)
+			out = gatherObjects(t.Of, dv.Index(i), out)
 		}
-	case *Object, *Interface, *Union:
+	case schema.KindObject, schema.KindInterface, schema.KindUnion:
 		out = append(out, dv)
 	}
 	return out
@@ -288,13 +287,13 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 			ps[i] = p.Interface()
 		}
 	}
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: exec.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil {
-		tctx := e.tracer.StartField(ctx, info)
+		tctx := e.tracer.StartField(ctx, ResolveInfo{info})
 		res, err = invoke(tctx, fp.info.Resolve, ps, args, info)
-		e.tracer.EndField(tctx, info, err)
+		e.tracer.EndField(tctx, ResolveInfo{info}, err)
 	} else {
 		res, err = invoke(ctx, fp.info.Resolve, ps, args, info)
 	}

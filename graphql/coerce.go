@@ -16,27 +16,28 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 )
 
 // typeFromAST turns a validated document's type reference into a schema type.
-func (s *Schema) typeFromAST(t *ast.Type) Type {
-	var out Type
+func (s *Schema) typeFromAST(t *ast.Type) *schema.Type {
+	var out *schema.Type
 	if t.Elem != nil {
 		inner := s.typeFromAST(t.Elem)
 		if inner == nil {
 			return nil
 		}
-		out = NewList(inner)
+		out = &schema.Type{Kind: schema.KindList, Of: inner}
 	} else {
 		nt := s.named[t.NamedType]
 		if nt == nil {
 			return nil
 		}
-		out = nt
+		out = s.nodes[nt]
 	}
 	if t.NonNull {
-		out = NewNonNull(out)
+		out = &schema.Type{Kind: schema.KindNonNull, Of: out}
 	}
 	return out
 }
@@ -91,7 +92,7 @@ const maxInputErrors = 100
 
 // coerceInput coerces an external input value (from JSON variables) to type
 // t, reporting every failure in st.
-func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
+func (s *Schema) coerceInput(v any, t *schema.Type, path []any, st *coercion) any {
 	if len(st.errs) >= maxInputErrors {
 		return nil // the answer lists no more; do not spend more on it
 	}
@@ -109,13 +110,13 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 		st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("The value is nested more than %d levels deep.", maxInputDepth)})
 		return nil
 	}
-	if nn, ok := t.(*NonNull); ok {
+	if t.Kind == schema.KindNonNull {
 		if v == nil {
 			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
 			return nil
 		}
 		before := len(st.errs)
-		out := s.coerceInput(v, nn.OfType, path, st)
+		out := s.coerceInput(v, t.Of, path, st)
 		if out == nil && len(st.errs) == before {
 			// A custom scalar's ParseValue said null.
 			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected non-nullable type %q not to be null.", t.String())})
@@ -125,37 +126,37 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 	if v == nil {
 		return nil
 	}
-	switch x := t.(type) {
-	case *List:
+	switch t.Kind {
+	case schema.KindList:
 		if items, ok := v.([]any); ok {
 			out := make([]any, len(items))
 			for i, item := range items {
-				out[i] = s.coerceInput(item, x.OfType, extendPath(path, i), st)
+				out[i] = s.coerceInput(item, t.Of, extendPath(path, i), st)
 			}
 			return out
 		}
 		if rv := reflect.ValueOf(v); (rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array) && rv.Type().Elem().Kind() != reflect.Uint8 {
 			out := make([]any, rv.Len())
 			for i := range out {
-				out[i] = s.coerceInput(rv.Index(i).Interface(), x.OfType, extendPath(path, i), st)
+				out[i] = s.coerceInput(rv.Index(i).Interface(), t.Of, extendPath(path, i), st)
 			}
 			return out
 		}
-		return []any{s.coerceInput(v, x.OfType, path, st)}
-	case *InputObject:
+		return []any{s.coerceInput(v, t.Of, path, st)}
+	case schema.KindInputObject:
 		m, ok := v.(map[string]any)
 		if !ok {
-			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected type %q to be an object.", x.Name)})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected type %q to be an object.", t.Name)})
 			return nil
 		}
-		info := s.inputs[x]
+		info := t.Input
 		out := make(map[string]any, len(info.Fields))
 		for _, f := range info.Fields {
 			fv, present := m[f.Name]
 			if !present {
 				if f.HasDefault {
 					out[f.Name] = s.defaultOf(f)
-				} else if _, nonNull := f.Type.(*NonNull); nonNull {
+				} else if f.Type.Kind == schema.KindNonNull {
 					st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q of required type %q was not provided.", f.Name, f.Type.String())})
 				}
 				continue
@@ -167,31 +168,32 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 				break
 			}
 			if info.ByName[k] == nil {
-				st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q is not defined by type %q.", k, x.Name)})
+				st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Field %q is not defined by type %q.", k, t.Name)})
 			}
 		}
 		return out
-	case *Enum:
+	case schema.KindEnum:
 		name, ok := v.(string)
 		if !ok {
-			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", x.Name, response.Inspect(v))})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Enum %q cannot represent non-string value: %s.", t.Name, response.Inspect(v))})
 			return nil
 		}
-		val, ok := s.enums[x].ByName[name]
+		val, ok := t.Enum.ByName[name]
 		if !ok {
-			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Value %q does not exist in %q enum.", name, x.Name)})
+			st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Value %q does not exist in %q enum.", name, t.Name)})
 			return nil
 		}
 		return val
-	case BuiltinScalar:
-		out, err := scalar.Parse(scalar.Kind(x), v)
-		if err != nil {
-			st.errs = append(st.errs, inputError{path: path, val: v, msg: err.Error()})
-			return nil
+	case schema.KindScalar:
+		if t.Builtin != 0 {
+			out, err := scalar.Parse(t.Builtin, v)
+			if err != nil {
+				st.errs = append(st.errs, inputError{path: path, val: v, msg: err.Error()})
+				return nil
+			}
+			return out
 		}
-		return out
-	case *Scalar:
-		out, err := s.parseScalarValue(x, v)
+		out, err := s.parseScalarValue(t, v)
 		if err != nil {
 			ie := inputError{path: path, val: v}
 			ge := graphQLError(err)
@@ -200,13 +202,13 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 			case panicked || err == errNoValue:
 				// As graphql-js says for a parser that returns nothing;
 				// a panic's text is for the log, not the client.
-				ie.msg = fmt.Sprintf("Expected type %q.", x.Name)
+				ie.msg = fmt.Sprintf("Expected type %q.", t.Name)
 				ie.panic = pe
 			case ge != nil:
 				// A GraphQL error speaks for itself, as in graphql-js.
 				ie.msg, ie.ext = ge.Message, ge.Extensions
 			default:
-				ie.msg = fmt.Sprintf("Expected type %q. %s", x.Name, exec.ErrorText(err))
+				ie.msg = fmt.Sprintf("Expected type %q. %s", t.Name, exec.ErrorText(err))
 			}
 			st.errs = append(st.errs, ie)
 			return nil
@@ -216,20 +218,20 @@ func (s *Schema) coerceInput(v any, t Type, path []any, st *coercion) any {
 		}
 		return out
 	}
-	st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected an input type, found %s.", typeString(t))})
+	st.errs = append(st.errs, inputError{path: path, val: v, msg: fmt.Sprintf("Expected an input type, found %s.", t)})
 	return nil
 }
 
 // parseScalarValue calls a custom scalar's ParseValue. It returns
 // errNoValue for a nil result (graphql-js's undefined: the input is
 // invalid), and Null when the scalar says the input stands for null.
-func (s *Schema) parseScalarValue(sc *Scalar, v any) (out any, err error) {
+func (s *Schema) parseScalarValue(sc *schema.Type, v any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, exec.Recovered(r)
 		}
 	}()
-	out, err = sc.ParseValue(v)
+	out, err = sc.Scalar.ParseValue(v)
 	if err != nil {
 		return nil, exec.BoundedError(err)
 	}
@@ -251,14 +253,14 @@ var errAbsent = errors.New("absent")
 // valueFromAST coerces a literal (which may contain variables whose coerced
 // values are in vars) to type t. It returns errAbsent when the literal is a
 // variable that was not provided.
-func (s *Schema) valueFromAST(v *ast.Value, t Type, vars map[string]any) (any, error) {
+func (s *Schema) valueFromAST(v *ast.Value, t *schema.Type, vars map[string]any) (any, error) {
 	return s.literalValue(v, t, vars, true)
 }
 
 // literalValue is valueFromAST; defaults says whether to fill in the
 // defaults of input-object fields the literal leaves out (a default's own
 // literal, which has them filled in already, is read without).
-func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, defaults bool) (any, error) {
+func (s *Schema) literalValue(v *ast.Value, t *schema.Type, vars map[string]any, defaults bool) (any, error) {
 	if v == nil {
 		return nil, errAbsent
 	}
@@ -267,16 +269,16 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 		if !ok {
 			return nil, errAbsent
 		}
-		if _, nonNull := t.(*NonNull); nonNull && val == nil {
+		if t.Kind == schema.KindNonNull && val == nil {
 			return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.String())
 		}
 		return val, nil
 	}
-	if nn, ok := t.(*NonNull); ok {
+	if t.Kind == schema.KindNonNull {
 		if v.Kind == ast.NullValue {
 			return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.String())
 		}
-		out, err := s.literalValue(v, nn.OfType, vars, defaults)
+		out, err := s.literalValue(v, t.Of, vars, defaults)
 		if err == nil && out == nil {
 			// A custom scalar's parser said null.
 			return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.String())
@@ -286,10 +288,10 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 	if v.Kind == ast.NullValue {
 		return nil, nil
 	}
-	switch x := t.(type) {
-	case *List:
+	switch t.Kind {
+	case schema.KindList:
 		if v.Kind != ast.ListValue {
-			item, err := s.literalValue(v, x.OfType, vars, defaults)
+			item, err := s.literalValue(v, t.Of, vars, defaults)
 			if err != nil {
 				return nil, err
 			}
@@ -299,25 +301,23 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			return emptyList, nil
 		}
 		out := make([]any, len(v.Children))
-		bs, builtin := x.OfType.(BuiltinScalar)
-		if nn, ok := x.OfType.(*NonNull); ok {
-			bs, builtin = nn.OfType.(BuiltinScalar)
-		}
+		bs := t.Of.Nullable().Builtin
+		builtin := bs != 0
 		for i, c := range v.Children {
 			if builtin && c.Value != nil && c.Value.Kind != ast.Variable && c.Value.Kind != ast.NullValue {
 				// The common case of long lists, without the steps
 				// above that do not apply to it.
-				item, err := scalar.ParseLiteral(scalar.Kind(bs), c.Value)
+				item, err := scalar.ParseLiteral(bs, c.Value)
 				if err != nil {
 					return nil, err
 				}
 				out[i] = item
 				continue
 			}
-			item, err := s.literalValue(c.Value, x.OfType, vars, defaults)
+			item, err := s.literalValue(c.Value, t.Of, vars, defaults)
 			if err == errAbsent {
-				if _, nonNull := x.OfType.(*NonNull); nonNull {
-					return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", x.OfType.String())
+				if t.Of.Kind == schema.KindNonNull {
+					return nil, fmt.Errorf("Expected non-nullable type %q not to be null.", t.Of.String())
 				}
 				item, err = nil, nil
 			}
@@ -327,15 +327,15 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			out[i] = item
 		}
 		return out, nil
-	case *InputObject:
+	case schema.KindInputObject:
 		if v.Kind != ast.ObjectValue {
-			return nil, fmt.Errorf("Expected type %q to be an object.", x.Name)
+			return nil, fmt.Errorf("Expected type %q to be an object.", t.Name)
 		}
-		info := s.inputs[x]
+		info := t.Input
 		out := make(map[string]any, len(info.Fields))
 		for _, c := range v.Children {
 			if info.ByName[c.Name] == nil {
-				return nil, fmt.Errorf("Field %q is not defined by type %q.", c.Name, x.Name)
+				return nil, fmt.Errorf("Field %q is not defined by type %q.", c.Name, t.Name)
 			}
 		}
 		for _, f := range info.Fields {
@@ -352,7 +352,7 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 					if defaults {
 						out[f.Name] = s.defaultOf(f)
 					}
-				} else if _, nonNull := f.Type.(*NonNull); nonNull {
+				} else if f.Type.Kind == schema.KindNonNull {
 					return nil, fmt.Errorf("Field %q of required type %q was not provided.", f.Name, f.Type.String())
 				}
 				continue
@@ -363,37 +363,38 @@ func (s *Schema) literalValue(v *ast.Value, t Type, vars map[string]any, default
 			out[f.Name] = val
 		}
 		return out, nil
-	case *Enum:
+	case schema.KindEnum:
 		if v.Kind != ast.EnumValue {
-			return nil, fmt.Errorf("Enum %q cannot represent non-enum value: %s.", x.Name, v.String())
+			return nil, fmt.Errorf("Enum %q cannot represent non-enum value: %s.", t.Name, v.String())
 		}
-		val, ok := s.enums[x].ByName[v.Raw]
+		val, ok := t.Enum.ByName[v.Raw]
 		if !ok {
-			return nil, fmt.Errorf("Value %q does not exist in %q enum.", v.Raw, x.Name)
+			return nil, fmt.Errorf("Value %q does not exist in %q enum.", v.Raw, t.Name)
 		}
 		return val, nil
-	case BuiltinScalar:
-		return scalar.ParseLiteral(scalar.Kind(x), v)
-	case *Scalar:
-		out, err := s.parseScalarLiteral(x, v, vars)
+	case schema.KindScalar:
+		if t.Builtin != 0 {
+			return scalar.ParseLiteral(t.Builtin, v)
+		}
+		out, err := s.parseScalarLiteral(t, v, vars)
 		if out == Null {
 			out = nil
 		}
 		return out, err
 	}
-	return nil, fmt.Errorf("Expected an input type, found %s.", typeString(t))
+	return nil, fmt.Errorf("Expected an input type, found %s.", t)
 }
 
-func (s *Schema) parseScalarLiteral(sc *Scalar, v *ast.Value, vars map[string]any) (out any, err error) {
+func (s *Schema) parseScalarLiteral(sc *schema.Type, v *ast.Value, vars map[string]any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, exec.Recovered(r)
 		}
 	}()
-	if sc.ParseLiteral != nil && !syntax.HasVariables(v) {
-		out, err = sc.ParseLiteral(plan.CopyLiteral(v)) // the callback's own
+	if sc.Scalar.ParseLiteral != nil && !syntax.HasVariables(v) {
+		out, err = sc.Scalar.ParseLiteral(plan.CopyLiteral(v)) // the callback's own
 	} else {
-		out, err = sc.ParseValue(untypedValue(v, vars))
+		out, err = sc.Scalar.ParseValue(untypedValue(v, vars))
 	}
 	if err != nil {
 		return nil, exec.BoundedError(err)
@@ -454,7 +455,7 @@ func (s *Schema) coerceVariables(defs ast.VariableDefinitionList, defaults []*as
 	for i, def := range defs {
 		t := s.typeFromAST(def.Type)
 		locs := []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}
-		if t == nil || !isInputType(t) {
+		if t == nil || !t.IsInput() {
 			errs = append(errs, variableError(locs, fmt.Sprintf("Variable \"$%s\" expected value of type %q which cannot be used as an input type.", def.Variable, def.Type.String())))
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file completes a resolved value as a value of the field's type:
@@ -52,21 +53,21 @@ const maxDerefs = 64
 
 // complete writes v as a value of type t. It returns false when a non-null
 // position received null, so that the caller nulls its own value.
-func (e *executor) complete(fp *fieldPlan, t Type, v reflect.Value) bool {
+func (e *executor) complete(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
 	if e.s.pointerEnums && e.enumPointer(t, v) {
 		return true
 	}
-	if nn, ok := t.(*NonNull); ok {
+	if t.Kind == schema.KindNonNull {
 		dv, null := deref(v)
 		if null {
-			if _, isList := nn.OfType.(*List); isList && v.Kind() == reflect.Slice {
+			if t.Of.Kind == schema.KindList && v.Kind() == reflect.Slice {
 				e.buf = append(e.buf, '[', ']') // a nil slice is an empty list in a non-null position
 				return true
 			}
 			e.nullError(fp)
 			return false
 		}
-		return e.completeValue(fp, nn.OfType, dv)
+		return e.completeValue(fp, t.Of, dv)
 	}
 	dv, null := deref(v)
 	if null || dv.Kind() == reflect.Slice && dv.IsNil() {
@@ -82,12 +83,9 @@ func (e *executor) complete(fp *fieldPlan, t Type, v reflect.Value) bool {
 
 // enumPointer writes v when t is an enum with pointer internal values and
 // v is one of them, before deref follows the pointer.
-func (e *executor) enumPointer(t Type, v reflect.Value) bool {
-	if nn, ok := t.(*NonNull); ok {
-		t = nn.OfType
-	}
-	en, ok := t.(*Enum)
-	if !ok || !e.s.enums[en].Pointers {
+func (e *executor) enumPointer(t *schema.Type, v reflect.Value) bool {
+	t = t.Nullable()
+	if t.Kind != schema.KindEnum || !t.Enum.Pointers {
 		return false
 	}
 	for v.Kind() == reflect.Interface && !v.IsNil() {
@@ -96,28 +94,29 @@ func (e *executor) enumPointer(t Type, v reflect.Value) bool {
 	if v.Kind() != reflect.Pointer || v.IsNil() || !v.CanInterface() {
 		return false
 	}
-	name, ok := e.s.enums[en].ByValue[v.Interface()]
+	name, ok := t.Enum.ByValue[v.Interface()]
 	if ok {
 		e.buf = response.AppendString(e.buf, name)
 	}
 	return ok
 }
 
-func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
-	switch x := t.(type) {
-	case BuiltinScalar:
-		return e.completeBuiltin(fp, x, v)
-	case *Scalar:
-		if err := e.serializeCustom(x, v); err != nil {
+func (e *executor) completeValue(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
+	switch t.Kind {
+	case schema.KindScalar:
+		if t.Builtin != 0 {
+			return e.completeBuiltin(fp, t.Builtin, v)
+		}
+		if err := e.serializeCustom(t, v); err != nil {
 			if err != errStopped {
 				e.fieldError(fp, err)
 			}
 			return false
 		}
 		return true
-	case *Object:
+	case schema.KindObject:
 		sp := fp.childPlan(&e.cond, &e.dynPlans)
-		if sp == nil || sp.obj.obj != x {
+		if sp == nil || sp.obj != t.Object {
 			// Prepare plans the sub-selection of every object field, or
 			// keeps what planning it during executions needs (literalcopies.go),
 			// for the field's own type: no other can come here. Planning
@@ -126,35 +125,34 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 			return false
 		}
 		return e.execSelection(fp, sp, v)
-	case *Interface, *Union:
+	case schema.KindInterface, schema.KindUnion:
 		return e.completeAbstract(fp, v)
-	case *List:
+	case schema.KindList:
 		if fp.batchList && fp.abs != nil {
 			if e.resolved.fp == fp { // an inner list: its values are resolved
-				return e.completeList(fp, x, v)
+				return e.completeList(fp, t, v)
 			}
-			return e.completeAbstractList(fp, x, v)
+			return e.completeAbstractList(fp, t, v)
 		}
 		if fp.batchList {
-			if ok, done := e.completeBatchedList(fp, x, v); done {
+			if ok, done := e.completeBatchedList(fp, t, v); done {
 				return ok
 			}
 		}
-		return e.completeList(fp, x, v)
-	case *Enum:
+		return e.completeList(fp, t, v)
+	case schema.KindEnum:
 		if !v.CanInterface() {
-			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value of an unexported type.", x.Name))
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value of an unexported type.", t.Name))
 			return false
 		}
 		iv := v.Interface()
-		info := e.s.enums[x]
 		if !v.Comparable() {
-			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", t.Name, response.Inspect(iv)))
 			return false
 		}
-		name, ok := info.ByValue[iv]
+		name, ok := t.Enum.ByValue[iv]
 		if !ok {
-			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", x.Name, response.Inspect(iv)))
+			e.fieldError(fp, fmt.Errorf("Enum %q cannot represent value: %s", t.Name, response.Inspect(iv)))
 			return false
 		}
 		e.buf = response.AppendString(e.buf, name)
@@ -165,7 +163,7 @@ func (e *executor) completeValue(fp *fieldPlan, t Type, v reflect.Value) bool {
 }
 
 // completeList writes v, a value of list type x.
-func (e *executor) completeList(fp *fieldPlan, x *List, v reflect.Value) bool {
+func (e *executor) completeList(fp *fieldPlan, x *schema.Type, v reflect.Value) bool {
 	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
 		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.Coord))
 		return false
@@ -180,10 +178,10 @@ func (e *executor) completeList(fp *fieldPlan, x *List, v reflect.Value) bool {
 			e.buf = append(e.buf, ',')
 		}
 		e.path = append(e.path, exec.PathSeg{Index: i})
-		ok := e.complete(fp, x.OfType, v.Index(i))
+		ok := e.complete(fp, x.Of, v.Index(i))
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
-			if fp.abs != nil || fp.planner.objectOf(fp.typ) != nil {
+			if fp.abs != nil || objectOf(fp.typ) != nil {
 				e.skipItems(fp, x, v, i+1) // listskip.go
 			}
 			return false
@@ -193,7 +191,7 @@ func (e *executor) completeList(fp *fieldPlan, x *List, v reflect.Value) bool {
 	return true
 }
 
-func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.Value) bool {
+func (e *executor) completeBuiltin(fp *fieldPlan, kind scalar.Kind, v reflect.Value) bool {
 	// A string is measured before it is copied: the room (or the bound)
 	// is asked for first.
 	if v.Kind() == reflect.String {
@@ -203,12 +201,12 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.
 	}
 	var err error
 	var handled bool
-	e.buf, handled, err = scalar.AppendValue(e.buf, scalar.Kind(kind), v)
+	e.buf, handled, err = scalar.AppendValue(e.buf, kind, v)
 	if !handled && err == nil {
 		if !v.CanInterface() {
 			err = fmt.Errorf("%s cannot represent a value of an unexported type", kind)
 		} else {
-			e.buf, err = scalar.Append(e.buf, scalar.Kind(kind), v.Interface())
+			e.buf, err = scalar.Append(e.buf, kind, v.Interface())
 		}
 	}
 	if err != nil {
@@ -218,7 +216,7 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind BuiltinScalar, v reflect.
 	return true
 }
 
-func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
+func (e *executor) serializeCustom(sc *schema.Type, v reflect.Value) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = exec.Recovered(r)
@@ -228,7 +226,7 @@ func (e *executor) serializeCustom(sc *Scalar, v reflect.Value) (err error) {
 		return fmt.Errorf("%s cannot represent a value of an unexported type", sc.Name)
 	}
 	in := v.Interface()
-	out, err := sc.Serialize(in)
+	out, err := sc.Scalar.Serialize(in)
 	if err != nil {
 		return exec.BoundedError(err)
 	}

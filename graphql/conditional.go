@@ -39,7 +39,7 @@ func (fp *fieldPlan) childPlan(c *plan.Conditions, perExec *map[*fieldPlan]*sele
 			return sp
 		}
 	}
-	obj := fp.planner.objectOf(fp.typ)
+	obj := objectOf(fp.typ)
 	if obj == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -20,13 +21,7 @@ import (
 // only the fields on the way to them. Neither allocates.
 
 // fieldCost is a field's [Cost] as the schema compiled it.
-type fieldCost struct {
-	Weight     int      // 0 for a negative Weight, 1 for a zero one
-	SizeArg    *argInfo // the Int argument that gives the size, or nil
-	Size       int      // Size: 1 for a zero one, 0 for a negative one
-	MaxSize    int      // MaxSize: 0 for none
-	NullAbsent bool     // NullSizeAsAbsent
-}
+type fieldCost = schema.Cost
 
 // compileCost checks a field's Cost and keeps it in fi: SizeArg must name
 // an argument of the field, of type Int or Int!.
@@ -195,7 +190,7 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 // planAll plans the sub-selection of a conditional field over all its
 // occurrences, whatever their conditions; nil for a leaf.
 func (fp *fieldPlan) planAll() *selectionPlan {
-	obj := fp.planner.objectOf(fp.typ)
+	obj := objectOf(fp.typ)
 	if obj == nil {
 		return nil
 	}

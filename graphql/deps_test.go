@@ -44,6 +44,7 @@ func TestStageDependencies(t *testing.T) {
 		"plan":     1, // what planning reads of a document
 		"scalar":   1, // the built-in scalars, read and written
 		"exec":     2, // what execution reads of Go values
+		"schema":   3, // the schema compiled for the engine
 	}
 	for pkg, imports := range testenv.Imports(t, "./internal/...") {
 		name, ok := strings.CutPrefix(pkg, internal)

@@ -11,9 +11,10 @@ type directiveInfo struct {
 }
 
 // specifiedDirectives returns the directives of graphql-js 16, in its order.
-func specifiedDirectives() []*directiveInfo {
+// Their argument types, Boolean and String, are in every schema.
+func (s *Schema) specifiedDirectives() []*directiveInfo {
 	ifArg := func(desc string) []*argInfo {
-		return []*argInfo{{Name: "if", Type: NewNonNull(Boolean), Desc: desc}}
+		return []*argInfo{{Name: "if", Type: s.ref(NewNonNull(Boolean)), Desc: desc}}
 	}
 	executable := []string{"FIELD", "FRAGMENT_SPREAD", "INLINE_FRAGMENT"}
 	return []*directiveInfo{
@@ -23,12 +24,12 @@ func specifiedDirectives() []*directiveInfo {
 			locations: executable, args: ifArg("Skipped when true.")},
 		{name: "deprecated", desc: "Marks an element of a GraphQL schema as no longer supported.",
 			locations: []string{"FIELD_DEFINITION", "ARGUMENT_DEFINITION", "INPUT_FIELD_DEFINITION", "ENUM_VALUE", "DIRECTIVE_DEFINITION"},
-			args: []*argInfo{{Name: "reason", Type: String, HasDefault: true, Default: defaultDeprecationReason,
+			args: []*argInfo{{Name: "reason", Type: s.ref(String), HasDefault: true, Default: defaultDeprecationReason,
 				DefaultAST: &ast.Value{Kind: ast.StringValue, Raw: defaultDeprecationReason},
-				Desc:   "Explains why this element was deprecated, usually also including a suggestion for how to access supported similar data. Formatted using the Markdown syntax, as specified by [CommonMark](https://commonmark.org/)."}}},
+				Desc:       "Explains why this element was deprecated, usually also including a suggestion for how to access supported similar data. Formatted using the Markdown syntax, as specified by [CommonMark](https://commonmark.org/)."}}},
 		{name: "specifiedBy", desc: "Exposes a URL that specifies the behavior of this scalar.",
 			locations: []string{"SCALAR"},
-			args:      []*argInfo{{Name: "url", Type: NewNonNull(String), Desc: "The URL that specifies the behavior of this scalar."}}},
+			args:      []*argInfo{{Name: "url", Type: s.ref(NewNonNull(String)), Desc: "The URL that specifies the behavior of this scalar."}}},
 		{name: "oneOf", desc: "Indicates exactly one field must be supplied and this field must not be `null`.",
 			locations: []string{"INPUT_OBJECT"}},
 	}

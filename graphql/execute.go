@@ -10,6 +10,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file executes a selection: the fields of an object value, each
@@ -113,7 +114,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 	}
 	if err != nil {
 		e.fieldError(fp, err)
-		if _, nonNull := fp.typ.(*NonNull); nonNull {
+		if fp.typ.Kind == schema.KindNonNull {
 			return false
 		}
 		e.buf = append(e.buf, "null"...)
@@ -136,13 +137,13 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: exec.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil && (fp.info.Traced || e.traceAll) {
-		tctx := e.tracer.StartField(ctx, info)
+		tctx := e.tracer.StartField(ctx, ResolveInfo{info})
 		res, err = invoke(tctx, fp.info.Resolve, p, args, info)
-		e.tracer.EndField(tctx, info, err)
+		e.tracer.EndField(tctx, ResolveInfo{info}, err)
 	} else {
 		res, err = invoke(ctx, fp.info.Resolve, p, args, info)
 	}
@@ -165,21 +166,21 @@ var errTimedOut = errors.New("graphql: resolver timed out")
 var errNoPlan = errors.New("graphql: internal error: no plan for the sub-selection of an object field")
 
 // invoke calls a resolver, turning its panic into a field error.
-func invoke(ctx context.Context, resolve ResolveFunc, parent any, args Args, info ResolveInfo) (res any, err error) {
+func invoke(ctx context.Context, resolve schema.Resolver, parent any, args Args, info schema.Info) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, exec.Recovered(r)
 		}
 	}()
-	return resolve(ctx, parent, args, info)
+	return resolve(ctx, parent, args.m, info)
 }
 
 // traceDefault resolves a field without a resolver from its parent value,
 // telling the tracer (Config.TraceDefaultFields).
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
-	info := ResolveInfo{fp: fp, op: e.op, vars: e.cond.Vars, idx: exec.IndexesOf(e.path)}
-	ctx := e.tracer.StartField(e.ctx, info)
+	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: exec.IndexesOf(e.path)}
+	ctx := e.tracer.StartField(e.ctx, ResolveInfo{info})
 	v, err := fp.info.Read.Read(&ctx, parent)
-	e.tracer.EndField(ctx, info, err)
+	e.tracer.EndField(ctx, ResolveInfo{info}, err)
 	return v, err
 }

@@ -1,5 +1,7 @@
 package graphql
 
+import "github.com/gqlkit/gqlkit/graphql/internal/schema"
+
 // This file holds NewSchema's checks of the abstract types, those of
 // graphql-js's validateSchema: an object or interface has every field of
 // each interface it implements, with a type that is the same or a subtype
@@ -86,18 +88,18 @@ func (b *builder) checkFieldsOf(kind string, t NamedType, it *Interface) {
 			}
 			continue
 		}
-		if !b.s.isSubtype(got.Type, want.Type) {
+		if !b.s.isSubtype(defOf(got.Type), defOf(want.Type)) {
 			b.errorf("graphql: field %s is of type %s, which does not fit %s of type %s (the same type, a non-null of it, or for an interface or union one of its possible types)",
-				got.Coord, typeString(got.Type), want.Coord, typeString(want.Type))
+				got.Coord, typeString(defOf(got.Type)), want.Coord, typeString(defOf(want.Type)))
 		}
 		for _, wa := range want.Args {
 			ga := argNamed(got.Args, wa.Name)
 			switch {
 			case ga == nil:
 				b.errorf("graphql: field %s has no argument %s, which %s has", got.Coord, wa.Name, want.Coord)
-			case !sameType(ga.Type, wa.Type):
+			case !sameType(defOf(ga.Type), defOf(wa.Type)):
 				b.errorf("graphql: argument %s(%s:) is of type %s, but %s(%s:) is of type %s; an implementing field's argument has the interface's type",
-					got.Coord, ga.Name, typeString(ga.Type), want.Coord, wa.Name, typeString(wa.Type))
+					got.Coord, ga.Name, typeString(defOf(ga.Type)), want.Coord, wa.Name, typeString(defOf(wa.Type)))
 			}
 		}
 		for _, ga := range got.Args {
@@ -131,8 +133,7 @@ func argNamed(args []*argInfo, name string) *argInfo {
 // isRequired reports whether a is a required argument: non-null without a
 // default.
 func isRequired(a *argInfo) bool {
-	_, nonNull := a.Type.(*NonNull)
-	return nonNull && !a.HasDefault
+	return a.Type.Kind == schema.KindNonNull && !a.HasDefault
 }
 
 // checkUnion checks the members of union u.

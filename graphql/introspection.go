@@ -182,7 +182,7 @@ func (s *Schema) introPossibleTypes(r typeRef) any {
 	}
 	out := make([]typeRef, len(info.Possible))
 	for i, o := range info.Possible {
-		out[i] = typeRef{o.obj}
+		out[i] = typeRef{objectDef(o)}
 	}
 	return out
 }

@@ -63,19 +63,19 @@ func (it *introspectionTypes) newSchemaObject(s *Schema) *Object {
 						return out, nil
 					}},
 				{Name: "queryType", Type: NewNonNull(it.typ), Description: "The type that query operations will be rooted at.",
-					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return typeRef{s.query.obj}, nil }},
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return typeRef{objectDef(s.query)}, nil }},
 				{Name: "mutationType", Type: it.typ, Description: "If this server supports mutation, the type that mutation operations will be rooted at.",
 					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
 						if s.mutation == nil {
 							return nil, nil
 						}
-						return typeRef{s.mutation.obj}, nil
+						return typeRef{objectDef(s.mutation)}, nil
 					}},
 				{Name: "subscriptionType", Type: it.typ, Description: "If this server support subscription, the type that subscription operations will be rooted at.",
 					Resolve: always(nil)},
 				{Name: "directives", Type: NewNonNull(NewList(NewNonNull(it.directive))), Description: "A list of all directives supported by this server.",
 					Args:    []Argument{{Name: "includeDeprecated", Type: NewNonNull(Boolean), Default: false}},
-					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return specifiedDirectives(), nil }},
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return s.specifiedDirectives(), nil }},
 			}
 		})}
 }
@@ -112,7 +112,7 @@ func (it *introspectionTypes) newFieldObject() *Object {
 				{Name: "description", Type: String, Resolve: resolveOn(func(f *fieldInfo) any { return nullIfEmpty(f.Desc) })},
 				{Name: "args", Type: NewNonNull(NewList(NewNonNull(it.inputValue))), Args: includeDeprecatedArgs(),
 					Resolve: resolveListOn(func(f *fieldInfo, withDeprecated bool) any { return filterArgs(f.Args, withDeprecated) })},
-				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(f *fieldInfo) any { return typeRef{f.Type} })},
+				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(f *fieldInfo) any { return typeRef{defOf(f.Type)} })},
 			}, deprecationFields(func(f *fieldInfo) string { return f.Depr })...)
 		})}
 }
@@ -126,7 +126,7 @@ func (it *introspectionTypes) newInputValueObject() *Object {
 			return append(Fields{
 				{Name: "name", Type: NewNonNull(String), Resolve: resolveOn(func(a *argInfo) any { return a.Name })},
 				{Name: "description", Type: String, Resolve: resolveOn(func(a *argInfo) any { return nullIfEmpty(a.Desc) })},
-				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(a *argInfo) any { return typeRef{a.Type} })},
+				{Name: "type", Type: NewNonNull(it.typ), Resolve: resolveOn(func(a *argInfo) any { return typeRef{defOf(a.Type)} })},
 				{Name: "defaultValue", Type: String, Description: "A GraphQL-formatted string representing the default value for this input value.",
 					Resolve: resolveOn(func(a *argInfo) any {
 						if a.DefaultAST == nil {

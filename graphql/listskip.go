@@ -1,6 +1,10 @@
 package graphql
 
-import "reflect"
+import (
+	"reflect"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
+)
 
 // This file keeps a list's batch levels and found objects in step with its
 // values when completion stops the list early. Before a list of objects
@@ -16,32 +20,30 @@ import "reflect"
 
 // skipItems passes over the objects that items from..len-1 of v, the
 // value of list type x of field fp, hold: completion stopped before them.
-func (e *executor) skipItems(fp *fieldPlan, x *List, v reflect.Value, from int) {
+func (e *executor) skipItems(fp *fieldPlan, x *schema.Type, v reflect.Value, from int) {
 	for i := from; i < v.Len(); i++ {
-		e.skipValue(fp, x.OfType, v.Index(i))
+		e.skipValue(fp, x.Of, v.Index(i))
 	}
 }
 
 // skipValue passes over the objects v, a value of type t of field fp,
 // holds, in the order gatherObjects gathered them.
-func (e *executor) skipValue(fp *fieldPlan, t Type, v reflect.Value) {
-	if nn, ok := t.(*NonNull); ok {
-		t = nn.OfType
-	}
+func (e *executor) skipValue(fp *fieldPlan, t *schema.Type, v reflect.Value) {
+	t = t.Nullable()
 	dv, null := deref(v)
 	if null {
 		return
 	}
-	switch x := t.(type) {
-	case *List:
+	switch t.Kind {
+	case schema.KindList:
 		if dv.Kind() == reflect.Slice || dv.Kind() == reflect.Array {
-			e.skipItems(fp, x, dv, 0)
+			e.skipItems(fp, t, dv, 0)
 		}
-	case *Object:
+	case schema.KindObject:
 		if sp := fp.childPlan(&e.cond, &e.dynPlans); sp != nil && sp.batched {
 			e.skipLevelItem(fp, sp)
 		}
-	case *Interface, *Union:
+	case schema.KindInterface, schema.KindUnion:
 		pre := &e.resolved
 		if pre.fp != fp || pre.next >= len(pre.objs) {
 			return

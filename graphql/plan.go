@@ -11,6 +11,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
@@ -68,7 +69,7 @@ type fieldPlan struct {
 	// ParseValue). argNodes are the operation's own (see literalcopies.go).
 	dynArgs bool
 	info    *fieldInfo
-	typ     Type
+	typ     *schema.Type
 	occ     []*plan.Occurrence
 
 	args     Args
@@ -360,14 +361,13 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		}
 		switch {
 		case first.Name == "__typename":
-			fp.kind, fp.typ = kindTypename, NewNonNull(String)
+			fp.kind, fp.typ = kindTypename, c.p.s.typename
 			continue
 		case first.Name == "__schema" && c.obj == c.p.s.query:
-			fp.kind, fp.typ = kindSchema, NewNonNull(c.p.s.schemaObj.obj)
+			fp.kind, fp.typ = kindSchema, c.p.s.schemaField.Type
 		case first.Name == "__type" && c.obj == c.p.s.query:
-			fp.kind, fp.typ = kindType, c.p.s.typeObj.obj
-			fp.info = &fieldInfo{Name: "__type", Type: fp.typ, Coord: "Query.__type",
-				Args: []*argInfo{{Name: "name", Type: NewNonNull(String)}}}
+			fp.kind, fp.info = kindType, c.p.s.typeField
+			fp.typ = fp.info.Type
 		default:
 			fp.info = c.obj.ByName[first.Name]
 			if fp.info == nil {
@@ -383,7 +383,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			}
 		}
 		fp.lists = listDepth(fp.typ)
-		if obj := c.p.objectOf(fp.typ); obj != nil && fp.lists > 0 && (obj.Batched || fp.dynamic) {
+		if obj := objectOf(fp.typ); obj != nil && fp.lists > 0 && (obj.Batched || fp.dynamic) {
 			// Batched fields of their own; or, for a conditional field,
 			// perhaps batched fields read ahead (each execution's plan
 			// tells: completeBatchedList). Other fields are set below,
@@ -411,7 +411,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			}
 		}
 		if !fp.dynamic {
-			if obj := c.p.objectOf(fp.typ); obj != nil {
+			if obj := objectOf(fp.typ); obj != nil {
 				var one [1]*ast.Field // plan keeps none of them
 				fields := one[:]
 				if len(fp.occ) > 1 {
@@ -442,14 +442,11 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 }
 
 // listDepth counts the list wrappers of t.
-func listDepth(t Type) uint8 {
-	n := uint8(0)
-	walkType(t, func(wrapper Type) {
-		if _, isList := wrapper.(*List); isList {
-			n++
-		}
-	})
-	return n
+func listDepth(t *schema.Type) uint8 {
+	if t == nil {
+		return 0
+	}
+	return uint8(t.Lists())
 }
 
 // parentField returns the field whose sub-selection fp belongs to, nil
@@ -461,11 +458,13 @@ func (fp *fieldPlan) parentField() *fieldPlan {
 	return fp.owner.parent
 }
 
-func (p *planner) objectOf(t Type) *objectInfo {
-	if o, ok := namedOf(t).(*Object); ok {
-		return p.s.objects[o]
+// objectOf returns the object inside t's lists and non-nulls, nil when t
+// is nil or of another kind.
+func objectOf(t *schema.Type) *objectInfo {
+	if t == nil {
+		return nil
 	}
-	return nil
+	return t.Named().Object
 }
 
 func argsUseVariables(args ast.ArgumentList) bool {
@@ -476,3 +475,9 @@ func argsUseVariables(args ast.ArgumentList) bool {
 	}
 	return false
 }
+
+// Schema returns the schema's field fp plans (for the resolver's Info).
+func (fp *fieldPlan) Schema() *fieldInfo { return fp.info }
+
+// ResponseKey returns the field's alias, or its name.
+func (fp *fieldPlan) ResponseKey() string { return fp.key }

@@ -64,11 +64,10 @@ func (p *planner) conditionMatches(cond string, obj *objectInfo) bool {
 // interface or a union: its abstractChild, and whether its lists gather
 // objects with batched fields.
 func (p *planner) abstractField(fp *fieldPlan) {
-	nt := namedOf(fp.typ)
-	if nt == nil {
+	if fp.typ == nil {
 		return
 	}
-	ai := p.s.abstracts[nt]
+	ai := fp.typ.Named().Abstract
 	if ai == nil {
 		return
 	}

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -14,63 +14,64 @@ import (
 // describes the same field, after the resolver has returned, so a batch
 // loader may keep it. [ResolveInfo.ParentType] and [ResolveInfo.ReturnType]
 // are the definitions given to [NewSchema], which must not be changed.
-type ResolveInfo struct {
-	fp   *fieldPlan       // the field's plan, read-only
-	op   *Operation       // read-only
-	vars map[string]any   // the execution's coerced variables, never changed after coercion
-	idx  exec.PathIndexes // the list indexes on the field's path
+type ResolveInfo struct{ in schema.Info }
+
+// plan returns the plan of the field, nil in a zero ResolveInfo.
+func (info ResolveInfo) plan() *fieldPlan {
+	fp, _ := info.in.Field.(*fieldPlan)
+	return fp
 }
 
 // FieldName returns the field's name in the schema (not its alias).
 func (info ResolveInfo) FieldName() string {
-	if info.fp == nil || info.fp.info == nil {
+	if info.plan() == nil || info.plan().info == nil {
 		return ""
 	}
-	return info.fp.info.Name
+	return info.plan().info.Name
 }
 
 // ResponseKey returns the field's alias, or its name when it has none: the
 // key of its value in the response.
 func (info ResolveInfo) ResponseKey() string {
-	if info.fp == nil {
+	if info.plan() == nil {
 		return ""
 	}
-	return info.fp.key
+	return info.plan().key
 }
 
 // ParentType returns the object type the field belongs to.
 func (info ResolveInfo) ParentType() *Object {
-	if info.fp == nil || info.fp.owner == nil {
+	if info.plan() == nil || info.plan().owner == nil {
 		return nil
 	}
-	return info.fp.owner.obj.obj
+	return objectDef(info.plan().owner.obj)
 }
 
 // ReturnType returns the field's declared type.
 func (info ResolveInfo) ReturnType() Type {
-	if info.fp == nil {
+	if info.plan() == nil {
 		return nil
 	}
-	return info.fp.typ
+	return defOf(info.plan().typ)
 }
 
 // Operation returns the operation being executed.
-func (info ResolveInfo) Operation() *Operation { return info.op }
+func (info ResolveInfo) Operation() *Operation { return operationOf(info.in) }
 
 // Variables returns the operation's coerced variables, read-only.
-func (info ResolveInfo) Variables() Args { return Args{m: info.vars} }
+func (info ResolveInfo) Variables() Args { return Args{m: info.in.Vars} }
 
 // Path returns the response path of the field, for example
 // ["posts", 3, "author"].
 func (info ResolveInfo) Path() ast.Path {
-	if info.fp == nil {
+	if info.plan() == nil {
 		return nil
 	}
 	var chain []*fieldPlan // the field and its ancestors, innermost first
-	for fp := info.fp; fp != nil; fp = fp.parentField() {
+	for fp := info.plan(); fp != nil; fp = fp.parentField() {
 		chain = append(chain, fp)
 	}
-	out := make(ast.Path, 0, len(chain)+info.idx.Len())
+	out := make(ast.Path, 0, len(chain)+info.in.Idx.Len())
 	k := 0
 	for i := len(chain) - 1; i >= 0; i-- {
 		out = append(out, ast.PathName(chain[i].key))
@@ -78,8 +79,8 @@ func (info ResolveInfo) Path() ast.Path {
 			break
 		}
 		for range chain[i].lists {
-			if k < info.idx.Len() {
-				out = append(out, ast.PathIndex(info.idx.At(k)))
+			if k < info.in.Idx.Len() {
+				out = append(out, ast.PathIndex(info.in.Idx.At(k)))
 				k++
 			}
 		}
@@ -97,10 +98,10 @@ func (info ResolveInfo) Path() ast.Path {
 // known yet, they are the sub-fields selected for any of its possible
 // objects, in the order of the objects and then of selection.
 func (info ResolveInfo) SelectedFields() []string {
-	c := plan.Conditions{Vars: info.vars}
-	if info.fp != nil && info.fp.abs != nil {
+	c := plan.Conditions{Vars: info.in.Vars}
+	if info.plan() != nil && info.plan().abs != nil {
 		var out []string
-		for _, p := range info.fp.possiblePlans(&c) {
+		for _, p := range info.plan().possiblePlans(&c) {
 			for _, name := range p.selectedNames(&c) {
 				if !slices.Contains(out, name) {
 					out = append(out, name)
@@ -121,12 +122,12 @@ func (info ResolveInfo) SelectedFields() []string {
 // "author.name". Below a field of an interface or union type, a field
 // selected for any of its possible objects counts.
 func (info ResolveInfo) IsSelected(path string) bool {
-	if info.fp == nil {
+	if info.plan() == nil {
 		return false
 	}
-	c := plan.Conditions{Vars: info.vars}
+	c := plan.Conditions{Vars: info.in.Vars}
 	var walked map[walkedPlan]bool
-	return isSelected(info.fp, &c, path, 0, &walked)
+	return isSelected(info.plan(), &c, path, 0, &walked)
 }
 
 // walkedPlan is a plan isSelected has looked in for the rest of the path
@@ -191,8 +192,14 @@ func (fp *fieldPlan) possiblePlans(c *plan.Conditions) []*selectionPlan {
 }
 
 func (info ResolveInfo) childPlan(c *plan.Conditions) *selectionPlan {
-	if info.fp == nil {
+	if info.plan() == nil {
 		return nil
 	}
-	return info.fp.childPlan(c, nil)
+	return info.plan().childPlan(c, nil)
+}
+
+// operationOf returns the operation in, nil in a zero one.
+func operationOf(in schema.Info) *Operation {
+	op, _ := in.Op.(*Operation)
+	return op
 }

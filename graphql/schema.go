@@ -7,9 +7,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
-	"github.com/gqlkit/gqlkit/validate"
 )
 
 // SchemaConfig describes a schema. Query is required; the other fields are
@@ -59,6 +58,12 @@ type Schema struct {
 	// abstracts holds every interface and union, keyed by the *Interface
 	// or *Union (see abstractinfo.go).
 	abstracts map[NamedType]*abstractInfo
+	// nodes holds the compiled node of every named type (typeref.go).
+	nodes map[NamedType]*schema.Type
+	// typename is the type of __typename, String!; schemaField and
+	// typeField are the introspection fields of the query type.
+	typename               *schema.Type
+	schemaField, typeField *fieldInfo
 	// pointerEnums: some enum has pointer internal values (see
 	// executor.enumPointer).
 	pointerEnums bool
@@ -67,78 +72,14 @@ type Schema struct {
 	validator *validation.Validator
 }
 
-type objectInfo struct {
-	obj    *Object
-	Name   string
-	Fields []*fieldInfo
-	ByName map[string]*fieldInfo
-	Intro  bool // an introspection type
-	// Batched: some field has a batch resolver (Field.Batch).
-	Batched bool
-	// IsTypeOf is Object.IsTypeOf: whether a value of an abstract field
-	// is of this object (see ResolveTypeFunc); nil when not given.
-	IsTypeOf func(any) bool
-}
-
-type fieldInfo struct {
-	Name    string
-	Type     Type
-	Args    []*argInfo
-	Resolve ResolveFunc // Field.Resolve wrapped in its middleware
-	// Traced: the field has a resolver of its own (Field.Resolve), so a
-	// Tracer sees it; introspection fields are never Traced.
-	Traced bool
-	// Batch: resolve is a Batch resolver's (Field.Batch), called with
-	// BatchParents and returning a *batchOut.
-	Batch bool
-	Desc  string
-	Depr  string
-	Coord string // "Type.field", for messages
-	// FreshArgs: some argument's type holds a custom scalar, whose values
-	// each execution parses for itself.
-	FreshArgs bool
-	// Read reads the field from its parent's Go value when it has no
-	// resolver, and says how the direct leaf path (directread.go) writes
-	// the field's type.
-	Read exec.FieldReader
-	Cost fieldCost // Field.Cost, checked (see cost.go)
-	// Checked: some argument has rules (Argument.Rules, or
-	// InputField.Rules inside it), which run before the resolver.
-	Checked bool
-	Public  bool // Field.Public
-}
-
-type argInfo struct {
-	Owner      string // for messages about its default
-	Name       string
-	Type        Type
-	HasDefault bool
-	Default        any        // coerced internal value
-	DefaultAST     *ast.Value // the default as a literal, nested defaults filled in
-	// Fresh: the type holds a custom scalar, so the default is parsed
-	// again from defAST for every use (see Schema.defaultOf).
-	Fresh bool
-	Desc  string
-	Depr  string
-	Rules []validate.Rule
-	// Checked: rules apply to the value, or to input fields inside it.
-	Checked bool
-}
-
-type inputInfo struct {
-	Fields []*argInfo
-	ByName map[string]*argInfo
-	// Checked: some field, here or in an input object inside, has rules.
-	Checked bool
-}
-
-type enumInfo struct {
-	ByName  map[string]any
-	ByValue map[any]string
-	// Pointers: some internal value is a pointer, which results are
-	// matched against before it is followed.
-	Pointers bool
-}
+// The compiled schema the engine runs (see package internal/schema).
+type (
+	objectInfo = schema.Object
+	fieldInfo  = schema.Field
+	argInfo    = schema.Arg
+	inputInfo  = schema.Input
+	enumInfo   = schema.Enum
+)
 
 // NewSchema builds and checks a schema. Every problem found in the
 // definitions is reported (joined with [errors.Join]); NewSchema never
@@ -227,6 +168,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		inputs:      map[*InputObject]*inputInfo{},
 		enums:       map[*Enum]*enumInfo{},
 		abstracts:   map[NamedType]*abstractInfo{},
+		nodes:       map[NamedType]*schema.Type{},
 	}
 	b.s, b.cfg = s, cfg
 	if cfg.Query == nil {
@@ -261,20 +203,29 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	// Compile every type.
 	for _, t := range s.types {
 		s.named[t.TypeName()] = t
+		node := s.newNode(t)
+		s.nodes[t] = node
 		switch x := t.(type) {
 		case *Enum:
 			s.enums[x] = b.compileEnum(x)
 			s.pointerEnums = s.pointerEnums || s.enums[x].Pointers
+			node.Enum = s.enums[x]
 		case *InputObject:
 			s.inputs[x] = &inputInfo{ByName: map[string]*argInfo{}}
+			node.Input = s.inputs[x]
 		case *Object:
-			s.objects[x] = &objectInfo{obj: x, Name: x.Name, ByName: map[string]*fieldInfo{}, Intro: isIntrospectionName(x.Name),
+			s.objects[x] = &objectInfo{Type: node, Name: x.Name, ByName: map[string]*fieldInfo{}, Intro: isIntrospectionName(x.Name),
 				IsTypeOf: x.IsTypeOf}
+			node.Object = s.objects[x]
 		case *Interface, *Union:
-			s.abstracts[x] = newAbstractInfo(x)
+			s.abstracts[x] = newAbstractInfo(x, node)
+			node.Abstract = s.abstracts[x]
 		case *Scalar:
 			b.checkScalar(x)
 		}
+	}
+	if str := s.nodes[String]; str != nil {
+		s.typename = &schema.Type{Kind: schema.KindNonNull, Of: str, Def: NewNonNull(String)}
 	}
 	// Input fields and arguments need every enum and input object compiled
 	// (their defaults are coerced), so they come second.
@@ -313,6 +264,9 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	}
 	s.schemaObj = s.objects[intro.schema]
 	s.typeObj = s.objects[intro.typ]
+	s.schemaField = &fieldInfo{Name: "__schema", Type: s.ref(NewNonNull(intro.schema)), Coord: "Query.__schema"}
+	s.typeField = &fieldInfo{Name: "__type", Type: s.typeObj.Type, Coord: "Query.__type",
+		Args: []*argInfo{{Name: "name", Type: s.ref(NewNonNull(String))}}}
 
 	astSchema, err := s.buildAST()
 	if err != nil {

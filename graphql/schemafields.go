@@ -38,13 +38,13 @@ func (b *builder) compileObject(o *Object) {
 				typed = &typedField{obj: o, sig: sig, dec: dec}
 			}
 		}
-		fi := &fieldInfo{Name: f.Name, Type: f.Type, Resolve: f.Resolve, Traced: f.Resolve != nil && !info.Intro, Batch: batch,
+		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Resolve: adapt(f.Resolve), Traced: f.Resolve != nil && !info.Intro, Batch: batch,
 			Desc: f.Description, Depr: f.DeprecationReason, Coord: coord, Public: f.Public}
 		fi.Read.Name = f.Name
 		fi.Read.Leaf, fi.Read.NonNull = leafOf(f.Type)
 		b.compileArgs(fi, f.Args)
 		if !info.Intro {
-			fi.Resolve = b.withMiddleware(coord, fi, f)
+			fi.Resolve = adapt(b.withMiddleware(coord, fi, f))
 		}
 		b.compileCost(fi, f)
 		if typed != nil {

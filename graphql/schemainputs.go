@@ -3,6 +3,7 @@ package graphql
 import (
 	"reflect"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/validate"
 )
 
@@ -78,8 +79,8 @@ func isOutputType(t Type) bool {
 }
 
 func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string, rules []validate.Rule) *argInfo {
-	a := &argInfo{Name: name, Type: t, Desc: describeRules(desc, t, rules), Depr: depr, Rules: rules}
-	if namedOf(t) == nil {
+	a := &argInfo{Name: name, Type: b.s.ref(t), Desc: describeRules(desc, t, rules), Depr: depr, Rules: rules}
+	if namedOf(t) == nil || a.Type == nil {
 		return nil // reported when the types were collected
 	}
 	if !validName(name) || isIntrospectionName(name) {
@@ -111,7 +112,7 @@ func (b *builder) inputDefaults(o *InputObject) {
 	b.state[o] = defaultsCoercing
 	info := b.s.inputs[o]
 	for _, f := range info.Fields {
-		if inner, ok := namedOf(f.Type).(*InputObject); ok {
+		if inner, ok := namedOf(defOf(f.Type)).(*InputObject); ok {
 			b.inputDefaults(inner)
 		}
 	}
@@ -129,17 +130,17 @@ func (b *builder) coerceDefault(a *argInfo) {
 		return
 	}
 	delete(b.pending, a)
-	if inner, ok := namedOf(a.Type).(*InputObject); ok {
+	if inner, ok := namedOf(defOf(a.Type)).(*InputObject); ok {
 		b.inputDefaults(inner)
 	}
-	owner, name, t := a.Owner, a.Name, a.Type
+	owner, name, t := a.Owner, a.Name, defOf(a.Type)
 	{
 		lit, err := b.s.astFromValue(def, t)
 		if err != nil {
 			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
 			return
 		}
-		coerced, err := b.s.valueFromAST(lit, t, nil)
+		coerced, err := b.s.valueFromAST(lit, a.Type, nil)
 		if err != nil {
 			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
 			return
@@ -151,25 +152,25 @@ func (b *builder) coerceDefault(a *argInfo) {
 			lit = canonical
 		}
 		a.HasDefault, a.Default, a.DefaultAST = true, coerced, lit
-		a.Fresh = b.s.holdsCustomScalar(t)
+		a.Fresh = b.s.holdsCustomScalar(a.Type)
 	}
 }
 
 // holdsCustomScalar reports whether a value of input type t can hold a
 // custom scalar value, through lists and input objects (each visited once).
-func (s *Schema) holdsCustomScalar(t Type) bool {
-	seen := map[*InputObject]bool{}
-	var holds func(t Type) bool
-	holds = func(t Type) bool {
-		switch x := namedOf(t).(type) {
-		case *Scalar:
-			return true
-		case *InputObject:
-			if seen[x] || s.inputs[x] == nil {
-				return false // nil: a clash of names, which NewSchema reports
+func (s *Schema) holdsCustomScalar(t *schema.Type) bool {
+	seen := map[*inputInfo]bool{}
+	var holds func(t *schema.Type) bool
+	holds = func(t *schema.Type) bool {
+		switch n := t.Named(); n.Kind {
+		case schema.KindScalar:
+			return n.Builtin == 0
+		case schema.KindInputObject:
+			if seen[n.Input] {
+				return false
 			}
-			seen[x] = true
-			for _, f := range s.inputs[x].Fields {
+			seen[n.Input] = true
+			for _, f := range n.Input.Fields {
 				if holds(f.Type) {
 					return true
 				}

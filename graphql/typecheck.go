@@ -68,7 +68,7 @@ func (b *builder) checkTyped() {
 		inputs: map[inputGoType]bool{}, enums: map[*Enum]reflect.Type{}}
 	for _, tf := range b.typed {
 		c.args(tf)
-		c.output(tf.field.Coord, "the resolver returns "+tf.sig.result.String(), tf.sig.result, tf.field.Type)
+		c.output(tf.field.Coord, "the resolver returns "+tf.sig.result.String(), tf.sig.result, defOf(tf.field.Type))
 	}
 	// Follow the fields read from known Go types, learning the Go types
 	// of the objects they lead to.
@@ -137,7 +137,7 @@ func (c *typeChecker) readFields(og objectGoType) {
 			c.errorf("graphql: %s: %s (the values of %s from %s) has no field or method %q for it to read", fi.Coord, t, og.obj.Name, c.where(og), fi.Name)
 			continue
 		}
-		c.output(fi.Coord, source, rt, fi.Type)
+		c.output(fi.Coord, source, rt, defOf(fi.Type))
 	}
 }
 
@@ -330,7 +330,7 @@ func (c *typeChecker) args(tf typedField) {
 			c.errorf("graphql: %s: field %s of the resolver's args type %s stands for the argument %q, which the field does not have (%s)", coord, f.goName, d.typ, f.name, oneOf("arguments", names))
 			continue
 		}
-		c.input(coord, fmt.Sprintf("argument %q", a.Name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, a.Type)
+		c.input(coord, fmt.Sprintf("argument %q", a.Name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, defOf(a.Type))
 	}
 }
 
@@ -446,6 +446,6 @@ func (c *typeChecker) inputObject(coord string, o *InputObject, d *decoder) {
 			c.errorf("graphql: %s: field %s of %s stands for the input field %q, which input object %s does not have (%s)", coord, f.goName, d.typ, f.name, o.Name, oneOf("fields", names))
 			continue
 		}
-		c.input(coord, fmt.Sprintf("input field %s.%s", o.Name, f.name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, in.Type)
+		c.input(coord, fmt.Sprintf("input field %s.%s", o.Name, f.name), fmt.Sprintf("field %s of %s", f.goName, d.typ), f.dec, defOf(in.Type))
 	}
 }

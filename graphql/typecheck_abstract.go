@@ -52,7 +52,7 @@ func (c *typeChecker) learnAbstracts() {
 		exact := map[reflect.Type]*objectInfo{}
 		paired := map[reflect.Type]*objectInfo{}
 		for _, o := range info.Possible {
-			for _, v := range c.values[o.obj] {
+			for _, v := range c.values[objectDef(o)] {
 				if v.typ.Kind() == reflect.Map {
 					continue
 				}
@@ -118,7 +118,7 @@ func (c *typeChecker) checkAbstractOutput(out abstractOutput) {
 func (c *typeChecker) objectsOf(info *abstractInfo, t reflect.Type) []string {
 	var names []string
 	for _, o := range info.Possible {
-		for _, v := range c.values[o.obj] {
+		for _, v := range c.values[objectDef(o)] {
 			if v.typ == t || v.typ.Kind() == reflect.Pointer && v.typ.Elem() == t || t.Kind() == reflect.Pointer && t.Elem() == v.typ {
 				names = append(names, o.Name)
 				break

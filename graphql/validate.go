@@ -74,7 +74,7 @@ func (s *Schema) checkScalarLiteral(name string, v *ast.Value) error {
 	if sc == nil {
 		return nil
 	}
-	_, err := s.parseScalarLiteral(sc, v, nil)
+	_, err := s.parseScalarLiteral(s.nodes[sc], v, nil)
 	if err == nil {
 		return nil
 	}

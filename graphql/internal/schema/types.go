@@ -218,18 +218,13 @@ type Info struct {
 	Idx   exec.PathIndexes
 }
 
-// Selection is a planned field, as a resolver's Info sees it.
+// Selection is a planned field, as a resolver's Info holds it; the
+// planner's field plans are the only ones.
 type Selection interface {
 	// Schema returns the schema's field.
 	Schema() *Field
-	// ParentObject returns the object the field was planned on.
-	ParentObject() *Object
 	// ResponseKey returns the field's alias, or its name.
 	ResponseKey() string
-	// ReturnType returns the field's type.
-	ReturnType() *Type
-	// Path returns the field's response path with the list indexes idx.
-	Path(idx exec.PathIndexes) ast.Path
 }
 
 // BatchOut is what a bound batch resolver returns through the middleware:
@@ -263,3 +258,23 @@ type Abstract struct {
 
 // IsIntrospectionName reports whether name starts with "__".
 func IsIntrospectionName(name string) bool { return strings.HasPrefix(name, "__") && len(name) > 1 }
+
+// IndexOf returns the index of o among a's possible objects, -1 if it is
+// not one.
+func (a *Abstract) IndexOf(o *Object) int {
+	for i, p := range a.Possible {
+		if p == o {
+			return i
+		}
+	}
+	return -1
+}
+
+// IsInput reports whether t may be the type of an argument or a variable.
+func (t *Type) IsInput() bool {
+	switch t.Named().Kind {
+	case KindScalar, KindEnum, KindInputObject:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,86 @@
+package graphql
+
+import (
+	"context"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
+)
+
+// This file compiles type references: each named type becomes one
+// schema.Type that every reference to it shares, and each list or
+// non-null around it a schema.Type of its own, so that the engine walks
+// types without asking what Go type a definition is.
+
+// newNode makes the compiled node of named type t, with the part of its
+// kind (filled in as its type is compiled).
+func (s *Schema) newNode(t NamedType) *schema.Type {
+	n := &schema.Type{Name: t.TypeName(), Def: t}
+	switch x := t.(type) {
+	case BuiltinScalar:
+		n.Kind, n.Builtin = schema.KindScalar, scalar.Kind(x)
+	case *Scalar:
+		n.Kind = schema.KindScalar
+		n.Scalar = &schema.Scalar{Serialize: x.Serialize, ParseValue: x.ParseValue, ParseLiteral: x.ParseLiteral}
+	case *Enum:
+		n.Kind = schema.KindEnum
+	case *InputObject:
+		n.Kind = schema.KindInputObject
+	case *Object:
+		n.Kind = schema.KindObject
+	case *Interface:
+		n.Kind = schema.KindInterface
+	case *Union:
+		n.Kind = schema.KindUnion
+	}
+	return n
+}
+
+// ref returns the compiled reference of t, nil when t is not well formed
+// (a nil type or wrapper, more than maxTypeWrappers wrappers) or names a
+// type the schema does not hold: reported when the types were collected.
+func (s *Schema) ref(t Type) *schema.Type {
+	var wrappers []Type // outermost first
+	inner, ok := walkType(t, func(w Type) { wrappers = append(wrappers, w) })
+	nt, named := inner.(NamedType)
+	if !ok || !named || isNilType(nt) {
+		return nil
+	}
+	out := s.nodes[nt]
+	if out == nil {
+		return nil
+	}
+	for i := len(wrappers) - 1; i >= 0; i-- {
+		kind := schema.KindNonNull
+		if _, isList := wrappers[i].(*List); isList {
+			kind = schema.KindList
+		}
+		out = &schema.Type{Kind: kind, Of: out, Def: wrappers[i]}
+	}
+	return out
+}
+
+// defOf returns the definition t was compiled from.
+func defOf(t *schema.Type) Type {
+	if t == nil {
+		return nil
+	}
+	d, _ := t.Def.(Type)
+	return d
+}
+
+// objectDef returns the *Object o was compiled from.
+func objectDef(o *objectInfo) *Object {
+	d, _ := o.Type.Def.(*Object)
+	return d
+}
+
+// adapt makes r the resolver the engine calls, nil when r is nil.
+func adapt(r ResolveFunc) schema.Resolver {
+	if r == nil {
+		return nil
+	}
+	return func(ctx context.Context, parent any, args map[string]any, info schema.Info) (any, error) {
+		return r(ctx, parent, Args{m: args}, ResolveInfo{info})
+	}
+}
