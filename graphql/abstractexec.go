@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
@@ -138,7 +138,7 @@ func mapTypename(v reflect.Value, value any) (string, bool) {
 func callResolveType(ctx context.Context, resolve ResolveTypeFunc, value any) (name string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			name, err = "", exec.Recovered(r)
+			name, err = "", fault.Recovered(r)
 		}
 	}()
 	return resolve(ctx, value)
@@ -148,7 +148,7 @@ func callResolveType(ctx context.Context, resolve ResolveTypeFunc, value any) (n
 func callIsTypeOf(isTypeOf func(any) bool, value any) (is bool, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			is, err = false, exec.Recovered(r)
+			is, err = false, fault.Recovered(r)
 		}
 	}()
 	return isTypeOf(value), nil
@@ -164,9 +164,9 @@ type resolveTypeError struct {
 
 func (e *resolveTypeError) Error() string {
 	if e.object != "" {
-		return fmt.Sprintf("graphql: IsTypeOf of %q, for abstract type %q at field %q: %s", e.object, e.abstract, e.coord, exec.ErrorText(e.err))
+		return fmt.Sprintf("graphql: IsTypeOf of %q, for abstract type %q at field %q: %s", e.object, e.abstract, e.coord, fault.ErrorText(e.err))
 	}
-	return fmt.Sprintf("graphql: ResolveType of %q at field %q: %s", e.abstract, e.coord, exec.ErrorText(e.err))
+	return fmt.Sprintf("graphql: ResolveType of %q at field %q: %s", e.abstract, e.coord, fault.ErrorText(e.err))
 }
 
 func fieldCoord(fp *fieldPlan) string {

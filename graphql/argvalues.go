@@ -7,7 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlkit/gqlkit/errcode"
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
@@ -71,7 +71,7 @@ func parserMessage(err error) (string, map[string]any) {
 	if ge := graphQLError(err); ge != nil {
 		return ge.Message, ge.Extensions
 	}
-	return exec.ErrorText(err), nil
+	return fault.ErrorText(err), nil
 }
 
 func (e *argumentError) Error() string { return e.msg }

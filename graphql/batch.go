@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
@@ -121,7 +121,7 @@ func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 		rs, err := fn(ctx, ps, a)
 		var items ItemErrors
 		if err != nil {
-			err = exec.BoundedError(err)
+			err = fault.BoundedError(err)
 		}
 		if err != nil && !errors.As(err, &items) {
 			return nil, err

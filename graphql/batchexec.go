@@ -5,7 +5,8 @@ import (
 	"errors"
 	"reflect"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
@@ -287,7 +288,7 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 			ps[i] = p.Interface()
 		}
 	}
-	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: exec.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil {
@@ -301,7 +302,7 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
 			return nil, errTimedOut
 		}
-		return nil, exec.BoundedError(err)
+		return nil, fault.BoundedError(err)
 	}
 	out, ok := res.(*batchOut)
 	if !ok || out == nil || out.Vals.Len() != len(parents) {
@@ -332,7 +333,7 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 			if fp.kind == kindBatchPath {
 				return reflect.Value{}, bf.errs[it.idx]
 			}
-			err := exec.BoundedError(bf.errs[it.idx])
+			err := fault.BoundedError(bf.errs[it.idx])
 			if ctx := e.ctx; ctx.Err() != nil && context.Cause(ctx) == errTimeout {
 				err = errTimedOut
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
@@ -208,7 +208,7 @@ func (s *Schema) coerceInput(v any, t *schema.Type, path []any, st *coercion) an
 				// A GraphQL error speaks for itself, as in graphql-js.
 				ie.msg, ie.ext = ge.Message, ge.Extensions
 			default:
-				ie.msg = fmt.Sprintf("Expected type %q. %s", t.Name, exec.ErrorText(err))
+				ie.msg = fmt.Sprintf("Expected type %q. %s", t.Name, fault.ErrorText(err))
 			}
 			st.errs = append(st.errs, ie)
 			return nil
@@ -228,12 +228,12 @@ func (s *Schema) coerceInput(v any, t *schema.Type, path []any, st *coercion) an
 func (s *Schema) parseScalarValue(sc *schema.Type, v any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, exec.Recovered(r)
+			out, err = nil, fault.Recovered(r)
 		}
 	}()
 	out, err = sc.Scalar.ParseValue(v)
 	if err != nil {
-		return nil, exec.BoundedError(err)
+		return nil, fault.BoundedError(err)
 	}
 	if out == nil {
 		return nil, errNoValue
@@ -388,7 +388,7 @@ func (s *Schema) literalValue(v *ast.Value, t *schema.Type, vars map[string]any,
 func (s *Schema) parseScalarLiteral(sc *schema.Type, v *ast.Value, vars map[string]any) (out any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, exec.Recovered(r)
+			out, err = nil, fault.Recovered(r)
 		}
 	}()
 	if sc.Scalar.ParseLiteral != nil && !syntax.HasVariables(v) {
@@ -397,7 +397,7 @@ func (s *Schema) parseScalarLiteral(sc *schema.Type, v *ast.Value, vars map[stri
 		out, err = sc.Scalar.ParseValue(untypedValue(v, vars))
 	}
 	if err != nil {
-		return nil, exec.BoundedError(err)
+		return nil, fault.BoundedError(err)
 	}
 	if out == nil {
 		return nil, noValueError{fmt.Sprintf("Expected value of type %q, found %s.", sc.Name, v.String())}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -177,7 +177,7 @@ func (e *executor) completeList(fp *fieldPlan, x *schema.Type, v reflect.Value) 
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.path = append(e.path, exec.PathSeg{Index: i})
+		e.path = append(e.path, response.PathSeg{Index: i})
 		ok := e.complete(fp, x.Of, v.Index(i))
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
@@ -219,7 +219,7 @@ func (e *executor) completeBuiltin(fp *fieldPlan, kind scalar.Kind, v reflect.Va
 func (e *executor) serializeCustom(sc *schema.Type, v reflect.Value) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = exec.Recovered(r)
+			err = fault.Recovered(r)
 		}
 	}()
 	if !v.CanInterface() {
@@ -228,7 +228,7 @@ func (e *executor) serializeCustom(sc *schema.Type, v reflect.Value) (err error)
 	in := v.Interface()
 	out, err := sc.Scalar.Serialize(in)
 	if err != nil {
-		return exec.BoundedError(err)
+		return fault.BoundedError(err)
 	}
 	if out == nil || out == Null {
 		// graphql-js: a serializer must give a value; null is the field's

@@ -8,7 +8,7 @@ import (
 	"unicode"
 	"unsafe"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/access"
 )
 
 // A decoder is the plan for writing coerced input values (see [Args]) into
@@ -124,7 +124,7 @@ func (ds decoders) of(t reflect.Type) *decoder {
 func (ds decoders) structFields(d *decoder, t reflect.Type, base uintptr, prefix string) {
 	for i := range t.NumField() {
 		f := t.Field(i)
-		name, hidden, hasTag := exec.TagName(f)
+		name, hidden, hasTag := access.TagName(f)
 		if hidden {
 			continue
 		}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"reflect"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/access"
 )
 
 // defaultResolver is the default resolution of fi as a ResolveFunc, for
@@ -32,6 +32,6 @@ type accessor struct {
 
 func newAccessor(name string, t reflect.Type) accessor {
 	var a accessor
-	a.method, a.index, a.derefPtr = exec.Lookup(name, t)
+	a.method, a.index, a.derefPtr = access.Lookup(name, t)
 	return a
 }

@@ -43,7 +43,8 @@ func TestStageDependencies(t *testing.T) {
 		"sdl":      0, // the schema printed as SDL
 		"plan":     1, // what planning reads of a document
 		"scalar":   1, // the built-in scalars, read and written
-		"exec":     2, // what execution reads of Go values
+		"fault":    1, // what user code's panics and errors become
+		"access":   2, // what execution reads of Go values
 		"schema":   3, // the schema compiled for the engine
 	}
 	for pkg, imports := range testenv.Imports(t, "./internal/...") {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/access"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
@@ -22,7 +22,7 @@ import (
 
 // leafOf returns how t is written by the direct path, and whether a list
 // type is non-null (a nil slice is then [], not null).
-func leafOf(t Type) (exec.Leaf, bool) {
+func leafOf(t Type) (access.Leaf, bool) {
 	nonNull := false
 	if nn, ok := t.(*NonNull); ok {
 		t, nonNull = nn.OfType, true
@@ -33,19 +33,19 @@ func leafOf(t Type) (exec.Leaf, bool) {
 			of = nn.OfType
 		}
 		if k, _ := of.(BuiltinScalar); k == String || k == ID {
-			return exec.LeafStrings, nonNull
+			return access.LeafStrings, nonNull
 		}
-		return exec.LeafNone, false
+		return access.LeafNone, false
 	}
 	switch k, _ := t.(BuiltinScalar); k {
 	case String, ID:
-		return exec.LeafString, false
+		return access.LeafString, false
 	case Int:
-		return exec.LeafInt, false
+		return access.LeafInt, false
 	case Boolean:
-		return exec.LeafBoolean, false
+		return access.LeafBoolean, false
 	}
-	return exec.LeafNone, false
+	return access.LeafNone, false
 }
 
 // The direct reads of a selection plan's fields are kept in the field
@@ -90,10 +90,10 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 	state := directNone
 	for _, fp := range sp.fields {
 		fi := fp.info
-		if fp.kind != kindField || fi == nil || fi.Resolve != nil || fi.Read.Leaf == exec.LeafNone || len(fi.Args) > 0 {
+		if fp.kind != kindField || fi == nil || fi.Resolve != nil || fi.Read.Leaf == access.LeafNone || len(fi.Args) > 0 {
 			continue
 		}
-		if a := fi.Read.Accessor(t); a.Direct.Leaf != exec.LeafNone {
+		if a := fi.Read.Accessor(t); a.Direct.Leaf != access.LeafNone {
 			fp.direct, state = a.Direct, directReady
 		}
 	}
@@ -107,11 +107,11 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 // would have returned.
 func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok bool) {
 	fi := fp.info
-	if fi.Read.Leaf == exec.LeafNone || parent.Kind() != reflect.Pointer {
+	if fi.Read.Leaf == access.LeafNone || parent.Kind() != reflect.Pointer {
 		return false, false
 	}
 	a := fi.Read.Last()
-	if a == nil || a.Direct.Leaf == exec.LeafNone || a.Type != parent.Type() {
+	if a == nil || a.Direct.Leaf == access.LeafNone || a.Type != parent.Type() {
 		return false, false
 	}
 	p := parent.UnsafePointer()
@@ -124,17 +124,17 @@ func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok 
 // writeDirect writes the field r reads from the struct at p. handled is
 // false, with nothing written, for an Int out of range (the general path
 // reports it); otherwise ok is what complete would have returned.
-func (e *executor) writeDirect(r *exec.DirectRead, p unsafe.Pointer) (handled, ok bool) {
+func (e *executor) writeDirect(r *access.DirectRead, p unsafe.Pointer) (handled, ok bool) {
 	at := unsafe.Add(p, r.Off)
 	switch r.Leaf {
-	case exec.LeafString:
+	case access.LeafString:
 		s := *(*string)(at)
 		// Measured before it is copied (see completeBuiltin).
 		if end := len(e.buf) + len(s) + 2; end > e.roomEnd && e.outgrown(end) {
 			return true, false
 		}
 		e.buf = response.AppendString(e.buf, s)
-	case exec.LeafInt:
+	case access.LeafInt:
 		var n int64
 		switch r.Size {
 		case 1:
@@ -150,9 +150,9 @@ func (e *executor) writeDirect(r *exec.DirectRead, p unsafe.Pointer) (handled, o
 			return false, false
 		}
 		e.buf = strconv.AppendInt(e.buf, n, 10)
-	case exec.LeafBoolean:
+	case access.LeafBoolean:
 		e.buf = strconv.AppendBool(e.buf, *(*bool)(at))
-	case exec.LeafStrings:
+	case access.LeafStrings:
 		return true, e.directStrings(*(*[]string)(at), r.NonNull)
 	default:
 		return false, false

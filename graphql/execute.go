@@ -8,7 +8,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
@@ -50,7 +51,7 @@ func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
 			e.buf = append(e.buf, ',')
 		}
 		e.buf = append(e.buf, fp.keyJSON...)
-		if base != nil && fp.direct.Leaf != exec.LeafNone {
+		if base != nil && fp.direct.Leaf != access.LeafNone {
 			if handled, ok := e.writeDirect(&fp.direct, base); handled {
 				if !ok {
 					return false
@@ -58,7 +59,7 @@ func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
 				continue
 			}
 		}
-		e.path = append(e.path, exec.PathSeg{Key: fp.key, Index: -1})
+		e.path = append(e.path, response.PathSeg{Key: fp.key, Index: -1})
 		ok := e.execField(sp, fp, parent)
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
@@ -137,7 +138,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: exec.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil && (fp.info.Traced || e.traceAll) {
@@ -152,7 +153,7 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 			// Whatever the resolver says, it ran out of time.
 			return reflect.Value{}, errTimedOut
 		}
-		return reflect.Value{}, exec.BoundedError(err)
+		return reflect.Value{}, fault.BoundedError(err)
 	}
 	return reflect.ValueOf(res), nil
 }
@@ -169,7 +170,7 @@ var errNoPlan = errors.New("graphql: internal error: no plan for the sub-selecti
 func invoke(ctx context.Context, resolve schema.Resolver, parent any, args Args, info schema.Info) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, exec.Recovered(r)
+			res, err = nil, fault.Recovered(r)
 		}
 	}()
 	return resolve(ctx, parent, args.m, info)
@@ -178,7 +179,7 @@ func invoke(ctx context.Context, resolve schema.Resolver, parent any, args Args,
 // traceDefault resolves a field without a resolver from its parent value,
 // telling the tracer (Config.TraceDefaultFields).
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
-	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: exec.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
 	ctx := e.tracer.StartField(e.ctx, ResolveInfo{info})
 	v, err := fp.info.Read.Read(&ctx, parent)
 	e.tracer.EndField(ctx, ResolveInfo{info}, err)

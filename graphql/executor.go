@@ -11,8 +11,9 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
 
 // This file is the state of one execution (an executor, pooled), the
@@ -31,7 +32,7 @@ type executor struct {
 	op       *Operation
 	buf      []byte
 	errs     gqlerror.List
-	path     []exec.PathSeg
+	path     []response.PathSeg
 	cond     plan.Conditions // the variables' @skip/@include, and the first null one
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
@@ -70,7 +71,7 @@ type executor struct {
 }
 
 // executors recycles executors (and their path stacks) between requests.
-var executors = sync.Pool{New: func() any { return &executor{path: make([]exec.PathSeg, 0, 16)} }}
+var executors = sync.Pool{New: func() any { return &executor{path: make([]response.PathSeg, 0, 16)} }}
 
 // release returns e to the pool, keeping its path stack unless it grew
 // large.
@@ -164,7 +165,7 @@ func responseTooLarge(max int) *gqlerror.Error {
 		Err: &errcode.Error{Code: errcode.CodeResponseTooLarge, Message: msg, Err: ErrResponseTooLarge}}
 }
 
-func (e *executor) astPath() ast.Path { return exec.ASTPath(e.path) }
+func (e *executor) astPath() ast.Path { return response.ASTPath(e.path) }
 
 func (e *executor) fieldError(fp *fieldPlan, err error) {
 	if ctxErr := e.ctx.Err(); ctxErr != nil && (err == errTimedOut || errors.Is(err, ctxErr)) {
@@ -196,7 +197,7 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 			ge.Err = given.Err
 		}
 	} else {
-		ge.Message = exec.ErrorText(err)
+		ge.Message = fault.ErrorText(err)
 	}
 	e.errs = append(e.errs, ge)
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
@@ -63,10 +63,10 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 // and had a ValuesOfCorrectType of its own (see
 // validation.Validator.ReferenceValidate). The tests compare Validate with
 // it.
-func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
+func (s *Schema) ReferenceValidate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, bug error) {
 	defer func() {
 		if p := recover(); p != nil {
-			errs, fault = nil, exec.Recovered(p)
+			errs, bug = nil, fault.Recovered(p)
 		}
 	}()
 	return s.validator.ReferenceValidate(doc, validation.Options{DisableIntrospection: opts.DisableIntrospection})

@@ -11,7 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/limits"
 )
@@ -355,7 +355,7 @@ func (op *Operation) execute(ctx, ectx context.Context, p *ExecParams, vars map[
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(), Err: exec.Recovered(r)})
+			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(), Err: fault.Recovered(r)})
 			res, err = Result{Data: append(e.buf[:start], "null"...), Errors: e.errs}, nil
 		}
 		e.release()

@@ -8,7 +8,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/access"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -82,7 +82,7 @@ type fieldPlan struct {
 	abs *abstractChild
 	// direct: the field's direct read from its parent (directread.go), once the
 	// owner's directState is directReady.
-	direct exec.DirectRead
+	direct access.DirectRead
 	locs   []gqlerror.Location
 
 	planner  *planner

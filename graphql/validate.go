@@ -7,7 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
@@ -31,14 +31,14 @@ type ValidateOptions struct {
 // parse). Validation writes into the document: validate a document once,
 // before sharing it, and never concurrently.
 //
-// errs are what the client is told about the document. fault is set, and
+// errs are what the client is told about the document. bug is set, and
 // errs empty, when validation could not be done because of a server bug:
 // a custom scalar's ParseLiteral panicked, or a rule did (an
 // *errcode.PanicError, to answer with a 500).
-func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, fault error) {
+func (s *Schema) Validate(doc *ast.QueryDocument, opts ValidateOptions) (errs gqlerror.List, bug error) {
 	defer func() {
 		if p := recover(); p != nil {
-			errs, fault = nil, exec.Recovered(p)
+			errs, bug = nil, fault.Recovered(p)
 		}
 	}()
 	return s.validator.Validate(doc, validation.Options{DisableIntrospection: opts.DisableIntrospection, MaxErrors: opts.MaxErrors})
@@ -88,5 +88,5 @@ func (s *Schema) checkScalarLiteral(name string, v *ast.Value) error {
 	case graphQLError(err) != nil:
 		return err
 	}
-	return errors.New(exec.ErrorText(err))
+	return errors.New(fault.ErrorText(err))
 }

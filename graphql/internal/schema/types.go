@@ -7,7 +7,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -189,7 +190,7 @@ type Field struct {
 	FreshArgs bool
 	// Read reads the field from its parent's Go value when it has no
 	// resolver, and says how the direct leaf path writes the field's type.
-	Read exec.FieldReader
+	Read access.FieldReader
 	Cost Cost
 	// Checked: some argument has rules, which run before the resolver.
 	Checked bool
@@ -215,7 +216,7 @@ type Info struct {
 	Field Selection      // the field's plan, read-only
 	Op    any            // the *graphql.Operation being executed
 	Vars  map[string]any // the execution's coerced variables, read-only
-	Idx   exec.PathIndexes
+	Idx   response.PathIndexes
 }
 
 // Selection is a planned field, as a resolver's Info holds it; the

@@ -1,4 +1,4 @@
-package exec
+package access
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 )
 
 // An Accessor reads one field from values of one Go type: a struct field,
@@ -153,7 +155,7 @@ func (a *Accessor) setMethod(t reflect.Type, name string) bool {
 func callMethod(ctx *context.Context, a *Accessor, m reflect.Value) (out reflect.Value, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = reflect.Value{}, Recovered(r)
+			out, err = reflect.Value{}, fault.Recovered(r)
 		}
 	}()
 	var res []reflect.Value
@@ -163,7 +165,7 @@ func callMethod(ctx *context.Context, a *Accessor, m reflect.Value) (out reflect
 		res = m.Call(nil)
 	}
 	if a.withErr && !res[1].IsNil() {
-		return reflect.Value{}, BoundedError(res[1].Interface().(error))
+		return reflect.Value{}, fault.BoundedError(res[1].Interface().(error))
 	}
 	return res[0], nil
 }

@@ -1,4 +1,8 @@
-package exec
+// Package fault is what a panic or an error from user code (a resolver, a
+// custom scalar, a method the default resolver calls) becomes once it
+// enters the engine: a panic error with its stack ([Recovered]), and an
+// error whose chain cannot loop ([BoundedError], [ErrorText]).
+package fault
 
 import (
 	"fmt"
@@ -8,11 +12,6 @@ import (
 	"github.com/gqlkit/gqlkit/errcode"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 )
-
-// This file is what a panic or an error from user code (a resolver, a
-// custom scalar, a method the default resolver calls) becomes once it
-// enters the engine: a panic error with its stack, and an error whose
-// chain cannot loop.
 
 // Recovered wraps what recover returned, in a resolver, a custom scalar
 // or the executor, in the kit's one panic error type, with the current

@@ -1,4 +1,4 @@
-package exec
+package response
 
 import "github.com/vektah/gqlparser/v2/ast"
 
