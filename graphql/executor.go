@@ -63,7 +63,7 @@ type executor struct {
 	// objPlans: plans of conditional abstract fields for one object, made
 	// for this execution only (see fieldPlan.objectPlan); resolved: the
 	// objects of the list being completed (abstractexec.go).
-	objPlans map[objectPlanKey]*selectionPlan
+	objPlans map[ObjectPlanKey]*selectionPlan
 	resolved resolvedObjects
 	// belows: the levels below the batched fields of abstract types, by
 	// level and field (abstractexec.go).
@@ -204,8 +204,8 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 
 func (e *executor) nullError(fp *fieldPlan) {
 	coord := ""
-	if fp.info != nil {
-		coord = fp.info.Coord
+	if fp.Info != nil {
+		coord = fp.Info.Coord
 	}
 	e.errs = append(e.errs, &gqlerror.Error{
 		Message:   "Cannot return null for non-nullable field " + coord + ".",
@@ -218,17 +218,17 @@ func (e *executor) nullError(fp *fieldPlan) {
 // the occurrences that count in this execution (graphql-js's field
 // nodes, after @skip and @include).
 func (e *executor) locations(fp *fieldPlan) []gqlerror.Location {
-	if !fp.dynamic {
-		return fp.locs
+	if !fp.Dynamic {
+		return fp.Locs
 	}
 	var out []gqlerror.Location
-	for i, o := range fp.occ {
-		if ok, _ := o.Counts(&e.cond); ok && i < len(fp.locs) {
-			out = append(out, fp.locs[i])
+	for i, o := range fp.Occ {
+		if ok, _ := o.Counts(&e.cond); ok && i < len(fp.Locs) {
+			out = append(out, fp.Locs[i])
 		}
 	}
-	if len(out) == len(fp.locs) {
-		return fp.locs
+	if len(out) == len(fp.Locs) {
+		return fp.Locs
 	}
 	return out
 }

@@ -83,7 +83,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	if p.prep != nil && p.prep.planned > plan.MaxSelections {
 		return nil, gqlerror.List{{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", plan.MaxSelections), Err: ErrInvalidDocument}}
 	}
-	if p.conditional {
+	if p.Conditional {
 		p.keepConditional(op.plan, map[string]bool{}, map[*selectionPlan]bool{}, 0)
 	}
 	// Executions plan with memory of their own; p.prep stays, for the
@@ -103,19 +103,19 @@ func (op *Operation) checkArguments(sp *selectionPlan, depth int, seen map[*sele
 	if sp == nil || depth > 64 {
 		return nil
 	}
-	for _, fp := range sp.fields {
-		if fp.argsErr != nil {
-			return &gqlerror.Error{Message: fp.argsErr.Error(), Locations: fp.locs[:1], Err: ErrInvalidDocument}
+	for _, fp := range sp.Fields {
+		if fp.ArgsErr != nil {
+			return &gqlerror.Error{Message: fp.ArgsErr.Error(), Locations: fp.Locs[:1], Err: ErrInvalidDocument}
 		}
-		if err := op.checkArguments(fp.child, depth+1, seen); err != nil {
+		if err := op.checkArguments(fp.Child, depth+1, seen); err != nil {
 			return err
 		}
-		if fp.abs != nil && !fp.dynamic {
+		if fp.Abs != nil && !fp.Dynamic {
 			if seen == nil {
 				seen = map[*selectionPlan]bool{}
 			}
-			for i := range fp.abs.plans {
-				osp := fp.abs.plans[i].Load()
+			for i := range fp.Abs.Plans {
+				osp := fp.Abs.Plans[i].Load()
 				if seen[osp] {
 					continue
 				}
