@@ -54,7 +54,7 @@ const maxDerefs = 64
 // complete writes v as a value of type t. It returns false when a non-null
 // position received null, so that the caller nulls its own value.
 func (e *executor) complete(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
-	if e.s.pointerEnums && e.enumPointer(t, v) {
+	if e.s.c.PointerEnums && e.enumPointer(t, v) {
 		return true
 	}
 	if t.Kind == schema.KindNonNull {

@@ -63,13 +63,13 @@ func (it *introspectionTypes) newSchemaObject(s *Schema) *Object {
 						return out, nil
 					}},
 				{Name: "queryType", Type: NewNonNull(it.typ), Description: "The type that query operations will be rooted at.",
-					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return typeRef{objectDef(s.query)}, nil }},
+					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) { return typeRef{objectDef(s.c.Query)}, nil }},
 				{Name: "mutationType", Type: it.typ, Description: "If this server supports mutation, the type that mutation operations will be rooted at.",
 					Resolve: func(context.Context, any, Args, ResolveInfo) (any, error) {
-						if s.mutation == nil {
+						if s.c.Mutation == nil {
 							return nil, nil
 						}
-						return typeRef{objectDef(s.mutation)}, nil
+						return typeRef{objectDef(s.c.Mutation)}, nil
 					}},
 				{Name: "subscriptionType", Type: it.typ, Description: "If this server support subscription, the type that subscription operations will be rooted at.",
 					Resolve: always(nil)},

@@ -60,9 +60,9 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	var root *objectInfo
 	switch def.Operation {
 	case ast.Query:
-		root = s.query
+		root = s.c.Query
 	case ast.Mutation:
-		root = s.mutation
+		root = s.c.Mutation
 	}
 	if root == nil {
 		return nil, gqlerror.List{{Message: fmt.Sprintf("Schema is not configured to execute %s operation.", def.Operation),
@@ -74,7 +74,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{err}
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
-	if len(s.abstracts) > 0 {
+	if s.c.Abstract {
 		p.prep = &abstractPrep{}
 	}
 	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently

@@ -361,12 +361,12 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		}
 		switch {
 		case first.Name == "__typename":
-			fp.Kind, fp.Type = KindTypename, c.p.s.typename
+			fp.Kind, fp.Type = KindTypename, c.p.s.c.Typename
 			continue
-		case first.Name == "__schema" && c.Obj == c.p.s.query:
-			fp.Kind, fp.Type = KindSchema, c.p.s.schemaField.Type
-		case first.Name == "__type" && c.Obj == c.p.s.query:
-			fp.Kind, fp.Info = KindType, c.p.s.typeField
+		case first.Name == "__schema" && c.Obj == c.p.s.c.Query:
+			fp.Kind, fp.Type = KindSchema, c.p.s.c.SchemaField.Type
+		case first.Name == "__type" && c.Obj == c.p.s.c.Query:
+			fp.Kind, fp.Info = KindType, c.p.s.c.TypeField
 			fp.Type = fp.Info.Type
 		default:
 			fp.Info = c.Obj.ByName[first.Name]
@@ -390,7 +390,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			// once their plan is made.
 			fp.BatchList = true
 		}
-		if len(c.p.s.abstracts) > 0 {
+		if c.p.s.c.Abstract {
 			c.p.abstractField(fp)
 		}
 		if fp.Info != nil && len(fp.Info.Args) > 0 {
@@ -424,7 +424,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				if fp.Child.Batched && fp.Lists > 0 {
 					fp.BatchList = true // batched fields below, read ahead
 				}
-				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Child.Batched && c.Obj != c.p.s.mutation {
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Child.Batched && c.Obj != c.p.s.c.Mutation {
 					fp.Kind, sp.Batched = KindBatchPath, true
 				}
 			} else if fp.Abs != nil {
@@ -432,7 +432,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				if fp.Lists > 0 && fp.Abs.batched() {
 					fp.BatchList = true
 				}
-				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Abs.batched() && c.Obj != c.p.s.mutation {
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Abs.batched() && c.Obj != c.p.s.c.Mutation {
 					fp.Kind, sp.Batched = KindBatchPath, true
 				}
 			}

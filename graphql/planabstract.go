@@ -49,7 +49,7 @@ type AbstractChild struct {
 // applies to values of obj other than by naming it: cond is an interface
 // obj implements or a union obj belongs to.
 func (p *planner) conditionMatches(cond string, obj *objectInfo) bool {
-	if len(p.s.abstracts) == 0 {
+	if !p.s.c.Abstract {
 		return false
 	}
 	nt := p.s.named[cond]

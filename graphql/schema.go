@@ -45,10 +45,11 @@ type SchemaConfig struct {
 // to [NewSchema], which must not be changed afterwards.
 type Schema struct {
 	description string
-	query       *objectInfo
-	mutation    *objectInfo
-	schemaObj   *objectInfo // __Schema, for the __schema field
-	typeObj     *objectInfo // __Type, for the __type field
+	// c is what planning and execution read: the root objects and the
+	// introspection fields.
+	c         *schema.Schema
+	schemaObj *objectInfo // __Schema, for the __schema field
+	typeObj   *objectInfo // __Type, for the __type field
 
 	types   []NamedType // every named type, in graphql-js's collection order
 	named   map[string]NamedType
@@ -60,13 +61,6 @@ type Schema struct {
 	abstracts map[NamedType]*abstractInfo
 	// nodes holds the compiled node of every named type (typeref.go).
 	nodes map[NamedType]*schema.Type
-	// typename is the type of __typename, String!; schemaField and
-	// typeField are the introspection fields of the query type.
-	typename               *schema.Type
-	schemaField, typeField *fieldInfo
-	// pointerEnums: some enum has pointer internal values (see
-	// executor.enumPointer).
-	pointerEnums bool
 
 	ast       *ast.Schema
 	validator *validation.Validator
@@ -163,6 +157,7 @@ func (b *builder) errorf(format string, args ...any) {
 func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	s := &Schema{
 		description: cfg.Description,
+		c:           &schema.Schema{},
 		named:       map[string]NamedType{},
 		objects:     map[*Object]*objectInfo{},
 		inputs:      map[*InputObject]*inputInfo{},
@@ -208,7 +203,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		switch x := t.(type) {
 		case *Enum:
 			s.enums[x] = b.compileEnum(x)
-			s.pointerEnums = s.pointerEnums || s.enums[x].Pointers
+			s.c.PointerEnums = s.c.PointerEnums || s.enums[x].Pointers
 			node.Enum = s.enums[x]
 		case *InputObject:
 			s.inputs[x] = &inputInfo{ByName: map[string]*argInfo{}}
@@ -219,13 +214,14 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			node.Object = s.objects[x]
 		case *Interface, *Union:
 			s.abstracts[x] = newAbstractInfo(x, node)
+			s.c.Abstract = true
 			node.Abstract = s.abstracts[x]
 		case *Scalar:
 			b.checkScalar(x)
 		}
 	}
 	if str := s.nodes[String]; str != nil {
-		s.typename = &schema.Type{Kind: schema.KindNonNull, Of: str, Def: NewNonNull(String)}
+		s.c.Typename = &schema.Type{Kind: schema.KindNonNull, Of: str, Def: NewNonNull(String)}
 	}
 	// Input fields and arguments need every enum and input object compiled
 	// (their defaults are coerced), so they come second.
@@ -258,14 +254,14 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
 	}
-	s.query = s.objects[cfg.Query]
+	s.c.Query = s.objects[cfg.Query]
 	if cfg.Mutation != nil {
-		s.mutation = s.objects[cfg.Mutation]
+		s.c.Mutation = s.objects[cfg.Mutation]
 	}
 	s.schemaObj = s.objects[intro.schema]
 	s.typeObj = s.objects[intro.typ]
-	s.schemaField = &fieldInfo{Name: "__schema", Type: s.ref(NewNonNull(intro.schema)), Coord: "Query.__schema"}
-	s.typeField = &fieldInfo{Name: "__type", Type: s.typeObj.Type, Coord: "Query.__type",
+	s.c.SchemaField = &fieldInfo{Name: "__schema", Type: s.ref(NewNonNull(intro.schema)), Coord: "Query.__schema"}
+	s.c.TypeField = &fieldInfo{Name: "__type", Type: s.typeObj.Type, Coord: "Query.__type",
 		Args: []*argInfo{{Name: "name", Type: s.ref(NewNonNull(String))}}}
 
 	astSchema, err := s.buildAST()

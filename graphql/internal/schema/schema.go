@@ -1,0 +1,16 @@
+package schema
+
+// Schema is what planning and execution read of a whole compiled schema:
+// its entry points and the introspection fields every query type has.
+type Schema struct {
+	Query    *Object
+	Mutation *Object // nil when the schema has no mutations
+	// Typename is String!, the type of __typename.
+	Typename *Type
+	// SchemaField and TypeField are the query type's __schema and __type.
+	SchemaField, TypeField *Field
+	// Abstract: the schema has an interface or a union.
+	Abstract bool
+	// PointerEnums: some enum has pointer internal values.
+	PointerEnums bool
+}
