@@ -52,12 +52,8 @@ func (p *planner) conditionMatches(cond string, obj *objectInfo) bool {
 	if !p.s.c.Abstract {
 		return false
 	}
-	nt := p.s.named[cond]
-	if nt == nil {
-		return false
-	}
-	ai := p.s.abstracts[nt]
-	return ai != nil && ai.ByName[obj.Name] == obj
+	t := p.s.c.Named[cond]
+	return t != nil && t.Abstract != nil && t.Abstract.ByName[obj.Name] == obj
 }
 
 // abstractField readies fp, a field being planned, when its type is an

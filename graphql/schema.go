@@ -157,7 +157,7 @@ func (b *builder) errorf(format string, args ...any) {
 func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	s := &Schema{
 		description: cfg.Description,
-		c:           &schema.Schema{},
+		c:           &schema.Schema{Named: map[string]*schema.Type{}},
 		named:       map[string]NamedType{},
 		objects:     map[*Object]*objectInfo{},
 		inputs:      map[*InputObject]*inputInfo{},
@@ -200,6 +200,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		s.named[t.TypeName()] = t
 		node := s.newNode(t)
 		s.nodes[t] = node
+		s.c.Named[node.Name] = node
 		switch x := t.(type) {
 		case *Enum:
 			s.enums[x] = b.compileEnum(x)

@@ -9,6 +9,8 @@ type Schema struct {
 	Typename *Type
 	// SchemaField and TypeField are the query type's __schema and __type.
 	SchemaField, TypeField *Field
+	// Named holds every named type by name.
+	Named map[string]*Type
 	// Abstract: the schema has an interface or a union.
 	Abstract bool
 	// PointerEnums: some enum has pointer internal values.
