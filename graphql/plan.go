@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -401,7 +402,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			if argsUseVariables(args) {
 				fp.dynArgs = true
 			} else {
-				fp.args, fp.argsErr = c.p.s.argumentValues(fp.info, args, nil)
+				fp.args, fp.argsErr = argsOf(coerce.ArgumentValues(fp.info, args, nil))
 				if fp.info.FreshArgs && fp.argsErr == nil {
 					fp.args, fp.dynArgs = Args{}, true
 				}
