@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -185,7 +186,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 		bf := batchField{fp: fp}
 		args, err := fp.Args, fp.ArgsErr
 		if err == nil && fp.DynArgs {
-			args, err = e.s.argumentValues(fp.Info, fp.ArgNodes, e.cond.Vars)
+			args, err = argsOf(coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
 		}
 		bf.args = args
 		if err == nil {

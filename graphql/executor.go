@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
@@ -179,13 +180,13 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 		e.done = true
 	}
 	ge := &gqlerror.Error{Path: e.astPath(), Locations: e.locations(fp), Err: err}
-	if ae, ok := err.(*argumentError); ok {
-		ge.Message, ge.Extensions, ge.Err = ae.msg, ae.ext, nil
-		if ae.panic != nil {
-			ge.Err = ae.panic
+	if ae, ok := err.(*coerce.ArgumentError); ok {
+		ge.Message, ge.Extensions, ge.Err = ae.Msg, ae.Ext, nil
+		if ae.Panic != nil {
+			ge.Err = ae.Panic
 		}
-		if ae.at != nil {
-			ge.Locations = []gqlerror.Location{{Line: ae.at.Line, Column: ae.at.Column}}
+		if ae.At != nil {
+			ge.Locations = []gqlerror.Location{{Line: ae.At.Line, Column: ae.At.Column}}
 		}
 		e.errs = append(e.errs, ge)
 		return

@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/limits"
@@ -273,7 +274,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if len(op.def.VariableDefinitions) > 0 {
 		var errs gqlerror.List
 		var fault error
-		vars, errs, fault = op.s.coerceVariables(op.def.VariableDefinitions, op.defaults, p.Variables)
+		vars, errs, fault = coerce.Variables(op.s.typeNamed, op.def.VariableDefinitions, op.defaults, p.Variables)
 		switch {
 		case fault != nil:
 			return Result{}, fault

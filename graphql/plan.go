@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -401,7 +402,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			if argsUseVariables(args) {
 				fp.DynArgs = true
 			} else {
-				fp.Args, fp.ArgsErr = c.p.s.argumentValues(fp.Info, args, nil)
+				fp.Args, fp.ArgsErr = argsOf(coerce.ArgumentValues(fp.Info, args, nil))
 				if fp.Info.FreshArgs && fp.ArgsErr == nil {
 					fp.Args, fp.DynArgs = Args{}, true
 				}
