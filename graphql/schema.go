@@ -259,6 +259,17 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	if cfg.Mutation != nil {
 		s.c.Mutation = s.objects[cfg.Mutation]
 	}
+	s.c.SchemaValue = s
+	s.c.TypeValue = func(name string) any {
+		if nt := s.named[name]; nt != nil {
+			return typeRef{nt}
+		}
+		return nil
+	}
+	s.c.BatchParents = func(n int) (any, []any) {
+		ps := make(BatchParents, n)
+		return ps, ps
+	}
 	s.schemaObj = s.objects[intro.schema]
 	s.typeObj = s.objects[intro.typ]
 	s.c.SchemaField = &fieldInfo{Name: "__schema", Type: s.ref(NewNonNull(intro.schema)), Coord: "Query.__schema"}

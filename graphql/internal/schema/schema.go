@@ -15,4 +15,13 @@ type Schema struct {
 	Abstract bool
 	// PointerEnums: some enum has pointer internal values.
 	PointerEnums bool
+
+	// SchemaValue is the value of __schema; TypeValue returns the value of
+	// __type(name:), nil when no type has the name. Introspection's
+	// resolvers read them.
+	SchemaValue any
+	TypeValue   func(name string) any
+	// BatchParents makes the parents of a batch call: the value its
+	// resolver is given (a graphql.BatchParents) and its items, to fill.
+	BatchParents func(n int) (parents any, items []any)
 }
