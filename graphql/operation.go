@@ -274,7 +274,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if len(op.def.VariableDefinitions) > 0 {
 		var errs gqlerror.List
 		var fault error
-		vars, errs, fault = coerce.Variables(op.s.typeNamed, op.def.VariableDefinitions, op.defaults, p.Variables)
+		vars, errs, fault = coerce.Variables(op.s.c.Named, op.def.VariableDefinitions, op.defaults, p.Variables)
 		switch {
 		case fault != nil:
 			return Result{}, fault

@@ -13,8 +13,8 @@ import (
 // testTypes is a compiled schema of two named input types: the built-in
 // Int and a custom scalar Nullish, whose parser says "null" stands for
 // null.
-func testTypes() func(string) *schema.Type {
-	named := map[string]*schema.Type{
+func testTypes() map[string]*schema.Type {
+	return map[string]*schema.Type{
 		"Int": {Kind: schema.KindScalar, Name: "Int", Builtin: scalar.Int},
 		"Nullish": {Kind: schema.KindScalar, Name: "Nullish", Scalar: &schema.Scalar{
 			ParseValue: func(v any) (any, error) {
@@ -25,13 +25,12 @@ func testTypes() func(string) *schema.Type {
 			},
 		}},
 	}
-	return func(name string) *schema.Type { return named[name] }
 }
 
 func TestTypeFromAST(t *testing.T) {
 	named := testTypes()
 	got := TypeFromAST(named, &ast.Type{Elem: &ast.Type{NamedType: "Int", NonNull: true}, NonNull: true})
-	if got == nil || got.String() != "[Int!]!" || got.Named() != named("Int") {
+	if got == nil || got.String() != "[Int!]!" || got.Named() != named["Int"] {
 		t.Fatalf("TypeFromAST = %v", got)
 	}
 	if got := TypeFromAST(named, &ast.Type{Elem: &ast.Type{NamedType: "Nope"}}); got != nil {
