@@ -41,7 +41,7 @@ func TypeFromAST(named map[string]*schema.Type, t *ast.Type) *schema.Type {
 // Variables coerces the raw variables of a request for the variable
 // definitions defs, finding named types in named (by name); defaults, when not
 // nil, holds by index the copies of the defaults to read instead of the
-// definitions' own (package graphql's literalcopies.go). Every failure is
+// definitions' own (package plan's literalcopies.go). Every failure is
 // reported, each located at its variable definition; fault is the first
 // panic of a custom scalar's parser, a server bug rather than bad input,
 // which the caller answers apart.
