@@ -35,6 +35,7 @@ type Selection struct {
 	names     []string
 }
 
+// FieldKind says how a planned field is executed.
 type FieldKind uint8
 
 const (
@@ -49,10 +50,13 @@ const (
 	KindBatchPath
 )
 
-// isField reports whether fp is a field of the schema's own (not
+// IsField reports whether fp is a field of the schema's own (not
 // __typename or introspection).
 func (k FieldKind) IsField() bool { return k == KindField || k == KindBatch || k == KindBatchPath }
 
+// Field is one response key of a Selection: the occurrences of the field
+// that share it, their schema field, type and arguments, and the plan of
+// their sub-selection.
 type Field struct {
 	Key     string
 	KeyJSON []byte     // `"key":`
