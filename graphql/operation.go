@@ -19,8 +19,8 @@ import (
 // coerced once. An Operation is safe for concurrent use; cache it together
 // with its document.
 type Operation struct {
+	p plan.Operation
 	s *Schema
-	p *plan.Operation
 }
 
 // Prepare selects the operation called name (it may be empty when the
@@ -60,12 +60,12 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{{Message: fmt.Sprintf("Schema is not configured to execute %s operation.", def.Operation),
 			Locations: []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}, Err: ErrInvalidOperation}}
 	}
-	p, err := plan.Prepare(s.c, doc, def, root)
-	if err != nil {
+	op = &Operation{s: s}
+	if err := plan.Prepare(&op.p, s.c, doc, def, root); err != nil {
 		err.Err = ErrInvalidDocument
 		return nil, gqlerror.List{err}
 	}
-	return &Operation{s: s, p: p}, nil
+	return op, nil
 }
 
 // Kind returns the operation's type: ast.Query or ast.Mutation.
@@ -267,7 +267,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if !p.Deadline.IsZero() {
 		ep.Unbound = ctx
 	}
-	data, errs, err := exec.Execute(ectx, op.s.c, op.p, &ep)
+	data, errs, err := exec.Execute(ectx, op.s.c, &op.p, &ep)
 	op.tracePhase(ctx, &p, PhaseExecute, start)
 	if err != nil {
 		return Result{Cost: cost}, err

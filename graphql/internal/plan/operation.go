@@ -28,25 +28,28 @@ type Operation struct {
 	planner *planner  // kept for the plans executions make, and for Kept
 }
 
-// Prepare plans def, an operation of doc, whose root object is root. The
+// Prepare plans def, an operation of doc whose root object is root, into
+// op (a zero Operation, which the caller may hold inside its own). The
 // error, when there is one, carries no Err: the caller says what kind of
-// problem it is (the document's). A document that spreads a fragment
-// within itself, nests more than MaxDepth fields deep or expands to more
-// than MaxSelections field selections is refused.
-func Prepare(s *schema.Schema, doc *ast.QueryDocument, def *ast.OperationDefinition, root *schema.Object) (*Operation, *gqlerror.Error) {
+// problem it is (the document's), and op is then not to be used. A
+// document that spreads a fragment within itself, nests more than
+// MaxDepth fields deep or expands to more than MaxSelections field
+// selections is refused.
+func Prepare(op *Operation, s *schema.Schema, doc *ast.QueryDocument, def *ast.OperationDefinition, root *schema.Object) *gqlerror.Error {
 	selections, err := CheckShape(doc, def.SelectionSet)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
 	if s.Abstract {
 		p.prep = &abstractPrep{}
 	}
 	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
-	op := &Operation{Def: def, Root: p.planRoot(root, def.SelectionSet), Defaults: coerce.OwnDefaults(def.VariableDefinitions),
-		Public: publicSelection(root, doc, def.SelectionSet, 0), planner: p}
+	op.Def, op.Root, op.planner = def, p.planRoot(root, def.SelectionSet), p
+	op.Defaults = coerce.OwnDefaults(def.VariableDefinitions)
+	op.Public = publicSelection(root, doc, def.SelectionSet, 0)
 	if p.prep != nil && p.prep.planned > MaxSelections {
-		return nil, &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", MaxSelections)}
+		return &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", MaxSelections)}
 	}
 	if p.Conditional {
 		p.keepConditional(op.Root, map[string]bool{}, map[*Selection]bool{}, 0)
@@ -54,10 +57,7 @@ func Prepare(s *schema.Schema, doc *ast.QueryDocument, def *ast.OperationDefinit
 	// Executions plan with memory of their own; p.prep stays, for the
 	// per-object plans they share (abstract.go).
 	p.arena, p.preparing = planArena{}, false
-	if err := checkArguments(op.Root, 0, nil); err != nil {
-		return nil, err
-	}
-	return op, nil
+	return checkArguments(op.Root, 0, nil)
 }
 
 // checkArguments reports the first literal argument that could not be
