@@ -99,7 +99,7 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 			if fp.kind == kindType {
 				if name, _ := args.String("name"); e.s.named[name] != nil {
 					nt := e.s.named[name]
-					v = reflect.ValueOf(typeRef{nt})
+					v = reflect.ValueOf(e.s.nodes[nt])
 				}
 			} else if fp.info.Resolve != nil {
 				v, err = e.callResolver(fp, parent, args)
