@@ -39,13 +39,14 @@ func TestEngineDependencies(t *testing.T) {
 func TestStageDependencies(t *testing.T) {
 	const internal = "github.com/gqlkit/gqlkit/graphql/internal/"
 	stageLayers := map[string]int{
-		"response":      0, // the JSON text of a response
-		"sdl":           0, // the schema printed as SDL
-		"plan":          1, // what planning reads of a document
-		"scalar":        1, // the built-in scalars, read and written
-		"fault":         1, // what user code's panics and errors become
-		"access":        2, // what execution reads of Go values
-		"schema":        3, // the schema compiled for the engine
+		"response": 0, // the JSON text of a response
+		"sdl":      0, // the schema printed as SDL
+		"plan":     1, // what planning reads of a document
+		"scalar":   1, // the built-in scalars, read and written
+		"fault":    1, // what user code's panics and errors become
+		"access":   2, // what execution reads of Go values
+		"schema":   3, // the schema compiled for the engine
+
 		"introspection": 4, // the introspection types, over the compiled schema
 	}
 	for pkg, imports := range testenv.Imports(t, "./internal/...") {
