@@ -49,11 +49,11 @@ func distinctPlans(sp *selectionPlan, seen map[*selectionPlan]bool) int {
 	}
 	seen[sp] = true
 	n := 1
-	for _, fp := range sp.fields {
-		n += distinctPlans(fp.child, seen)
-		if fp.abs != nil {
-			for i := range fp.abs.plans {
-				n += distinctPlans(fp.abs.plans[i].Load(), seen)
+	for _, fp := range sp.Fields {
+		n += distinctPlans(fp.Child, seen)
+		if fp.Abs != nil {
+			for i := range fp.Abs.Plans {
+				n += distinctPlans(fp.Abs.Plans[i].Load(), seen)
 			}
 		}
 	}

@@ -18,7 +18,7 @@ import (
 // completeAbstract writes v, a value of fp's interface or union type,
 // as its object.
 func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
-	if fp.abs == nil {
+	if fp.Abs == nil {
 		e.fieldError(fp, errNoPlan)
 		return false
 	}
@@ -34,7 +34,7 @@ func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
 		e.fieldError(fp, err)
 		return false
 	}
-	sp := fp.objectPlan(i, &e.cond, &e.objPlans)
+	sp := fp.ObjectPlan(i, &e.cond, &e.objPlans)
 	if sp == nil {
 		e.fieldError(fp, errNoPlan)
 		return false
@@ -46,12 +46,12 @@ func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
 // abstract type, of v's object: the first of these rules that applies
 // decides (see [ResolveTypeFunc]).
 func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
-	ai := fp.abs.info
+	ai := fp.Abs.Info
 	// 1. The abstract type's ResolveType.
 	if ai.ResolveType != nil {
 		value := interfaceOf(v)
 		ctx := e.ctx
-		if e.rootCtx != nil && fp.owner == e.op.plan {
+		if e.rootCtx != nil && fp.Owner == e.op.plan {
 			ctx = e.rootCtx
 		}
 		name, err := callResolveType(ctx, ai.ResolveType, value)
@@ -170,10 +170,10 @@ func (e *resolveTypeError) Error() string {
 }
 
 func fieldCoord(fp *fieldPlan) string {
-	if fp.info == nil {
-		return fp.key
+	if fp.Info == nil {
+		return fp.Key
 	}
-	return fp.info.Coord
+	return fp.Info.Coord
 }
 
 func goTypeName(v reflect.Value) string {
@@ -203,7 +203,7 @@ type resolvedObjects struct {
 func (e *executor) completeAbstractList(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
 	values := gatherObjects(t, v, nil)
 	pre := resolvedObjects{fp: fp, objs: make([]int, len(values)), errs: make([]error, len(values))}
-	byObj := make([][]reflect.Value, len(fp.abs.info.Possible))
+	byObj := make([][]reflect.Value, len(fp.Abs.Info.Possible))
 	for k, val := range values {
 		i, err := e.resolveObject(fp, val)
 		pre.objs[k], pre.errs[k] = i, err
@@ -216,8 +216,8 @@ func (e *executor) completeAbstractList(fp *fieldPlan, t *schema.Type, v reflect
 		if len(parents) == 0 {
 			continue
 		}
-		sp := fp.objectPlan(i, &e.cond, &e.objPlans)
-		if sp == nil || !sp.batched || e.levelOf(fp, sp) != nil {
+		sp := fp.ObjectPlan(i, &e.cond, &e.objPlans)
+		if sp == nil || !sp.Batched || e.levelOf(fp, sp) != nil {
 			continue
 		}
 		lvl := e.openLevel(sp, parents)
@@ -253,7 +253,7 @@ type abstractBelow struct {
 // here, once: completion takes it from below.objs.
 func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 	fp := bf.fp
-	if !fp.abs.batched() {
+	if !fp.Abs.batched() {
 		return
 	}
 	var vals []reflect.Value
@@ -261,11 +261,11 @@ func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 	for i := range n {
 		bf.start[i] = len(vals)
 		if bf.errs == nil || bf.errs[i] == nil {
-			vals = gatherObjects(fp.typ, bf.vals[i], vals)
+			vals = gatherObjects(fp.Type, bf.vals[i], vals)
 		}
 	}
 	below := &abstractBelow{objs: make([]int, len(vals)), errs: make([]error, len(vals))}
-	slot := make([]int, len(fp.abs.info.Possible)) // 1 + the object's level, 0: none yet, -1: not batched
+	slot := make([]int, len(fp.Abs.Info.Possible)) // 1 + the object's level, 0: none yet, -1: not batched
 	var plans []*selectionPlan
 	for k, v := range vals {
 		j, err := e.resolveObject(fp, v)
@@ -274,7 +274,7 @@ func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 			continue
 		}
 		slot[j] = -1
-		if sp := fp.objectPlan(j, &e.cond, &e.objPlans); sp != nil && sp.batched {
+		if sp := fp.ObjectPlan(j, &e.cond, &e.objPlans); sp != nil && sp.Batched {
 			plans = append(plans, sp)
 			slot[j] = len(plans)
 		}
@@ -322,17 +322,17 @@ type belowKey struct {
 // batched reports whether some possible object's plan has batched
 // fields: for a conditional field, whether some possible object has
 // batched fields at all.
-func (a *abstractChild) batched() bool {
-	if a.plans == nil {
-		for _, o := range a.info.Possible {
+func (a *AbstractChild) batched() bool {
+	if a.Plans == nil {
+		for _, o := range a.Info.Possible {
 			if o.Batched {
 				return true
 			}
 		}
 		return false
 	}
-	for i := range a.plans {
-		if sp := a.plans[i].Load(); sp != nil && sp.batched {
+	for i := range a.Plans {
+		if sp := a.Plans[i].Load(); sp != nil && sp.Batched {
 			return true
 		}
 	}
@@ -359,13 +359,13 @@ func (e *executor) execAbstractBatched(fp *fieldPlan, parent reflect.Value) bool
 	ok := true
 	if err != nil {
 		e.fieldError(fp, err)
-		if fp.typ.Kind == schema.KindNonNull {
+		if fp.Type.Kind == schema.KindNonNull {
 			ok = false
 		} else {
 			e.buf = append(e.buf, "null"...)
 		}
 	} else {
-		ok = e.complete(fp, fp.typ, v)
+		ok = e.complete(fp, fp.Type, v)
 	}
 	e.resolved = saved
 	return ok

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 )
 
 // Args is a read-only set of named input values: the coerced arguments of
@@ -42,7 +44,7 @@ func (a Args) Names() []string { return sortedKeys(a.m) }
 
 // Value returns the value of name (nil when it is absent or null); a map
 // or a slice is copied, so that the caller may change it.
-func (a Args) Value(name string) any { return cloneValue(a.m[name]) }
+func (a Args) Value(name string) any { return coerce.Clone(a.m[name]) }
 
 // Int returns an Int value, or 0 when it is absent or null. A value of
 // another signed integer type (an enum's internal value of a type defined
@@ -165,87 +167,12 @@ func (a Args) MarshalJSON() ([]byte, error) {
 	return json.Marshal(a.m)
 }
 
-// emptyList is an empty input list, boxed once: a value with neither
-// length nor capacity cannot be changed through, so every empty list the
-// engine hands out is this one, without an allocation each. Never
-// assigned.
-var emptyList any = []any{}
-
-// cloneValue copies the maps and slices the engine builds for input
-// values (map[string]any and []any). Other values are returned as they
-// are: numbers, strings and booleans cannot be changed, enum values are the
-// schema's, and custom scalar values were made for this request. A map or
-// a slice met twice (shared, or containing itself: only a caller's own
-// value can be either) is copied once and the copy shared alike, so the
-// copy costs one visit per map or slice, whatever its shape.
-func cloneValue(v any) any {
-	switch v.(type) {
-	case map[string]any, []any:
-		c := cloner{}
-		return c.value(v)
-	}
-	return v
-}
-
-type cloner struct {
-	maps  map[uintptr]map[string]any
-	lists map[listID][]any
-}
-
-type listID struct {
-	first uintptr
-	n     int
-}
-
-func (c *cloner) value(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		id := reflect.ValueOf(x).Pointer()
-		if done, ok := c.maps[id]; ok {
-			return done
-		}
-		if c.maps == nil {
-			c.maps = map[uintptr]map[string]any{}
-		}
-		out := make(map[string]any, len(x))
-		c.maps[id] = out
-		for k, e := range x {
-			out[k] = c.value(e)
-		}
-		return out
-	case []any:
-		if x == nil {
-			return x
-		}
-		if len(x) == 0 {
-			return emptyList
-		}
-		id := listID{reflect.ValueOf(x).Pointer(), len(x)}
-		if done, ok := c.lists[id]; ok {
-			return done
-		}
-		if c.lists == nil {
-			c.lists = map[listID][]any{}
-		}
-		out := make([]any, len(x))
-		c.lists[id] = out
-		for i, e := range x {
-			out[i] = c.value(e)
-		}
-		return out
-	}
-	return v
-}
-
 func cloneMap(m map[string]any) map[string]any {
-	out, _ := cloneValue(m).(map[string]any)
+	out, _ := coerce.Clone(m).(map[string]any)
 	return out
 }
 
 func cloneList(l []any) []any {
-	out, _ := cloneValue(l).([]any)
+	out, _ := coerce.Clone(l).([]any)
 	return out
 }

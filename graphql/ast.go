@@ -85,9 +85,9 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 		doc.Directives = append(doc.Directives, dd)
 	}
 	root := &ast.SchemaDefinition{Description: s.c.Description}
-	root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Query, Type: s.query.Name})
-	if s.mutation != nil {
-		root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Mutation, Type: s.mutation.Name})
+	root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Query, Type: s.c.Query.Name})
+	if s.c.Mutation != nil {
+		root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Mutation, Type: s.c.Mutation.Name})
 	}
 	doc.Schema = append(doc.Schema, root)
 	out, err := validator.ValidateSchemaDocument(doc)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/internal/jsonnum"
@@ -22,7 +23,7 @@ import (
 
 // astFromValue turns an internal value into a literal of type t (used for
 // defaults: validation, introspection and SDL all read the literal). A
-// value nested more than maxInputDepth levels deep (a default map that
+// value nested more than coerce.MaxInputDepth levels deep (a default map that
 // contains itself) is an error.
 func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
 	nodes := 0
@@ -30,11 +31,11 @@ func (s *Schema) astFromValue(v any, t Type) (*ast.Value, error) {
 }
 
 func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Value, error) {
-	if depth > maxInputDepth {
-		return nil, fmt.Errorf("the value is nested more than %d levels deep", maxInputDepth)
+	if depth > coerce.MaxInputDepth {
+		return nil, fmt.Errorf("the value is nested more than %d levels deep", coerce.MaxInputDepth)
 	}
-	if *nodes++; *nodes > maxInputNodes {
-		return nil, fmt.Errorf("the value has more than %d parts (do its maps share sub-maps?)", maxInputNodes)
+	if *nodes++; *nodes > coerce.MaxInputNodes {
+		return nil, fmt.Errorf("the value has more than %d parts (do its maps share sub-maps?)", coerce.MaxInputNodes)
 	}
 	if nn, ok := t.(*NonNull); ok {
 		if v == Null || v == nil {
@@ -123,11 +124,11 @@ func (s *Schema) astFromValueAt(v any, t Type, depth int, nodes *int) (*ast.Valu
 
 // untypedAST turns a JSON-like value into a literal.
 func untypedAST(v any, isID bool, depth int, nodes *int) (*ast.Value, error) {
-	if depth > maxInputDepth {
-		return nil, fmt.Errorf("the value is nested more than %d levels deep", maxInputDepth)
+	if depth > coerce.MaxInputDepth {
+		return nil, fmt.Errorf("the value is nested more than %d levels deep", coerce.MaxInputDepth)
 	}
-	if *nodes++; *nodes > maxInputNodes {
-		return nil, fmt.Errorf("the value has more than %d parts (do its maps share sub-maps?)", maxInputNodes)
+	if *nodes++; *nodes > coerce.MaxInputNodes {
+		return nil, fmt.Errorf("the value has more than %d parts (do its maps share sub-maps?)", coerce.MaxInputNodes)
 	}
 	switch x := v.(type) {
 	case nil:

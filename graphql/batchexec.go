@@ -5,6 +5,7 @@ import (
 	"errors"
 	"reflect"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -89,8 +90,8 @@ func (e *executor) execBatched(via *fieldPlan, sp *selectionPlan, parent reflect
 // open already (the list is inside a level's results, or inside another
 // list of the level).
 func (e *executor) completeBatchedList(fp *fieldPlan, t *schema.Type, v reflect.Value) (ok, done bool) {
-	sp := fp.childPlan(&e.cond, &e.dynPlans)
-	if sp == nil || !sp.batched || e.levelOf(fp, sp) != nil {
+	sp := fp.ChildPlan(&e.cond, &e.dynPlans)
+	if sp == nil || !sp.Batched || e.levelOf(fp, sp) != nil {
 		return false, false
 	}
 	lvl := e.openLevel(sp, gatherObjects(t, v, nil))
@@ -113,7 +114,7 @@ func (e *executor) levelOf(via *fieldPlan, sp *selectionPlan) *batchLevel {
 			if bf.child != nil && bf.child.sp == sp {
 				return bf.child
 			}
-			if via.abs != nil {
+			if via.Abs != nil {
 				if b := e.belows[belowKey{it, via}]; b != nil {
 					for _, l := range b.levels {
 						if l.sp == sp {
@@ -165,9 +166,9 @@ func gatherObjects(t *schema.Type, v reflect.Value, out []reflect.Value) []refle
 // below, and registers them.
 func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchLevel {
 	lvl := &batchLevel{sp: sp, parents: parents}
-	fields := sp.fields
-	if sp.conditional {
-		fields = sp.activeFields(&e.cond)
+	fields := sp.Fields
+	if sp.Conditional {
+		fields = sp.ActiveFields(&e.cond)
 		if e.cond.Err != nil {
 			// execSelection reports it, and executes no field.
 			e.cond.Err = nil
@@ -175,17 +176,17 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 		}
 	}
 	for _, fp := range fields {
-		if fp.kind == kindBatchPath {
+		if fp.Kind == KindBatchPath {
 			lvl.fields = append(lvl.fields, e.readAhead(lvl, fp, parents))
 			continue
 		}
-		if fp.kind != kindBatch {
+		if fp.Kind != KindBatch {
 			continue
 		}
 		bf := batchField{fp: fp}
-		args, err := fp.args, fp.argsErr
-		if err == nil && fp.dynArgs {
-			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.Vars)
+		args, err := fp.Args, fp.ArgsErr
+		if err == nil && fp.DynArgs {
+			args, err = argsOf(coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
 		}
 		bf.args = args
 		if err == nil {
@@ -216,7 +217,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 func (e *executor) readAhead(lvl *batchLevel, fp *fieldPlan, parents []reflect.Value) batchField {
 	bf := batchField{fp: fp, vals: make([]reflect.Value, len(parents))}
 	for i, p := range parents {
-		v, err := fp.info.Read.Read(&e.ctx, p)
+		v, err := fp.Info.Read.Read(&e.ctx, p)
 		if err != nil {
 			if bf.errs == nil {
 				bf.errs = make([]error, len(parents))
@@ -235,12 +236,12 @@ func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 	if bf.err != nil {
 		return
 	}
-	if bf.fp.abs != nil {
+	if bf.fp.Abs != nil {
 		e.openBelowAbstract(lvl, bf, n)
 		return
 	}
-	csp := bf.fp.childPlan(&e.cond, &e.dynPlans)
-	if csp == nil || !csp.batched {
+	csp := bf.fp.ChildPlan(&e.cond, &e.dynPlans)
+	if csp == nil || !csp.Batched {
 		return
 	}
 	var objs []reflect.Value
@@ -248,7 +249,7 @@ func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 	for i := range n {
 		bf.start[i] = len(objs)
 		if bf.errs == nil || bf.errs[i] == nil {
-			objs = gatherObjects(bf.fp.typ, bf.vals[i], objs)
+			objs = gatherObjects(bf.fp.Type, bf.vals[i], objs)
 		}
 	}
 	bf.child = e.openLevel(csp, objs)
@@ -259,7 +260,7 @@ func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 func (lvl *batchLevel) sameCall(fp *fieldPlan, args Args) *batchField {
 	for i := range lvl.fields {
 		bf := &lvl.fields[i]
-		if bf.fp.kind == kindBatch && bf.fp.info == fp.info && bf.err == nil && reflect.DeepEqual(bf.args.m, args.m) {
+		if bf.fp.Kind == KindBatch && bf.fp.Info == fp.Info && bf.err == nil && reflect.DeepEqual(bf.args.m, args.m) {
 			return bf
 		}
 	}
@@ -276,7 +277,7 @@ func (e *executor) closeLevel(lvl *batchLevel) {
 // once for parents.
 func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) (*batchOut, error) {
 	ctx := e.ctx
-	if e.rootCtx != nil && fp.owner == e.op.plan {
+	if e.rootCtx != nil && fp.Owner == e.op.plan {
 		ctx = e.rootCtx
 	}
 	if err := ctx.Err(); err != nil {
@@ -293,10 +294,10 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 	var err error
 	if e.tracer != nil {
 		tctx := e.tracer.StartField(ctx, ResolveInfo{info})
-		res, err = invoke(tctx, fp.info.Resolve, ps, args, info)
+		res, err = invoke(tctx, fp.Info.Resolve, ps, args, info)
 		e.tracer.EndField(tctx, ResolveInfo{info}, err)
 	} else {
-		res, err = invoke(ctx, fp.info.Resolve, ps, args, info)
+		res, err = invoke(ctx, fp.Info.Resolve, ps, args, info)
 	}
 	if err != nil {
 		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
@@ -316,8 +317,8 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Value, error) {
 	it := e.item
 	if it.lvl == nil || it.idx >= len(it.lvl.parents) {
-		if fp.kind == kindBatchPath {
-			return fp.info.Read.Read(&e.ctx, parent)
+		if fp.Kind == KindBatchPath {
+			return fp.Info.Read.Read(&e.ctx, parent)
 		}
 		return reflect.Value{}, errBatchMissing
 	}
@@ -330,7 +331,7 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 			return reflect.Value{}, bf.err
 		}
 		if bf.errs != nil && bf.errs[it.idx] != nil {
-			if fp.kind == kindBatchPath {
+			if fp.Kind == KindBatchPath {
 				return reflect.Value{}, bf.errs[it.idx]
 			}
 			err := fault.BoundedError(bf.errs[it.idx])
@@ -342,15 +343,15 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 		if bf.child != nil {
 			bf.child.next = bf.start[it.idx]
 		}
-		if fp.abs != nil {
+		if fp.Abs != nil {
 			if b := e.belows[belowKey{it.lvl, fp}]; b != nil {
 				e.enterBelow(b, bf, it.idx)
 			}
 		}
 		return bf.vals[it.idx], nil
 	}
-	if fp.kind == kindBatchPath {
-		return fp.info.Read.Read(&e.ctx, parent)
+	if fp.Kind == KindBatchPath {
+		return fp.Info.Read.Read(&e.ctx, parent)
 	}
 	return reflect.Value{}, errBatchMissing
 }

@@ -54,7 +54,7 @@ const maxDerefs = 64
 // complete writes v as a value of type t. It returns false when a non-null
 // position received null, so that the caller nulls its own value.
 func (e *executor) complete(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
-	if e.s.pointerEnums && e.enumPointer(t, v) {
+	if e.s.c.PointerEnums && e.enumPointer(t, v) {
 		return true
 	}
 	if t.Kind == schema.KindNonNull {
@@ -115,8 +115,8 @@ func (e *executor) completeValue(fp *fieldPlan, t *schema.Type, v reflect.Value)
 		}
 		return true
 	case schema.KindObject:
-		sp := fp.childPlan(&e.cond, &e.dynPlans)
-		if sp == nil || sp.obj != t.Object {
+		sp := fp.ChildPlan(&e.cond, &e.dynPlans)
+		if sp == nil || sp.Obj != t.Object {
 			// Prepare plans the sub-selection of every object field, or
 			// keeps what planning it during executions needs (literalcopies.go),
 			// for the field's own type: no other can come here. Planning
@@ -128,13 +128,13 @@ func (e *executor) completeValue(fp *fieldPlan, t *schema.Type, v reflect.Value)
 	case schema.KindInterface, schema.KindUnion:
 		return e.completeAbstract(fp, v)
 	case schema.KindList:
-		if fp.batchList && fp.abs != nil {
+		if fp.BatchList && fp.Abs != nil {
 			if e.resolved.fp == fp { // an inner list: its values are resolved
 				return e.completeList(fp, t, v)
 			}
 			return e.completeAbstractList(fp, t, v)
 		}
-		if fp.batchList {
+		if fp.BatchList {
 			if ok, done := e.completeBatchedList(fp, t, v); done {
 				return ok
 			}
@@ -158,14 +158,14 @@ func (e *executor) completeValue(fp *fieldPlan, t *schema.Type, v reflect.Value)
 		e.buf = response.AppendString(e.buf, name)
 		return true
 	}
-	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.info.Coord))
+	e.fieldError(fp, fmt.Errorf("field %s has an unsupported type", fp.Info.Coord))
 	return false
 }
 
 // completeList writes v, a value of list type x.
 func (e *executor) completeList(fp *fieldPlan, x *schema.Type, v reflect.Value) bool {
 	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
-		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.info.Coord))
+		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.Info.Coord))
 		return false
 	}
 	n := v.Len()
@@ -181,7 +181,7 @@ func (e *executor) completeList(fp *fieldPlan, x *schema.Type, v reflect.Value) 
 		ok := e.complete(fp, x.Of, v.Index(i))
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
-			if fp.abs != nil || objectOf(fp.typ) != nil {
+			if fp.Abs != nil || ObjectOf(fp.Type) != nil {
 				e.skipItems(fp, x, v, i+1) // listskip.go
 			}
 			return false

@@ -15,7 +15,7 @@ import (
 // variables, as a bitmask (bit i for occurrence i). It is only used for
 // fields with at most 64 occurrences.
 func (fp *fieldPlan) counted(c *plan.Conditions) (mask uint64) {
-	for i, o := range fp.occ {
+	for i, o := range fp.Occ {
 		if ok, _ := o.Counts(c); ok {
 			mask |= 1 << i
 		}
@@ -30,16 +30,16 @@ func (fp *fieldPlan) counted(c *plan.Conditions) (mask uint64) {
 // execution (kept in *perExec when perExec is not nil). Across executions,
 // plans are kept by the set of occurrences that count (a bitmask, for
 // fields with at most 64 occurrences), up to maxDynPlans per field.
-func (fp *fieldPlan) childPlan(c *plan.Conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
-	if fp.child != nil || !fp.dynamic {
-		return fp.child
+func (fp *fieldPlan) ChildPlan(c *plan.Conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
+	if fp.Child != nil || !fp.Dynamic {
+		return fp.Child
 	}
 	if perExec != nil {
 		if sp, ok := (*perExec)[fp]; ok {
 			return sp
 		}
 	}
-	obj := objectOf(fp.typ)
+	obj := ObjectOf(fp.Type)
 	if obj == nil {
 		return nil
 	}
@@ -62,7 +62,7 @@ func (fp *fieldPlan) childPlan(c *plan.Conditions, perExec *map[*fieldPlan]*sele
 // for fields with at most 64 occurrences, up to maxDynPlans. kept reports
 // whether the plan is in the cache.
 func (fp *fieldPlan) dynamicPlan(c *plan.Conditions, obj *objectInfo) (sp *selectionPlan, kept bool) {
-	cacheable := len(fp.occ) <= 64
+	cacheable := len(fp.Occ) <= 64
 	var mask uint64
 	if cacheable {
 		mask = fp.counted(c)
@@ -83,8 +83,8 @@ func (fp *fieldPlan) dynamicPlan(c *plan.Conditions, obj *objectInfo) (sp *selec
 // countingFields returns the nodes of the occurrences of fp that count
 // under the conditions.
 func (fp *fieldPlan) countingFields(c *plan.Conditions) []*ast.Field {
-	fields := make([]*ast.Field, 0, len(fp.occ))
-	for _, o := range fp.occ {
+	fields := make([]*ast.Field, 0, len(fp.Occ))
+	for _, o := range fp.Occ {
 		if ok, _ := o.Counts(c); ok {
 			fields = append(fields, o.Field)
 		}
@@ -94,15 +94,15 @@ func (fp *fieldPlan) countingFields(c *plan.Conditions) []*ast.Field {
 
 // activeFields returns the fields of a conditional plan that count under
 // the executor's variables, in the order graphql-js would collect them.
-func (sp *selectionPlan) activeFields(c *plan.Conditions) []*fieldPlan {
+func (sp *selectionPlan) ActiveFields(c *plan.Conditions) []*fieldPlan {
 	type keyed struct {
 		fp  *fieldPlan
 		seq int
 	}
-	out := make([]keyed, 0, len(sp.fields))
-	for _, fp := range sp.fields {
+	out := make([]keyed, 0, len(sp.Fields))
+	for _, fp := range sp.Fields {
 		first := -1
-		for _, o := range fp.occ {
+		for _, o := range fp.Occ {
 			if ok, seq := o.Counts(c); ok && (first < 0 || seq < first) {
 				first = seq
 			}
@@ -119,35 +119,35 @@ func (sp *selectionPlan) activeFields(c *plan.Conditions) []*fieldPlan {
 	return fps
 }
 
-func (sp *selectionPlan) selectedNames(c *plan.Conditions) []string {
+func (sp *selectionPlan) SelectedNames(c *plan.Conditions) []string {
 	build := func(fields []*fieldPlan) []string {
 		seen := map[string]bool{}
 		names := []string{}
 		for _, fp := range fields {
-			if fp.kind == kindTypename || fp.info == nil {
+			if fp.Kind == KindTypename || fp.Info == nil {
 				continue
 			}
-			if !seen[fp.info.Name] {
-				seen[fp.info.Name] = true
-				names = append(names, fp.info.Name)
+			if !seen[fp.Info.Name] {
+				seen[fp.Info.Name] = true
+				names = append(names, fp.Info.Name)
 			}
 		}
 		return names
 	}
-	if sp.conditional {
-		return build(sp.activeFields(c))
+	if sp.Conditional {
+		return build(sp.ActiveFields(c))
 	}
-	sp.namesOnce.Do(func() { sp.names = build(sp.fields) })
+	sp.namesOnce.Do(func() { sp.names = build(sp.Fields) })
 	return append([]string(nil), sp.names...)
 }
 
-func (sp *selectionPlan) findField(c *plan.Conditions, name string) *fieldPlan {
-	fields := sp.fields
-	if sp.conditional {
-		fields = sp.activeFields(c)
+func (sp *selectionPlan) FindField(c *plan.Conditions, name string) *fieldPlan {
+	fields := sp.Fields
+	if sp.Conditional {
+		fields = sp.ActiveFields(c)
 	}
 	for _, fp := range fields {
-		if fp.info != nil && fp.kind.isField() && fp.info.Name == name {
+		if fp.Info != nil && fp.Kind.IsField() && fp.Info.Name == name {
 			return fp
 		}
 	}

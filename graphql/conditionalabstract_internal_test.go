@@ -58,7 +58,7 @@ func TestConditionalAbstractCost(t *testing.T) {
 			if string(res.Data) != wantData.String() {
 				t.Errorf("%s\ndata %s\nwant %s", q, res.Data, wantData.String())
 			}
-			if n := len(op.plan.fields[0].planner.prep.shared); n > 10*(depth+1) {
+			if n := len(op.plan.Fields[0].planner.prep.shared); n > 10*(depth+1) {
 				t.Errorf("%s\n%d shared plans, want at most %d", q, n, 10*(depth+1))
 			}
 		}
@@ -80,7 +80,7 @@ func TestConditionalAbstractPlanBudget(t *testing.T) {
 	if got := op.cost(vars); got != math.MaxInt {
 		t.Errorf("cost = %d, want math.MaxInt", got)
 	}
-	prep := op.plan.fields[0].planner.prep
+	prep := op.plan.Fields[0].planner.prep
 	if prep.late > plan.MaxSelections || prep.late < plan.MaxSelections-n {
 		t.Errorf("%d field plans kept after Prepare, want at most %d and at least %d", prep.late, plan.MaxSelections, plan.MaxSelections-n)
 	}
@@ -169,7 +169,7 @@ func TestConditionalWideInterfacePlansKept(t *testing.T) {
 			t.Fatalf("T%d v=%v: %s %v %v, want %s", i, v, res.Data, err, res.Errors, want)
 		}
 	}
-	fp := op.plan.fields[0]
+	fp := op.plan.Fields[0]
 	for _, v := range []bool{true, false} {
 		for i := range types {
 			run(i, v) // every object met once
@@ -181,7 +181,7 @@ func TestConditionalWideInterfacePlansKept(t *testing.T) {
 		}
 		for i := range set {
 			kept := set[i].Load()
-			if kept == nil || fp.objectPlan(i, &c, nil) != kept {
+			if kept == nil || fp.ObjectPlan(i, &c, nil) != kept {
 				t.Errorf("v=%v: the plan of T%d is not kept", v, i)
 			}
 		}

@@ -138,17 +138,17 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 	if sp == nil {
 		return out
 	}
-	if f.left -= len(sp.fields); f.left < 0 {
+	if f.left -= len(sp.Fields); f.left < 0 {
 		return plan.CostSet{Constant: math.MaxInt}
 	}
-	for _, fp := range sp.fields {
-		if !fp.kind.isField() || fp.info == nil {
+	for _, fp := range sp.Fields {
+		if !fp.Kind.IsField() || fp.Info == nil {
 			continue
 		}
-		c := &fp.info.Cost
+		c := &fp.Info.Cost
 		var sub plan.CostSet
-		if fp.abs != nil {
-			plans := fp.objectPlans()
+		if fp.Abs != nil {
+			plans := fp.ObjectPlans()
 			subs := make([]plan.CostSet, len(plans))
 			for i, osp := range plans {
 				cs, ok := f.folded[osp]
@@ -163,8 +163,8 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 			}
 			sub = plan.MaxOf(subs)
 		} else {
-			child := fp.child
-			if child == nil && fp.dynamic {
+			child := fp.Child
+			if child == nil && fp.Dynamic {
 				child = fp.planAll()
 			}
 			if child == nil {
@@ -190,12 +190,12 @@ func (f *folder) set(sp *selectionPlan, depth int) plan.CostSet {
 // planAll plans the sub-selection of a conditional field over all its
 // occurrences, whatever their conditions; nil for a leaf.
 func (fp *fieldPlan) planAll() *selectionPlan {
-	obj := objectOf(fp.typ)
+	obj := ObjectOf(fp.Type)
 	if obj == nil {
 		return nil
 	}
-	fields := make([]*ast.Field, len(fp.occ))
-	for i, o := range fp.occ {
+	fields := make([]*ast.Field, len(fp.Occ))
+	for i, o := range fp.Occ {
 		fields[i] = o.Field
 	}
 	return fp.planner.plan(obj, fields, fp)
@@ -206,7 +206,7 @@ func (fp *fieldPlan) planAll() *selectionPlan {
 // as its maximum and the constant clamped to it.
 func (fp *fieldPlan) costSize() plan.CostSize {
 	s := fp.declaredSize()
-	s.Max = fp.info.Cost.MaxSize
+	s.Max = fp.Info.Cost.MaxSize
 	s.Fallback = s.Clamp(s.Fallback)
 	return s
 }
@@ -216,7 +216,7 @@ func (fp *fieldPlan) costSize() plan.CostSize {
 // carry the same arguments, so the first one's are read, as execution
 // does.
 func (fp *fieldPlan) declaredSize() plan.CostSize {
-	c := &fp.info.Cost
+	c := &fp.Info.Cost
 	if c.SizeArg == nil {
 		return plan.CostSize{Fallback: c.Size}
 	}
@@ -224,7 +224,7 @@ func (fp *fieldPlan) declaredSize() plan.CostSize {
 	if c.SizeArg.HasDefault {
 		absent = plan.SizeOf(c.SizeArg.Default, c.Size)
 	}
-	arg := fp.occ[0].Field.Arguments.ForName(c.SizeArg.Name)
+	arg := fp.Occ[0].Field.Arguments.ForName(c.SizeArg.Name)
 	if arg == nil || arg.Value == nil {
 		return plan.CostSize{Fallback: absent}
 	}

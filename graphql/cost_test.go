@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -104,7 +105,7 @@ func coercedVars(tb testing.TB, op *Operation, variables string) map[string]any 
 			tb.Fatalf("variables %s: %v", variables, err)
 		}
 	}
-	vars, errs, fault := op.s.coerceVariables(op.def.VariableDefinitions, op.defaults, raw)
+	vars, errs, fault := coerce.Variables(op.s.typeNamed, op.def.VariableDefinitions, op.defaults, raw)
 	if fault != nil || len(errs) > 0 {
 		tb.Fatalf("coercing %s: %v %v", variables, errs, fault)
 	}
@@ -507,7 +508,7 @@ func FuzzCost(f *testing.F) {
 			}
 			check("no", nil)
 			check("raw", raw)
-			if vars, errs, fault := s.coerceVariables(op.def.VariableDefinitions, op.defaults, raw); fault == nil && len(errs) == 0 {
+			if vars, errs, fault := coerce.Variables(s.typeNamed, op.def.VariableDefinitions, op.defaults, raw); fault == nil && len(errs) == 0 {
 				check("coerced", vars)
 			}
 			if valid && op.def.Operation == ast.Query && len(op.def.VariableDefinitions) == 0 {

@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 )
 
 // A decoder is the plan for writing coerced input values (see [Args]) into
@@ -303,7 +304,7 @@ func (d *decoder) decode(p unsafe.Pointer, v any, coord, path string) error {
 		*(*sliceHeader)(p) = sliceHeader{data: data, len: len(l), cap: len(l)}
 		return nil
 	case decAny:
-		*(*any)(p) = cloneValue(v)
+		*(*any)(p) = coerce.Clone(v)
 		return nil
 	case decMap:
 		if m, ok := v.(map[string]any); ok {

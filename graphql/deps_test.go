@@ -46,6 +46,7 @@ func TestStageDependencies(t *testing.T) {
 		"fault":    1, // what user code's panics and errors become
 		"access":   2, // what execution reads of Go values
 		"schema":   3, // the schema compiled for the engine
+		"coerce":   4, // input values coerced, argument rules run
 
 		"introspection": 4, // the introspection types, over the compiled schema
 	}

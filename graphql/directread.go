@@ -64,21 +64,21 @@ const (
 // nil when they do not apply to parent (a nil pointer, another Go type
 // than the first met, reads not ready).
 func (sp *selectionPlan) directBase(parent reflect.Value) unsafe.Pointer {
-	switch sp.directState.Load() {
+	switch sp.DirectState.Load() {
 	case directReady:
 	case directUnset:
-		if !sp.directState.CompareAndSwap(directUnset, directFilling) {
+		if !sp.DirectState.CompareAndSwap(directUnset, directFilling) {
 			return nil
 		}
 		state := fillDirect(sp, parent.Type())
-		sp.directState.Store(state)
+		sp.DirectState.Store(state)
 		if state != directReady {
 			return nil
 		}
 	default:
 		return nil
 	}
-	if sp.directTyp != parent.Type() {
+	if sp.DirectTyp != parent.Type() {
 		return nil
 	}
 	return parent.UnsafePointer()
@@ -88,16 +88,16 @@ func (sp *selectionPlan) directBase(parent reflect.Value) unsafe.Pointer {
 // qualifies when it has no resolver, no arguments and a direct read for t.
 func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 	state := directNone
-	for _, fp := range sp.fields {
-		fi := fp.info
-		if fp.kind != kindField || fi == nil || fi.Resolve != nil || fi.Read.Leaf == access.LeafNone || len(fi.Args) > 0 {
+	for _, fp := range sp.Fields {
+		fi := fp.Info
+		if fp.Kind != KindField || fi == nil || fi.Resolve != nil || fi.Read.Leaf == access.LeafNone || len(fi.Args) > 0 {
 			continue
 		}
 		if a := fi.Read.Accessor(t); a.Direct.Leaf != access.LeafNone {
-			fp.direct, state = a.Direct, directReady
+			fp.Direct, state = a.Direct, directReady
 		}
 	}
-	sp.directTyp = t
+	sp.DirectTyp = t
 	return state
 }
 
@@ -106,7 +106,7 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 // written, when the path does not apply; otherwise ok is what complete
 // would have returned.
 func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok bool) {
-	fi := fp.info
+	fi := fp.Info
 	if fi.Read.Leaf == access.LeafNone || parent.Kind() != reflect.Pointer {
 		return false, false
 	}

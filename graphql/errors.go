@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 )
 
 // ErrSyntax is the cause of the error [ParseQuery] returns for text that is
@@ -29,7 +30,7 @@ var ErrInvalidOperation = errors.New("graphql: no operation to execute")
 
 // ErrInvalidVariables is the cause (errors.Is) of every error reported for
 // variable values that cannot be coerced to their declared types.
-var ErrInvalidVariables = errors.New("graphql: invalid variables")
+var ErrInvalidVariables = coerce.ErrInvalidVariables
 
 // RequestError returns e, an error the engine reports before execution
 // (from [ParseQuery], [Schema.Validate], [Schema.Prepare] or the variables
@@ -59,15 +60,4 @@ func RequestError(e *gqlerror.Error) *gqlerror.Error {
 		}
 	}
 	return &gqlerror.Error{Message: e.Message, Locations: e.Locations, Extensions: ext}
-}
-
-// graphQLError returns the *gqlerror.Error in a parser's error, or nil.
-// graphql-js keeps a GraphQLError's message and extensions as they are;
-// its Message is used, not its Error method, which adds "input:".
-func graphQLError(err error) *gqlerror.Error {
-	var ge *gqlerror.Error
-	if errors.As(err, &ge) {
-		return ge
-	}
-	return nil
 }

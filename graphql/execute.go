@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -21,7 +22,7 @@ import (
 // execSelection writes the object value of sp for parent, the value (or
 // an item of the value) of field via (nil at the root).
 func (e *executor) execSelection(via *fieldPlan, sp *selectionPlan, parent reflect.Value) bool {
-	if sp.batched {
+	if sp.Batched {
 		return e.execBatched(via, sp, parent)
 	}
 	return e.execFields(sp, parent)
@@ -29,13 +30,13 @@ func (e *executor) execSelection(via *fieldPlan, sp *selectionPlan, parent refle
 
 // execFields writes the fields of sp for parent, as execSelection.
 func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
-	fields := sp.fields
+	fields := sp.Fields
 	var base unsafe.Pointer // the parent struct, when direct reads apply
-	if !sp.conditional && !e.traceAll && parent.Kind() == reflect.Pointer {
+	if !sp.Conditional && !e.traceAll && parent.Kind() == reflect.Pointer {
 		base = sp.directBase(parent)
 	}
-	if sp.conditional {
-		fields = sp.activeFields(&e.cond)
+	if sp.Conditional {
+		fields = sp.ActiveFields(&e.cond)
 		if ce := e.cond.Err; ce != nil {
 			e.errs = append(e.errs, &gqlerror.Error{Message: ce.Msg, Path: e.astPath(), Locations: ce.Locs})
 			e.cond.Err = nil
@@ -50,16 +51,16 @@ func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
 		if i > 0 {
 			e.buf = append(e.buf, ',')
 		}
-		e.buf = append(e.buf, fp.keyJSON...)
-		if base != nil && fp.direct.Leaf != access.LeafNone {
-			if handled, ok := e.writeDirect(&fp.direct, base); handled {
+		e.buf = append(e.buf, fp.KeyJSON...)
+		if base != nil && fp.Direct.Leaf != access.LeafNone {
+			if handled, ok := e.writeDirect(&fp.Direct, base); handled {
 				if !ok {
 					return false
 				}
 				continue
 			}
 		}
-		e.path = append(e.path, response.PathSeg{Key: fp.key, Index: -1})
+		e.path = append(e.path, response.PathSeg{Key: fp.Key, Index: -1})
 		ok := e.execField(sp, fp, parent)
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
@@ -73,35 +74,35 @@ func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
 func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Value) bool {
 	var v reflect.Value
 	var err error
-	switch fp.kind {
-	case kindTypename:
-		if fp.typ == nil {
+	switch fp.Kind {
+	case KindTypename:
+		if fp.Type == nil {
 			e.buf = append(e.buf, "null"...)
 			return true
 		}
-		e.buf = response.AppendString(e.buf, sp.obj.Name)
+		e.buf = response.AppendString(e.buf, sp.Obj.Name)
 		return true
-	case kindSchema:
+	case KindSchema:
 		v = reflect.ValueOf(e.s)
-	case kindBatch, kindBatchPath:
-		if fp.abs != nil {
+	case KindBatch, KindBatchPath:
+		if fp.Abs != nil {
 			return e.execAbstractBatched(fp, parent)
 		}
 		v, err = e.batchResult(fp, parent)
 	default:
-		args := fp.args
-		if fp.argsErr != nil {
-			err = fp.argsErr
-		} else if fp.dynArgs {
-			args, err = e.s.argumentValues(fp.info, fp.argNodes, e.cond.Vars)
+		args := fp.Args
+		if fp.ArgsErr != nil {
+			err = fp.ArgsErr
+		} else if fp.DynArgs {
+			args, err = argsOf(coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
 		}
 		if err == nil {
-			if fp.kind == kindType {
+			if fp.Kind == KindType {
 				if name, _ := args.String("name"); e.s.named[name] != nil {
 					nt := e.s.named[name]
 					v = reflect.ValueOf(e.s.nodes[nt])
 				}
-			} else if fp.info.Resolve != nil {
+			} else if fp.Info.Resolve != nil {
 				v, err = e.callResolver(fp, parent, args)
 			} else if e.traceAll {
 				v, err = e.traceDefault(fp, parent, args)
@@ -109,24 +110,24 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 				if handled, ok := e.directLeaf(fp, parent); handled {
 					return ok
 				}
-				v, err = fp.info.Read.Read(&e.ctx, parent)
+				v, err = fp.Info.Read.Read(&e.ctx, parent)
 			}
 		}
 	}
 	if err != nil {
 		e.fieldError(fp, err)
-		if fp.typ.Kind == schema.KindNonNull {
+		if fp.Type.Kind == schema.KindNonNull {
 			return false
 		}
 		e.buf = append(e.buf, "null"...)
 		return true
 	}
-	return e.complete(fp, fp.typ, v)
+	return e.complete(fp, fp.Type, v)
 }
 
 func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
 	ctx := e.ctx
-	if e.rootCtx != nil && fp.owner == e.op.plan {
+	if e.rootCtx != nil && fp.Owner == e.op.plan {
 		ctx = e.rootCtx
 	}
 	if err := ctx.Err(); err != nil {
@@ -141,12 +142,12 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
 	var res any
 	var err error
-	if e.tracer != nil && (fp.info.Traced || e.traceAll) {
+	if e.tracer != nil && (fp.Info.Traced || e.traceAll) {
 		tctx := e.tracer.StartField(ctx, ResolveInfo{info})
-		res, err = invoke(tctx, fp.info.Resolve, p, args, info)
+		res, err = invoke(tctx, fp.Info.Resolve, p, args, info)
 		e.tracer.EndField(tctx, ResolveInfo{info}, err)
 	} else {
-		res, err = invoke(ctx, fp.info.Resolve, p, args, info)
+		res, err = invoke(ctx, fp.Info.Resolve, p, args, info)
 	}
 	if err != nil {
 		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
@@ -181,7 +182,7 @@ func invoke(ctx context.Context, resolve schema.Resolver, parent any, args Args,
 func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
 	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
 	ctx := e.tracer.StartField(e.ctx, ResolveInfo{info})
-	v, err := fp.info.Read.Read(&ctx, parent)
+	v, err := fp.Info.Read.Read(&ctx, parent)
 	e.tracer.EndField(ctx, ResolveInfo{info}, err)
 	return v, err
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
@@ -63,7 +64,7 @@ type executor struct {
 	// objPlans: plans of conditional abstract fields for one object, made
 	// for this execution only (see fieldPlan.objectPlan); resolved: the
 	// objects of the list being completed (abstractexec.go).
-	objPlans map[objectPlanKey]*selectionPlan
+	objPlans map[ObjectPlanKey]*selectionPlan
 	resolved resolvedObjects
 	// belows: the levels below the batched fields of abstract types, by
 	// level and field (abstractexec.go).
@@ -179,13 +180,13 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 		e.done = true
 	}
 	ge := &gqlerror.Error{Path: e.astPath(), Locations: e.locations(fp), Err: err}
-	if ae, ok := err.(*argumentError); ok {
-		ge.Message, ge.Extensions, ge.Err = ae.msg, ae.ext, nil
-		if ae.panic != nil {
-			ge.Err = ae.panic
+	if ae, ok := err.(*coerce.ArgumentError); ok {
+		ge.Message, ge.Extensions, ge.Err = ae.Msg, ae.Ext, nil
+		if ae.Panic != nil {
+			ge.Err = ae.Panic
 		}
-		if ae.at != nil {
-			ge.Locations = []gqlerror.Location{{Line: ae.at.Line, Column: ae.at.Column}}
+		if ae.At != nil {
+			ge.Locations = []gqlerror.Location{{Line: ae.At.Line, Column: ae.At.Column}}
 		}
 		e.errs = append(e.errs, ge)
 		return
@@ -204,8 +205,8 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 
 func (e *executor) nullError(fp *fieldPlan) {
 	coord := ""
-	if fp.info != nil {
-		coord = fp.info.Coord
+	if fp.Info != nil {
+		coord = fp.Info.Coord
 	}
 	e.errs = append(e.errs, &gqlerror.Error{
 		Message:   "Cannot return null for non-nullable field " + coord + ".",
@@ -218,17 +219,17 @@ func (e *executor) nullError(fp *fieldPlan) {
 // the occurrences that count in this execution (graphql-js's field
 // nodes, after @skip and @include).
 func (e *executor) locations(fp *fieldPlan) []gqlerror.Location {
-	if !fp.dynamic {
-		return fp.locs
+	if !fp.Dynamic {
+		return fp.Locs
 	}
 	var out []gqlerror.Location
-	for i, o := range fp.occ {
-		if ok, _ := o.Counts(&e.cond); ok && i < len(fp.locs) {
-			out = append(out, fp.locs[i])
+	for i, o := range fp.Occ {
+		if ok, _ := o.Counts(&e.cond); ok && i < len(fp.Locs) {
+			out = append(out, fp.Locs[i])
 		}
 	}
-	if len(out) == len(fp.locs) {
-		return fp.locs
+	if len(out) == len(fp.Locs) {
+		return fp.Locs
 	}
 	return out
 }

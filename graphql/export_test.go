@@ -52,7 +52,7 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 			return err.Error(), false
 		}
 		e := &executor{}
-		handled, _ := e.directLeaf(&fieldPlan{info: fi, typ: fi.Type}, rv)
+		handled, _ := e.directLeaf(&fieldPlan{Info: fi, Type: fi.Type}, rv)
 		return string(e.buf), handled
 	}
 	return "no type " + typeName, false

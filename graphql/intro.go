@@ -26,7 +26,7 @@ func (b *builder) introspection() *Object {
 	for _, t := range it.All() {
 		b.intro[b.mirror(t).(NamedType)] = true
 	}
-	s.schemaField, s.typeField = it.SchemaField, it.TypeField
+	s.c.SchemaField, s.c.TypeField = it.SchemaField, it.TypeField
 	s.c.Directives = introspection.Directives(boolean, str)
 	// The wrappers outside the types get their definitions too, as every
 	// node has one.

@@ -40,7 +40,7 @@ func (e *executor) skipValue(fp *fieldPlan, t *schema.Type, v reflect.Value) {
 			e.skipItems(fp, t, dv, 0)
 		}
 	case schema.KindObject:
-		if sp := fp.childPlan(&e.cond, &e.dynPlans); sp != nil && sp.batched {
+		if sp := fp.ChildPlan(&e.cond, &e.dynPlans); sp != nil && sp.Batched {
 			e.skipLevelItem(fp, sp)
 		}
 	case schema.KindInterface, schema.KindUnion:
@@ -53,7 +53,7 @@ func (e *executor) skipValue(fp *fieldPlan, t *schema.Type, v reflect.Value) {
 		if err != nil {
 			return // not in any level
 		}
-		if sp := fp.objectPlan(i, &e.cond, &e.objPlans); sp != nil && sp.batched {
+		if sp := fp.ObjectPlan(i, &e.cond, &e.objPlans); sp != nil && sp.Batched {
 			e.skipLevelItem(fp, sp)
 		}
 	}

@@ -46,19 +46,19 @@ func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, walke
 	if sp == nil || depth > plan.MaxDepth {
 		return
 	}
-	for _, fp := range sp.fields {
+	for _, fp := range sp.Fields {
 		switch {
-		case fp.child != nil:
-			p.keepConditional(fp.child, seen, walked, depth+1)
-		case fp.abs != nil && !fp.dynamic:
-			for i := range fp.abs.plans {
-				if osp := fp.abs.plans[i].Load(); !walked[osp] {
+		case fp.Child != nil:
+			p.keepConditional(fp.Child, seen, walked, depth+1)
+		case fp.Abs != nil && !fp.Dynamic:
+			for i := range fp.Abs.Plans {
+				if osp := fp.Abs.Plans[i].Load(); !walked[osp] {
 					walked[osp] = true
 					p.keepConditional(osp, seen, walked, depth+1)
 				}
 			}
-		case fp.dynamic:
-			for _, o := range fp.occ {
+		case fp.Dynamic:
+			for _, o := range fp.Occ {
 				p.keepBelow(o.Field.SelectionSet, seen, 0)
 			}
 		}

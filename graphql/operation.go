@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/limits"
@@ -60,9 +61,9 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	var root *objectInfo
 	switch def.Operation {
 	case ast.Query:
-		root = s.query
+		root = s.c.Query
 	case ast.Mutation:
-		root = s.mutation
+		root = s.c.Mutation
 	}
 	if root == nil {
 		return nil, gqlerror.List{{Message: fmt.Sprintf("Schema is not configured to execute %s operation.", def.Operation),
@@ -74,7 +75,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{err}
 	}
 	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
-	if len(s.abstracts) > 0 {
+	if s.c.Abstract {
 		p.prep = &abstractPrep{}
 	}
 	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
@@ -83,7 +84,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 	if p.prep != nil && p.prep.planned > plan.MaxSelections {
 		return nil, gqlerror.List{{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", plan.MaxSelections), Err: ErrInvalidDocument}}
 	}
-	if p.conditional {
+	if p.Conditional {
 		p.keepConditional(op.plan, map[string]bool{}, map[*selectionPlan]bool{}, 0)
 	}
 	// Executions plan with memory of their own; p.prep stays, for the
@@ -103,19 +104,19 @@ func (op *Operation) checkArguments(sp *selectionPlan, depth int, seen map[*sele
 	if sp == nil || depth > 64 {
 		return nil
 	}
-	for _, fp := range sp.fields {
-		if fp.argsErr != nil {
-			return &gqlerror.Error{Message: fp.argsErr.Error(), Locations: fp.locs[:1], Err: ErrInvalidDocument}
+	for _, fp := range sp.Fields {
+		if fp.ArgsErr != nil {
+			return &gqlerror.Error{Message: fp.ArgsErr.Error(), Locations: fp.Locs[:1], Err: ErrInvalidDocument}
 		}
-		if err := op.checkArguments(fp.child, depth+1, seen); err != nil {
+		if err := op.checkArguments(fp.Child, depth+1, seen); err != nil {
 			return err
 		}
-		if fp.abs != nil && !fp.dynamic {
+		if fp.Abs != nil && !fp.Dynamic {
 			if seen == nil {
 				seen = map[*selectionPlan]bool{}
 			}
-			for i := range fp.abs.plans {
-				osp := fp.abs.plans[i].Load()
+			for i := range fp.Abs.Plans {
+				osp := fp.Abs.Plans[i].Load()
 				if seen[osp] {
 					continue
 				}
@@ -273,7 +274,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if len(op.def.VariableDefinitions) > 0 {
 		var errs gqlerror.List
 		var fault error
-		vars, errs, fault = op.s.coerceVariables(op.def.VariableDefinitions, op.defaults, p.Variables)
+		vars, errs, fault = coerce.Variables(op.s.typeNamed, op.def.VariableDefinitions, op.defaults, p.Variables)
 		switch {
 		case fault != nil:
 			return Result{}, fault

@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -21,69 +22,69 @@ import (
 // @skip/@include applied. It is computed once per document and shared by
 // every execution of it, so it is read-only after planning.
 type selectionPlan struct {
-	obj         *objectInfo
-	parent      *fieldPlan // the field whose sub-selection this is; nil at the root
-	fields      []*fieldPlan
-	conditional bool // some field depends on a variable's @skip/@include
-	batched     bool // some field has a batch resolver (batchexec.go)
+	Obj         *objectInfo
+	Parent      *fieldPlan // the field whose sub-selection this is; nil at the root
+	Fields      []*fieldPlan
+	Conditional bool // some field depends on a variable's @skip/@include
+	Batched     bool // some field has a batch resolver (batchexec.go)
 	// directState and directTyp: the direct reads of the fields (directread.go).
-	directState atomic.Uint32
-	directTyp   reflect.Type
+	DirectState atomic.Uint32
+	DirectTyp   reflect.Type
 
 	namesOnce sync.Once
 	names     []string
 }
 
-type fieldKind uint8
+type FieldKind uint8
 
 const (
-	kindField fieldKind = iota
-	kindTypename
-	kindSchema
-	kindType
-	kindBatch // a field with a batch resolver (batchexec.go)
+	KindField FieldKind = iota
+	KindTypename
+	KindSchema
+	KindType
+	KindBatch // a field with a batch resolver (batchexec.go)
 	// kindBatchPath: a field read from its parent value (no resolver) whose
 	// sub-selection has batched fields: read ahead with its level, so that
 	// the batches below it span every parent (batchexec.go).
-	kindBatchPath
+	KindBatchPath
 )
 
 // isField reports whether fp is a field of the schema's own (not
 // __typename or introspection).
-func (k fieldKind) isField() bool { return k == kindField || k == kindBatch || k == kindBatchPath }
+func (k FieldKind) IsField() bool { return k == KindField || k == KindBatch || k == KindBatchPath }
 
 type fieldPlan struct {
-	key     string
-	keyJSON []byte         // `"key":`
-	owner   *selectionPlan // the plan this field belongs to
-	lists   uint8          // list wrappers of typ: indexes its items add to a path
-	kind    fieldKind
+	Key     string
+	KeyJSON []byte         // `"key":`
+	Owner   *selectionPlan // the plan this field belongs to
+	Lists   uint8          // list wrappers of typ: indexes its items add to a path
+	Kind    FieldKind
 	// batchList: the field is a list of objects with batched fields,
 	// whose items may be resolved together (batchexec.go).
-	batchList bool
+	BatchList bool
 	// dynamic: which occurrences count depends on variables.
-	dynamic bool
+	Dynamic bool
 	// dynArgs: the arguments are coerced for every execution, from
 	// argNodes, because they refer to variables or hold custom scalar
 	// values (each execution gets its own, from ParseLiteral or
 	// ParseValue). argNodes are the operation's own (see literalcopies.go).
-	dynArgs bool
-	info    *fieldInfo
-	typ     *schema.Type
-	occ     []*plan.Occurrence
+	DynArgs bool
+	Info    *fieldInfo
+	Type     *schema.Type
+	Occ     []*plan.Occurrence
 
-	args     Args
-	argsErr  error // a literal that could not be coerced
-	argNodes ast.ArgumentList
+	Args     Args
+	ArgsErr  error // a literal that could not be coerced
+	ArgNodes ast.ArgumentList
 
-	child *selectionPlan // sub-selection when every occurrence counts
+	Child *selectionPlan // sub-selection when every occurrence counts
 	// abs: for a field of an interface or union type, its sub-selection
 	// for each possible object (planabstract.go); nil otherwise.
-	abs *abstractChild
+	Abs *AbstractChild
 	// direct: the field's direct read from its parent (directread.go), once the
 	// owner's directState is directReady.
-	direct access.DirectRead
-	locs   []gqlerror.Location
+	Direct access.DirectRead
+	Locs   []gqlerror.Location
 
 	planner  *planner
 	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan (*objectPlanSet for an abstract field)
@@ -109,7 +110,7 @@ type planner struct {
 	// arguments that plans may coerce after it (literalcopies.go); conditional is
 	// set once a field depends on a variable's @skip or @include. All are
 	// only read once Prepare has returned.
-	preparing, conditional bool
+	preparing, Conditional bool
 	owned                  map[*ast.Field]ast.ArgumentList
 	// prep is what the planner keeps for an operation of a schema with
 	// interfaces or unions (planabstract.go), while Prepare runs and
@@ -122,9 +123,9 @@ type planner struct {
 // Everything in it lives as long as the operation.
 type planArena struct {
 	plans  chunks[selectionPlan]
-	fields chunks[plannedField]
+	Fields chunks[plannedField]
 	order  chunks[*fieldPlan]
-	locs   chunks[gqlerror.Location]
+	Locs   chunks[gqlerror.Location]
 	keys   chunks[byte]
 }
 
@@ -134,7 +135,7 @@ func newPlanArena(selections int) planArena {
 	n := min(max(selections, 2), 64)
 	var a planArena
 	// A selection set for about every other field; a key of about 8 bytes.
-	a.plans.min, a.fields.min, a.order.min, a.locs.min, a.keys.min = n/2+1, n, n, n, 12*n
+	a.plans.min, a.Fields.min, a.order.min, a.Locs.min, a.keys.min = n/2+1, n, n, n, 12*n
 	return a
 }
 
@@ -162,7 +163,7 @@ func (c *chunks[T]) take(n int) []T {
 
 type collector struct {
 	p     *planner
-	obj   *objectInfo
+	Obj   *objectInfo
 	order []*fieldPlan
 	// byKey indexes order by response key once it is longer than
 	// collectorScan; shorter, it is searched in place.
@@ -177,7 +178,7 @@ type collector struct {
 // plannedField is a field plan with its first occurrence, allocated as one.
 type plannedField struct {
 	fp  fieldPlan
-	occ plan.Occurrence
+	Occ plan.Occurrence
 	one [1]*plan.Occurrence
 	alt [1]plan.Alt
 }
@@ -190,7 +191,7 @@ const collectorScan = 8
 // starts at no more than collectorSlab plans and grows by chunks, so that
 // selections which share a key, or are skipped, leave little unused.
 func (p *planner) newCollector(obj *objectInfo, size int) collector {
-	return collector{p: p, obj: obj, order: p.arena.order.take(size), slab: p.arena.fields.take(min(size, collectorSlab))}
+	return collector{p: p, Obj: obj, order: p.arena.order.take(size), slab: p.arena.Fields.take(min(size, collectorSlab))}
 }
 
 // collectorSlab is the most field plans a collector's slab holds at a time.
@@ -201,7 +202,7 @@ func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *s
 	if p.preparing && p.prep != nil && p.prep.planned > plan.MaxSelections {
 		// Prepare refuses the operation (see abstractPrep.planned): the rest
 		// is not planned.
-		return &selectionPlan{obj: obj, parent: parent}
+		return &selectionPlan{Obj: obj, Parent: parent}
 	}
 	size := 0
 	for _, f := range sets {
@@ -248,7 +249,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				c.static[x.Name] = true
 			}
 			frag := c.p.fragments.Get(c.p.doc, x.Name)
-			if frag == nil || frag.TypeCondition != c.obj.Name && !c.p.conditionMatches(frag.TypeCondition, c.obj) {
+			if frag == nil || frag.TypeCondition != c.Obj.Name && !c.p.conditionMatches(frag.TypeCondition, c.Obj) {
 				continue
 			}
 			c.collect(frag.SelectionSet, all, depth+1)
@@ -257,7 +258,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 			if !ok {
 				continue
 			}
-			if x.TypeCondition != "" && x.TypeCondition != c.obj.Name && !c.p.conditionMatches(x.TypeCondition, c.obj) {
+			if x.TypeCondition != "" && x.TypeCondition != c.Obj.Name && !c.p.conditionMatches(x.TypeCondition, c.Obj) {
 				continue
 			}
 			c.collect(x.SelectionSet, joinConds(conds, dyn), depth+1)
@@ -286,35 +287,35 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 	c.seq++
 	if fp == nil {
 		if len(c.slab) == cap(c.slab) {
-			c.slab = c.p.arena.fields.take(collectorSlab)
+			c.slab = c.p.arena.Fields.take(collectorSlab)
 		}
 		c.slab = c.slab[:len(c.slab)+1]
 		pf := &c.slab[len(c.slab)-1]
-		pf.occ = plan.Occurrence{Field: f, Uncon: len(conds) == 0}
+		pf.Occ = plan.Occurrence{Field: f, Uncon: len(conds) == 0}
 		pf.alt[0] = plan.Alt{Conds: conds, Seq: seq}
-		pf.occ.Alts = pf.alt[:1:1]
-		pf.one[0] = &pf.occ
+		pf.Occ.Alts = pf.alt[:1:1]
+		pf.one[0] = &pf.Occ
 		fp = &pf.fp
-		fp.key, fp.keyJSON, fp.planner, fp.occ = key, c.p.keyJSON(key), c.p, pf.one[:1:1]
+		fp.Key, fp.KeyJSON, fp.planner, fp.Occ = key, c.p.keyJSON(key), c.p, pf.one[:1:1]
 		c.order = append(c.order, fp)
 		if c.byKey != nil {
 			c.byKey[key] = fp
 		} else if len(c.order) > collectorScan {
 			c.byKey = make(map[string]*fieldPlan, 2*len(c.order))
 			for _, x := range c.order {
-				c.byKey[x.key] = x
+				c.byKey[x.Key] = x
 			}
 		}
 		return
 	}
-	for _, o := range fp.occ {
+	for _, o := range fp.Occ {
 		if o.Field == f {
 			o.Alts = append(o.Alts, plan.Alt{Conds: conds, Seq: seq})
 			o.Uncon = o.Uncon || len(conds) == 0
 			return
 		}
 	}
-	fp.occ = append(fp.occ, &plan.Occurrence{Field: f, Alts: []plan.Alt{{Conds: conds, Seq: seq}}, Uncon: len(conds) == 0})
+	fp.Occ = append(fp.Occ, &plan.Occurrence{Field: f, Alts: []plan.Alt{{Conds: conds, Seq: seq}}, Uncon: len(conds) == 0})
 }
 
 // find returns the field collected under key, nil if none yet.
@@ -323,7 +324,7 @@ func (c *collector) find(key string) *fieldPlan {
 		return c.byKey[key]
 	}
 	for _, fp := range c.order {
-		if fp.key == key {
+		if fp.Key == key {
 			return fp
 		}
 	}
@@ -335,105 +336,105 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		c.p.prep.planned += len(c.order)
 	}
 	sp := &c.p.arena.plans.take(1)[:1][0]
-	sp.obj, sp.parent, sp.fields = c.obj, parent, c.order
+	sp.Obj, sp.Parent, sp.Fields = c.Obj, parent, c.order
 	nodes := 0
 	for _, fp := range c.order {
-		nodes += len(fp.occ)
+		nodes += len(fp.Occ)
 	}
-	locs := c.p.arena.locs.take(nodes) // every field's, in one
+	locs := c.p.arena.Locs.take(nodes) // every field's, in one
 	for _, fp := range c.order {
-		fp.owner = sp
-		first := fp.occ[0].Field
+		fp.Owner = sp
+		first := fp.Occ[0].Field
 		start := len(locs)
-		for _, o := range fp.occ {
+		for _, o := range fp.Occ {
 			// A condition anywhere makes the field's presence, its place
 			// or its sub-selection depend on the variables.
 			for _, a := range o.Alts {
 				if len(a.Conds) > 0 {
-					fp.dynamic = true
+					fp.Dynamic = true
 				}
 			}
 			locs = append(locs, gqlerror.Location{Line: o.Field.Position.Line, Column: o.Field.Position.Column})
 		}
-		fp.locs = locs[start:len(locs):len(locs)]
-		if fp.dynamic {
-			sp.conditional, c.p.conditional = true, true
+		fp.Locs = locs[start:len(locs):len(locs)]
+		if fp.Dynamic {
+			sp.Conditional, c.p.Conditional = true, true
 		}
 		switch {
 		case first.Name == "__typename":
-			fp.kind, fp.typ = kindTypename, c.p.s.typename
+			fp.Kind, fp.Type = KindTypename, c.p.s.c.Typename
 			continue
-		case first.Name == "__schema" && c.obj == c.p.s.query:
-			fp.kind, fp.typ = kindSchema, c.p.s.schemaField.Type
-		case first.Name == "__type" && c.obj == c.p.s.query:
-			fp.kind, fp.info = kindType, c.p.s.typeField
-			fp.typ = fp.info.Type
+		case first.Name == "__schema" && c.Obj == c.p.s.c.Query:
+			fp.Kind, fp.Type = KindSchema, c.p.s.c.SchemaField.Type
+		case first.Name == "__type" && c.Obj == c.p.s.c.Query:
+			fp.Kind, fp.Info = KindType, c.p.s.c.TypeField
+			fp.Type = fp.Info.Type
 		default:
-			fp.info = c.obj.ByName[first.Name]
-			if fp.info == nil {
+			fp.Info = c.Obj.ByName[first.Name]
+			if fp.Info == nil {
 				// Validation rejects unknown fields; a document that was
 				// not validated gets the field skipped.
-				fp.kind = kindTypename
-				fp.typ = nil
+				fp.Kind = KindTypename
+				fp.Type = nil
 				continue
 			}
-			fp.typ = fp.info.Type
-			if fp.info.Batch {
-				fp.kind, sp.batched = kindBatch, true
+			fp.Type = fp.Info.Type
+			if fp.Info.Batch {
+				fp.Kind, sp.Batched = KindBatch, true
 			}
 		}
-		fp.lists = listDepth(fp.typ)
-		if obj := objectOf(fp.typ); obj != nil && fp.lists > 0 && (obj.Batched || fp.dynamic) {
+		fp.Lists = listDepth(fp.Type)
+		if obj := ObjectOf(fp.Type); obj != nil && fp.Lists > 0 && (obj.Batched || fp.Dynamic) {
 			// Batched fields of their own; or, for a conditional field,
 			// perhaps batched fields read ahead (each execution's plan
 			// tells: completeBatchedList). Other fields are set below,
 			// once their plan is made.
-			fp.batchList = true
+			fp.BatchList = true
 		}
-		if len(c.p.s.abstracts) > 0 {
+		if c.p.s.c.Abstract {
 			c.p.abstractField(fp)
 		}
-		if fp.info != nil && len(fp.info.Args) > 0 {
+		if fp.Info != nil && len(fp.Info.Args) > 0 {
 			// Custom scalar values are parsed for every execution; the
 			// literals are still checked once, here, so that a bad one is
 			// refused before anything runs.
 			args := c.p.ownArgs(first)
 			if argsUseVariables(args) {
-				fp.dynArgs = true
+				fp.DynArgs = true
 			} else {
-				fp.args, fp.argsErr = c.p.s.argumentValues(fp.info, args, nil)
-				if fp.info.FreshArgs && fp.argsErr == nil {
-					fp.args, fp.dynArgs = Args{}, true
+				fp.Args, fp.ArgsErr = argsOf(coerce.ArgumentValues(fp.Info, args, nil))
+				if fp.Info.FreshArgs && fp.ArgsErr == nil {
+					fp.Args, fp.DynArgs = Args{}, true
 				}
 			}
-			if fp.dynArgs {
-				fp.argNodes = c.p.keepArgs(first, args)
+			if fp.DynArgs {
+				fp.ArgNodes = c.p.keepArgs(first, args)
 			}
 		}
-		if !fp.dynamic {
-			if obj := objectOf(fp.typ); obj != nil {
+		if !fp.Dynamic {
+			if obj := ObjectOf(fp.Type); obj != nil {
 				var one [1]*ast.Field // plan keeps none of them
 				fields := one[:]
-				if len(fp.occ) > 1 {
-					fields = make([]*ast.Field, len(fp.occ))
+				if len(fp.Occ) > 1 {
+					fields = make([]*ast.Field, len(fp.Occ))
 				}
-				for i, o := range fp.occ {
+				for i, o := range fp.Occ {
 					fields[i] = o.Field
 				}
-				fp.child = c.p.plan(obj, fields, fp)
-				if fp.child.batched && fp.lists > 0 {
-					fp.batchList = true // batched fields below, read ahead
+				fp.Child = c.p.plan(obj, fields, fp)
+				if fp.Child.Batched && fp.Lists > 0 {
+					fp.BatchList = true // batched fields below, read ahead
 				}
-				if fp.kind == kindField && fp.info.Resolve == nil && fp.child.batched && c.obj != c.p.s.mutation {
-					fp.kind, sp.batched = kindBatchPath, true
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Child.Batched && c.Obj != c.p.s.c.Mutation {
+					fp.Kind, sp.Batched = KindBatchPath, true
 				}
-			} else if fp.abs != nil {
+			} else if fp.Abs != nil {
 				c.p.planObjects(fp)
-				if fp.lists > 0 && fp.abs.batched() {
-					fp.batchList = true
+				if fp.Lists > 0 && fp.Abs.batched() {
+					fp.BatchList = true
 				}
-				if fp.kind == kindField && fp.info.Resolve == nil && fp.abs.batched() && c.obj != c.p.s.mutation {
-					fp.kind, sp.batched = kindBatchPath, true
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Abs.batched() && c.Obj != c.p.s.c.Mutation {
+					fp.Kind, sp.Batched = KindBatchPath, true
 				}
 			}
 		}
@@ -451,16 +452,16 @@ func listDepth(t *schema.Type) uint8 {
 
 // parentField returns the field whose sub-selection fp belongs to, nil
 // for a root field.
-func (fp *fieldPlan) parentField() *fieldPlan {
-	if fp.owner == nil {
+func (fp *fieldPlan) ParentField() *fieldPlan {
+	if fp.Owner == nil {
 		return nil
 	}
-	return fp.owner.parent
+	return fp.Owner.Parent
 }
 
 // objectOf returns the object inside t's lists and non-nulls, nil when t
 // is nil or of another kind.
-func objectOf(t *schema.Type) *objectInfo {
+func ObjectOf(t *schema.Type) *objectInfo {
 	if t == nil {
 		return nil
 	}
@@ -477,7 +478,7 @@ func argsUseVariables(args ast.ArgumentList) bool {
 }
 
 // Schema returns the schema's field fp plans (for the resolver's Info).
-func (fp *fieldPlan) Schema() *fieldInfo { return fp.info }
+func (fp *fieldPlan) Schema() *fieldInfo { return fp.Info }
 
 // ResponseKey returns the field's alias, or its name.
-func (fp *fieldPlan) ResponseKey() string { return fp.key }
+func (fp *fieldPlan) ResponseKey() string { return fp.Key }

@@ -64,7 +64,7 @@ func TestConditionalPlansAreBounded(t *testing.T) {
 			t.Fatalf("vars %v: got %s %v, want %s", vars, res.Data, res.Errors, want)
 		}
 	}
-	fp := op.plan.fields[0]
+	fp := op.plan.Fields[0]
 	var kept int
 	fp.dynCache.Range(func(any, any) bool { kept++; return true })
 	if kept > maxDynPlans || int(fp.dynCount.Load()) != kept {

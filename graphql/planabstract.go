@@ -35,50 +35,46 @@ import (
 
 // abstractChild is the sub-selection of a field of an interface or union
 // type, for each of its possible objects.
-type abstractChild struct {
-	info *abstractInfo
+type AbstractChild struct {
+	Info *abstractInfo
 	// fields are the field's nodes, planned for each object; nil for a
 	// field whose nodes that count depend on the variables
 	// (fieldPlan.dynamic), which is planned for each execution.
 	fields []*ast.Field
 	// plans holds the plan for info.possible[i] at i, once made.
-	plans []atomic.Pointer[selectionPlan]
+	Plans []atomic.Pointer[selectionPlan]
 }
 
 // conditionMatches reports whether a fragment with type condition cond
 // applies to values of obj other than by naming it: cond is an interface
 // obj implements or a union obj belongs to.
 func (p *planner) conditionMatches(cond string, obj *objectInfo) bool {
-	if len(p.s.abstracts) == 0 {
+	if !p.s.c.Abstract {
 		return false
 	}
-	nt := p.s.named[cond]
-	if nt == nil {
-		return false
-	}
-	ai := p.s.abstracts[nt]
-	return ai != nil && ai.ByName[obj.Name] == obj
+	t := p.s.c.Named[cond]
+	return t != nil && t.Abstract != nil && t.Abstract.ByName[obj.Name] == obj
 }
 
 // abstractField readies fp, a field being planned, when its type is an
 // interface or a union: its abstractChild, and whether its lists gather
 // objects with batched fields.
 func (p *planner) abstractField(fp *fieldPlan) {
-	if fp.typ == nil {
+	if fp.Type == nil {
 		return
 	}
-	ai := fp.typ.Named().Abstract
+	ai := fp.Type.Named().Abstract
 	if ai == nil {
 		return
 	}
-	fp.abs = &abstractChild{info: ai}
-	if !fp.dynamic {
-		fp.abs.plans = make([]atomic.Pointer[selectionPlan], len(ai.Possible))
+	fp.Abs = &AbstractChild{Info: ai}
+	if !fp.Dynamic {
+		fp.Abs.Plans = make([]atomic.Pointer[selectionPlan], len(ai.Possible))
 	}
-	if fp.lists > 0 {
+	if fp.Lists > 0 {
 		for _, o := range ai.Possible {
 			if o.Batched {
-				fp.batchList = true
+				fp.BatchList = true
 				break
 			}
 		}
@@ -90,17 +86,17 @@ func (p *planner) abstractField(fp *fieldPlan) {
 // Prepare has returned, past the budget of plans kept for sharing, the
 // plans are made one at a time as values come (objectPlan).
 func (p *planner) planObjects(fp *fieldPlan) {
-	a := fp.abs
-	a.fields = make([]*ast.Field, len(fp.occ))
-	for i, o := range fp.occ {
+	a := fp.Abs
+	a.fields = make([]*ast.Field, len(fp.Occ))
+	for i, o := range fp.Occ {
 		a.fields[i] = o.Field
 	}
 	if !p.preparing && !p.prep.sharing() {
 		return
 	}
 	path, nodes := responsePath(fp), nodesKey(a.fields)
-	for i, o := range a.info.Possible {
-		a.plans[i].Store(p.sharedPlan(sharedPlanKey{path: path, obj: o, first: a.fields[0], rest: nodes}, a.fields, fp))
+	for i, o := range a.Info.Possible {
+		a.Plans[i].Store(p.sharedPlan(sharedPlanKey{path: path, obj: o, first: a.fields[0], rest: nodes}, a.fields, fp))
 	}
 }
 
@@ -181,9 +177,9 @@ func planSize(sp *selectionPlan, depth int) int {
 	if sp == nil || depth > plan.MaxDepth {
 		return 0
 	}
-	n := len(sp.fields)
-	for _, fp := range sp.fields {
-		n += planSize(fp.child, depth+1)
+	n := len(sp.Fields)
+	for _, fp := range sp.Fields {
+		n += planSize(fp.Child, depth+1)
 	}
 	return n
 }
@@ -211,13 +207,13 @@ type sharedPlanKey struct {
 // followed by a NUL (keys are names, without one).
 func responsePath(fp *fieldPlan) string {
 	n := 0
-	for f := fp; f != nil; f = f.parentField() {
-		n += len(f.key) + 1
+	for f := fp; f != nil; f = f.ParentField() {
+		n += len(f.Key) + 1
 	}
 	b := make([]byte, n)
-	for f := fp; f != nil; f = f.parentField() {
-		n -= len(f.key) + 1
-		copy(b[n:], f.key)
+	for f := fp; f != nil; f = f.ParentField() {
+		n -= len(f.Key) + 1
+		copy(b[n:], f.Key)
 	}
 	return string(b)
 }
@@ -242,16 +238,16 @@ func nodesKey(nodes []*ast.Field) string {
 // plans by the set of occurrences that count, as childPlan does for
 // object fields, up to maxDynPlans sets, each with a slot for every
 // possible object; past them, in perExec, for one execution.
-func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPlanKey]*selectionPlan) *selectionPlan {
-	a := fp.abs
-	obj := a.info.Possible[i]
-	if !fp.dynamic {
-		if sp := a.plans[i].Load(); sp != nil {
+func (fp *fieldPlan) ObjectPlan(i int, c *plan.Conditions, perExec *map[ObjectPlanKey]*selectionPlan) *selectionPlan {
+	a := fp.Abs
+	obj := a.Info.Possible[i]
+	if !fp.Dynamic {
+		if sp := a.Plans[i].Load(); sp != nil {
 			return sp
 		}
 		sp := fp.planner.plan(obj, a.fields, fp)
-		if !a.plans[i].CompareAndSwap(nil, sp) {
-			sp = a.plans[i].Load()
+		if !a.Plans[i].CompareAndSwap(nil, sp) {
+			sp = a.Plans[i].Load()
 		}
 		return sp
 	}
@@ -265,7 +261,7 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 		}
 		return sp
 	}
-	key := objectPlanKey{fp: fp, obj: i}
+	key := ObjectPlanKey{fp: fp, obj: i}
 	if perExec != nil {
 		if sp, ok := (*perExec)[key]; ok {
 			return sp
@@ -274,7 +270,7 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
 	if perExec != nil {
 		if *perExec == nil {
-			*perExec = make(map[objectPlanKey]*selectionPlan)
+			*perExec = make(map[ObjectPlanKey]*selectionPlan)
 		}
 		(*perExec)[key] = sp
 	}
@@ -286,32 +282,32 @@ func (fp *fieldPlan) objectPlan(i int, c *plan.Conditions, perExec *map[objectPl
 // kept in fp.dynCache by the bitmask of those occurrences, for fields
 // with at most 64 occurrences, up to maxDynPlans masks; nil past them.
 func (fp *fieldPlan) objectPlanSet(c *plan.Conditions) []atomic.Pointer[selectionPlan] {
-	if len(fp.occ) > 64 {
+	if len(fp.Occ) > 64 {
 		return nil
 	}
 	mask := fp.counted(c)
 	if v, ok := fp.dynCache.Load(mask); ok {
-		return v.(*objectPlanSet).plans
+		return v.(*objectPlanSet).Plans
 	}
 	if fp.dynCount.Load() >= maxDynPlans {
 		return nil
 	}
-	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{plans: make([]atomic.Pointer[selectionPlan], len(fp.abs.info.Possible))})
+	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{Plans: make([]atomic.Pointer[selectionPlan], len(fp.Abs.Info.Possible))})
 	if !loaded {
 		fp.dynCount.Add(1)
 	}
-	return v.(*objectPlanSet).plans
+	return v.(*objectPlanSet).Plans
 }
 
 // objectPlanSet is what a conditional abstract field keeps for one set of
 // occurrences that count: the plan for possible object i at i, once made.
 type objectPlanSet struct {
-	plans []atomic.Pointer[selectionPlan]
+	Plans []atomic.Pointer[selectionPlan]
 }
 
 // objectPlanKey keeps a plan of a conditional abstract field for one
 // object, for one execution, past the field's maxDynPlans sets.
-type objectPlanKey struct {
+type ObjectPlanKey struct {
 	fp  *fieldPlan
 	obj int
 }
@@ -321,23 +317,23 @@ type objectPlanKey struct {
 // field, over all its occurrences, whatever their conditions (for the
 // cost, an upper bound), shared with the cousins of fp as Prepare shares
 // the plans of fields whose every occurrence counts.
-func (fp *fieldPlan) objectPlans() []*selectionPlan {
-	a := fp.abs
-	out := make([]*selectionPlan, len(a.info.Possible))
-	if fp.dynamic {
-		fields := make([]*ast.Field, len(fp.occ))
-		for i, o := range fp.occ {
+func (fp *fieldPlan) ObjectPlans() []*selectionPlan {
+	a := fp.Abs
+	out := make([]*selectionPlan, len(a.Info.Possible))
+	if fp.Dynamic {
+		fields := make([]*ast.Field, len(fp.Occ))
+		for i, o := range fp.Occ {
 			fields[i] = o.Field
 		}
 		p := fp.planner
 		path, nodes := responsePath(fp), nodesKey(fields)
-		for i, o := range a.info.Possible {
+		for i, o := range a.Info.Possible {
 			out[i] = p.sharedPlan(sharedPlanKey{path: path, obj: o, first: fields[0], rest: nodes}, fields, fp)
 		}
 		return out
 	}
 	for i := range out {
-		out[i] = fp.objectPlan(i, nil, nil)
+		out[i] = fp.ObjectPlan(i, nil, nil)
 	}
 	return out
 }

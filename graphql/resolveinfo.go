@@ -24,10 +24,10 @@ func (info ResolveInfo) plan() *fieldPlan {
 
 // FieldName returns the field's name in the schema (not its alias).
 func (info ResolveInfo) FieldName() string {
-	if info.plan() == nil || info.plan().info == nil {
+	if info.plan() == nil || info.plan().Info == nil {
 		return ""
 	}
-	return info.plan().info.Name
+	return info.plan().Info.Name
 }
 
 // ResponseKey returns the field's alias, or its name when it has none: the
@@ -36,15 +36,15 @@ func (info ResolveInfo) ResponseKey() string {
 	if info.plan() == nil {
 		return ""
 	}
-	return info.plan().key
+	return info.plan().Key
 }
 
 // ParentType returns the object type the field belongs to.
 func (info ResolveInfo) ParentType() *Object {
-	if info.plan() == nil || info.plan().owner == nil {
+	if info.plan() == nil || info.plan().Owner == nil {
 		return nil
 	}
-	return objectDef(info.plan().owner.obj)
+	return objectDef(info.plan().Owner.Obj)
 }
 
 // ReturnType returns the field's declared type.
@@ -52,7 +52,7 @@ func (info ResolveInfo) ReturnType() Type {
 	if info.plan() == nil {
 		return nil
 	}
-	return defOf(info.plan().typ)
+	return defOf(info.plan().Type)
 }
 
 // Operation returns the operation being executed.
@@ -68,17 +68,17 @@ func (info ResolveInfo) Path() ast.Path {
 		return nil
 	}
 	var chain []*fieldPlan // the field and its ancestors, innermost first
-	for fp := info.plan(); fp != nil; fp = fp.parentField() {
+	for fp := info.plan(); fp != nil; fp = fp.ParentField() {
 		chain = append(chain, fp)
 	}
 	out := make(ast.Path, 0, len(chain)+info.in.Idx.Len())
 	k := 0
 	for i := len(chain) - 1; i >= 0; i-- {
-		out = append(out, ast.PathName(chain[i].key))
+		out = append(out, ast.PathName(chain[i].Key))
 		if i == 0 {
 			break
 		}
-		for range chain[i].lists {
+		for range chain[i].Lists {
 			if k < info.in.Idx.Len() {
 				out = append(out, ast.PathIndex(info.in.Idx.At(k)))
 				k++
@@ -99,10 +99,10 @@ func (info ResolveInfo) Path() ast.Path {
 // objects, in the order of the objects and then of selection.
 func (info ResolveInfo) SelectedFields() []string {
 	c := plan.Conditions{Vars: info.in.Vars}
-	if info.plan() != nil && info.plan().abs != nil {
+	if info.plan() != nil && info.plan().Abs != nil {
 		var out []string
 		for _, p := range info.plan().possiblePlans(&c) {
-			for _, name := range p.selectedNames(&c) {
+			for _, name := range p.SelectedNames(&c) {
 				if !slices.Contains(out, name) {
 					out = append(out, name)
 				}
@@ -114,7 +114,7 @@ func (info ResolveInfo) SelectedFields() []string {
 	if p == nil {
 		return nil
 	}
-	return p.selectedNames(&c)
+	return p.SelectedNames(&c)
 }
 
 // IsSelected reports whether the client selected the sub-field at path,
@@ -151,7 +151,7 @@ func isSelected(fp *fieldPlan, c *plan.Conditions, path string, depth int, walke
 	}
 	plans := fp.possiblePlans(c)
 	for _, p := range plans {
-		if fp.abs != nil {
+		if fp.Abs != nil {
 			k := walkedPlan{p, depth}
 			if (*walked)[k] {
 				continue
@@ -161,7 +161,7 @@ func isSelected(fp *fieldPlan, c *plan.Conditions, path string, depth int, walke
 			}
 			(*walked)[k] = true
 		}
-		sub := p.findField(c, name)
+		sub := p.FindField(c, name)
 		if sub == nil {
 			continue
 		}
@@ -176,15 +176,15 @@ func isSelected(fp *fieldPlan, c *plan.Conditions, path string, depth int, walke
 // conditions: its child plan, or for a field of an abstract type one per
 // possible object; none for a leaf.
 func (fp *fieldPlan) possiblePlans(c *plan.Conditions) []*selectionPlan {
-	if fp.abs == nil {
-		if p := fp.childPlan(c, nil); p != nil {
+	if fp.Abs == nil {
+		if p := fp.ChildPlan(c, nil); p != nil {
 			return []*selectionPlan{p}
 		}
 		return nil
 	}
-	out := make([]*selectionPlan, 0, len(fp.abs.info.Possible))
-	for i := range fp.abs.info.Possible {
-		if p := fp.objectPlan(i, c, nil); p != nil {
+	out := make([]*selectionPlan, 0, len(fp.Abs.Info.Possible))
+	for i := range fp.Abs.Info.Possible {
+		if p := fp.ObjectPlan(i, c, nil); p != nil {
 			out = append(out, p)
 		}
 	}
@@ -195,7 +195,7 @@ func (info ResolveInfo) childPlan(c *plan.Conditions) *selectionPlan {
 	if info.plan() == nil {
 		return nil
 	}
-	return info.plan().childPlan(c, nil)
+	return info.plan().ChildPlan(c, nil)
 }
 
 // operationOf returns the operation in, nil in a zero one.

@@ -44,9 +44,8 @@ type SchemaConfig struct {
 // documents. It is safe for concurrent use; it reads the definitions given
 // to [NewSchema], which must not be changed afterwards.
 type Schema struct {
-	query    *objectInfo
-	mutation *objectInfo
-	// c is the compiled schema as a whole, which introspection reads.
+	// c is what planning and execution read: the root objects and the
+	// introspection fields; and what introspection reads.
 	c *schema.Schema
 
 	types   []NamedType // every named type, in graphql-js's collection order
@@ -59,14 +58,6 @@ type Schema struct {
 	abstracts map[NamedType]*abstractInfo
 	// nodes holds the compiled node of every named type (typeref.go).
 	nodes map[NamedType]*schema.Type
-	// typename is the type of __typename, String!; schemaField and
-	// typeField are the introspection fields of the query type (see
-	// intro.go).
-	typename               *schema.Type
-	schemaField, typeField *fieldInfo
-	// pointerEnums: some enum has pointer internal values (see
-	// executor.enumPointer).
-	pointerEnums bool
 
 	ast       *ast.Schema
 	validator *validation.Validator
@@ -162,7 +153,7 @@ func (b *builder) errorf(format string, args ...any) {
 
 func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	s := &Schema{
-		c:         &schema.Schema{Description: cfg.Description},
+		c:         &schema.Schema{Description: cfg.Description, Named: map[string]*schema.Type{}},
 		named:     map[string]NamedType{},
 		objects:   map[*Object]*objectInfo{},
 		inputs:    map[*InputObject]*inputInfo{},
@@ -205,6 +196,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			node = s.newNode(t)
 			s.nodes[t] = node
 		}
+		s.c.Named[node.Name] = node
 		if b.intro[t] {
 			b.useIntrospection(t)
 			continue
@@ -212,7 +204,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		switch x := t.(type) {
 		case *Enum:
 			s.enums[x] = b.compileEnum(x)
-			s.pointerEnums = s.pointerEnums || s.enums[x].Pointers
+			s.c.PointerEnums = s.c.PointerEnums || s.enums[x].Pointers
 			node.Enum = s.enums[x]
 		case *InputObject:
 			s.inputs[x] = &inputInfo{ByName: map[string]*argInfo{}}
@@ -222,6 +214,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			node.Object = s.objects[x]
 		case *Interface, *Union:
 			s.abstracts[x] = newAbstractInfo(x, node)
+			s.c.Abstract = true
 			node.Abstract = s.abstracts[x]
 		case *Scalar:
 			b.checkScalar(x)
@@ -229,7 +222,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	}
 	s.declareInterfaces()
 	if str := s.nodes[String]; str != nil {
-		s.typename = &schema.Type{Kind: schema.KindNonNull, Of: str, Def: NewNonNull(String)}
+		s.c.Typename = &schema.Type{Kind: schema.KindNonNull, Of: str, Def: NewNonNull(String)}
 	}
 	// Input fields and arguments need every enum and input object compiled
 	// (their defaults are coerced), so they come second.
@@ -264,11 +257,10 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
 	}
-	s.query = s.objects[cfg.Query]
+	s.c.Query = s.objects[cfg.Query]
 	if cfg.Mutation != nil {
-		s.mutation = s.objects[cfg.Mutation]
+		s.c.Mutation = s.objects[cfg.Mutation]
 	}
-	s.c.Query, s.c.Mutation = s.query, s.mutation
 	s.c.Types = make([]*schema.Type, len(s.types))
 	for i, t := range s.types {
 		s.c.Types[i] = s.nodes[t]

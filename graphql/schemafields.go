@@ -1,6 +1,10 @@
 package graphql
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
+)
 
 // This file builds the output side of a schema: each object's fields, with
 // their resolvers and the middleware that wraps them.
@@ -107,7 +111,7 @@ func (b *builder) compileArgs(fi *fieldInfo, args []Argument) {
 			b.coerceDefault(ai)
 			fi.Args = append(fi.Args, ai)
 			fi.FreshArgs = fi.FreshArgs || b.s.holdsCustomScalar(ai.Type)
-			ai.Checked = len(ai.Rules) > 0 || b.s.inputChecked(ai.Type)
+			ai.Checked = len(ai.Rules) > 0 || coerce.InputChecked(ai.Type)
 			fi.Checked = fi.Checked || ai.Checked
 		}
 	}

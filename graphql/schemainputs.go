@@ -3,6 +3,7 @@ package graphql
 import (
 	"reflect"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/validate"
 )
@@ -141,7 +142,7 @@ func (b *builder) coerceDefault(a *argInfo) {
 			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
 			return
 		}
-		coerced, err := b.s.valueFromAST(lit, a.Type, nil)
+		coerced, err := coerce.Literal(lit, a.Type, nil)
 		if err != nil {
 			b.errorf("graphql: %s: the default of %s is not a valid %s: %v", owner, name, typeString(t), err)
 			return
@@ -180,23 +181,6 @@ func (s *Schema) holdsCustomScalar(t *schema.Type) bool {
 		return false
 	}
 	return holds(t)
-}
-
-// defaultOf returns the value of a's default for one use. A default that
-// holds custom scalar values is parsed again from its literal, so that
-// every execution gets values of its own; maps and lists of others are
-// copied (for a scalar default, copying costs nothing).
-func (s *Schema) defaultOf(a *argInfo) any {
-	if !a.Fresh {
-		// A copy: coerced variables are handed to the caller of
-		// CoerceVariables, who may change them.
-		return cloneValue(a.Default)
-	}
-	v, err := s.literalValue(a.DefaultAST, a.Type, nil, false)
-	if err != nil {
-		return a.Default // it parsed when the schema was built
-	}
-	return v
 }
 
 func (b *builder) compileInput(o *InputObject) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/validate"
 )
 
@@ -203,7 +204,7 @@ func (*InputObject) isType()            {}
 // It is a constant: no program can change what it means.
 const Null nullValue = 1
 
-type nullValue uint8
+type nullValue = schema.NullValue
 
 // Object is an output type with fields. Fields may be given directly as a
 // [Fields] list or lazily as a [FieldsFunc], so that types can refer to

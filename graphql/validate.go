@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/errcode"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
@@ -74,18 +75,18 @@ func (s *Schema) checkScalarLiteral(name string, v *ast.Value) error {
 	if sc == nil {
 		return nil
 	}
-	_, err := s.parseScalarLiteral(s.nodes[sc], v, nil)
+	_, err := coerce.ParseScalarLiteral(s.nodes[sc], v, nil)
 	if err == nil {
 		return nil
 	}
 	var pe *errcode.PanicError
-	var nv noValueError
+	var nv coerce.NoValueError
 	switch {
 	case errors.As(err, &pe):
 		return &validation.Fault{Err: pe}
 	case errors.As(err, &nv):
 		return validation.ErrNoValue
-	case graphQLError(err) != nil:
+	case coerce.GraphQLError(err) != nil:
 		return err
 	}
 	return errors.New(fault.ErrorText(err))

@@ -1,11 +1,24 @@
 package schema
 
-// Schema is the compiled schema as a whole: what introspection reads of
-// it besides its types' nodes.
+// Schema is the compiled schema as a whole: what planning and execution
+// read of it (its entry points and the introspection fields every query
+// type has), and what introspection reads besides its types' nodes.
 type Schema struct {
+	Query    *Object
+	Mutation *Object // nil when the schema has no mutations
+	// Typename is String!, the type of __typename.
+	Typename *Type
+	// SchemaField and TypeField are the query type's __schema and __type.
+	SchemaField, TypeField *Field
+	// Named holds every named type by name.
+	Named map[string]*Type
+	// Abstract: the schema has an interface or a union.
+	Abstract bool
+	// PointerEnums: some enum has pointer internal values.
+	PointerEnums bool
+
+	// Description is the schema's description, "" for none.
 	Description string
-	Query       *Object
-	Mutation    *Object // nil when the schema has no mutations
 	// Types holds every named type, introspection types included, in
 	// graphql-js's collection order (that of graphql.Schema.Types).
 	Types []*Type
