@@ -43,7 +43,7 @@ func chainValue(depth, n int) map[string]any {
 }
 
 // distinctPlans counts the selection plans reachable from sp, each once.
-func distinctPlans(sp *selectionPlan, seen map[*selectionPlan]bool) int {
+func distinctPlans(sp *plan.Selection, seen map[*plan.Selection]bool) int {
 	if sp == nil || seen[sp] {
 		return 0
 	}
@@ -70,7 +70,7 @@ func TestAbstractNestingBounded(t *testing.T) {
 	s := chainSchema(t, impls)
 	q := "{ root { id " + strings.Repeat("next { id __typename ... on O3 { id } ", depth) + strings.Repeat("} ", depth) + "} }"
 	op := prepareCost(t, s, q)
-	if got, want := distinctPlans(op.plan, map[*selectionPlan]bool{}), 1+impls+depth*impls; got != want {
+	if got, want := distinctPlans(op.p.Root, map[*plan.Selection]bool{}), 1+impls+depth*impls; got != want {
 		t.Errorf("%d distinct plans, want %d", got, want)
 	}
 	// The same nodes, under a fragment on each implementation: the
@@ -90,7 +90,7 @@ func TestAbstractNestingBounded(t *testing.T) {
 	}
 	b.WriteString("} }")
 	op2 := prepareCost(t, s, b.String())
-	if got := distinctPlans(op2.plan, map[*selectionPlan]bool{}); got > 1+impls+depth*impls*impls {
+	if got := distinctPlans(op2.p.Root, map[*plan.Selection]bool{}); got > 1+impls+depth*impls*impls {
 		t.Errorf("%d distinct plans for the fragments on each implementation, want at most %d", got, 1+impls+depth*impls*impls)
 	}
 	// Cost: root 1 + the costliest object's selection; each level's next
@@ -99,7 +99,7 @@ func TestAbstractNestingBounded(t *testing.T) {
 	for range depth {
 		want += 4 + 1
 	}
-	if got := op.cost(nil); got != want {
+	if got := op.p.Cost(nil); got != want {
 		t.Errorf("cost = %d, want %d", got, want)
 	}
 	res, err := op.Execute(context.Background(), ExecParams{Root: map[string]any{"root": chainValue(depth+1, 7)}})
@@ -170,7 +170,7 @@ func TestAbstractCostMax(t *testing.T) {
 		{`query($p: Int) { search { ... on Node { id } ... on Pager { pages(first: $p) { n } } } }`, map[string]any{"p": 1 << 40}, 1 + 10*(1+1+1<<40)},
 	} {
 		op := prepareCost(t, s, tc.query)
-		if got := op.cost(tc.vars); got != tc.want {
+		if got := op.p.Cost(tc.vars); got != tc.want {
 			t.Errorf("%s %v: cost %d, want %d", tc.query, tc.vars, got, tc.want)
 		}
 	}
@@ -215,7 +215,7 @@ func distinctSetsDoc(depth int) string {
 func TestAbstractDistinctSets(t *testing.T) {
 	s := chainSchema(t, 2)
 	op := prepareCost(t, s, distinctSetsDoc(10))
-	if got := distinctPlans(op.plan, map[*selectionPlan]bool{}); got != 1<<11+1 {
+	if got := distinctPlans(op.p.Root, map[*plan.Selection]bool{}); got != 1<<11+1 {
 		t.Errorf("%d plans, want %d", got, 1<<11+1)
 	}
 	doc, perr := ParseQuery(distinctSetsDoc(40), 0)

@@ -30,7 +30,7 @@ func TestConditionalAbstractCost(t *testing.T) {
 	s := chainSchema(t, 10)
 	for _, depth := range []int{1, 4, 10} {
 		plain := prepareCost(t, s, "{ root { "+chainBody(depth)+"} }")
-		want := plain.cost(nil)
+		want := plain.p.Cost(nil)
 		if want != 2+5*depth { // root, id; each level: next (weight at most 4), id
 			t.Fatalf("depth %d: cost without @include = %d, want %d", depth, want, 2+5*depth)
 		}
@@ -41,7 +41,7 @@ func TestConditionalAbstractCost(t *testing.T) {
 		} {
 			op := prepareCost(t, s, q)
 			for _, v := range []bool{true, false} {
-				if got := op.cost(map[string]any{"v": v}); got != want {
+				if got := op.p.Cost(map[string]any{"v": v}); got != want {
 					t.Errorf("%s\nv=%v: cost = %d, want %d", q, v, got, want)
 				}
 			}
@@ -58,7 +58,7 @@ func TestConditionalAbstractCost(t *testing.T) {
 			if string(res.Data) != wantData.String() {
 				t.Errorf("%s\ndata %s\nwant %s", q, res.Data, wantData.String())
 			}
-			if n := len(op.plan.Fields[0].planner.prep.shared); n > 10*(depth+1) {
+			if n, _ := op.p.Kept(); n > 10*(depth+1) {
 				t.Errorf("%s\n%d shared plans, want at most %d", q, n, 10*(depth+1))
 			}
 		}
@@ -77,12 +77,11 @@ func TestConditionalAbstractPlanBudget(t *testing.T) {
 	n := plan.MaxSelections/impls + 10
 	op := prepareCost(t, s, "query($v: Boolean!) { root @include(if: $v) { "+idAliases(n)+"} }")
 	vars := map[string]any{"v": true}
-	if got := op.cost(vars); got != math.MaxInt {
+	if got := op.p.Cost(vars); got != math.MaxInt {
 		t.Errorf("cost = %d, want math.MaxInt", got)
 	}
-	prep := op.plan.Fields[0].planner.prep
-	if prep.late > plan.MaxSelections || prep.late < plan.MaxSelections-n {
-		t.Errorf("%d field plans kept after Prepare, want at most %d and at least %d", prep.late, plan.MaxSelections, plan.MaxSelections-n)
+	if _, late := op.p.Kept(); late > plan.MaxSelections || late < plan.MaxSelections-n {
+		t.Errorf("%d field plans kept after Prepare, want at most %d and at least %d", late, plan.MaxSelections, plan.MaxSelections-n)
 	}
 	res, err := op.Execute(context.Background(), ExecParams{Variables: vars, MaxCost: -1, Root: map[string]any{"root": chainValue(1, 1)}})
 	if err != nil || len(res.Errors) > 0 {
@@ -169,13 +168,13 @@ func TestConditionalWideInterfacePlansKept(t *testing.T) {
 			t.Fatalf("T%d v=%v: %s %v %v, want %s", i, v, res.Data, err, res.Errors, want)
 		}
 	}
-	fp := op.plan.Fields[0]
+	fp := op.p.Root.Fields[0]
 	for _, v := range []bool{true, false} {
 		for i := range types {
 			run(i, v) // every object met once
 		}
 		c := plan.Conditions{Vars: map[string]any{"v": v}}
-		set := fp.objectPlanSet(&c)
+		set := fp.KeptObjectPlans(&c)
 		if len(set) != len(types) {
 			t.Fatalf("v=%v: %d slots kept, want %d", v, len(set), len(types))
 		}

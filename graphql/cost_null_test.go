@@ -36,7 +36,7 @@ func TestCostNullSizeAsAbsent(t *testing.T) {
 		{`query($n: Int = 3) { page(first: $n) { id } }`, `{"n": null}`, 1 + 50},
 	} {
 		op := prepareCost(t, s, tt.query)
-		if got := op.cost(coercedVars(t, op, tt.variables)); got != tt.want {
+		if got := op.p.Cost(coercedVars(t, op, tt.variables)); got != tt.want {
 			t.Errorf("%s with %s: cost %d, want %d", tt.query, tt.variables, got, tt.want)
 		}
 	}

@@ -105,7 +105,7 @@ func coercedVars(tb testing.TB, op *Operation, variables string) map[string]any 
 			tb.Fatalf("variables %s: %v", variables, err)
 		}
 	}
-	vars, errs, fault := coerce.Variables(op.s.typeNamed, op.def.VariableDefinitions, op.defaults, raw)
+	vars, errs, fault := coerce.Variables(op.s.typeNamed, op.p.Def.VariableDefinitions, op.p.Defaults, raw)
 	if fault != nil || len(errs) > 0 {
 		tb.Fatalf("coercing %s: %v %v", variables, errs, fault)
 	}
@@ -245,11 +245,11 @@ func TestCost(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			op := prepareCost(t, s, tt.query)
 			vars := coercedVars(t, op, tt.variables)
-			if got := op.cost(vars); got != tt.want {
+			if got := op.p.Cost(vars); got != tt.want {
 				t.Errorf("cost = %d, want %d", got, tt.want)
 			}
 			// Computed once, the same every time.
-			if got := op.cost(vars); got != tt.want {
+			if got := op.p.Cost(vars); got != tt.want {
 				t.Errorf("second cost = %d, want %d", got, tt.want)
 			}
 		})
@@ -272,7 +272,7 @@ func TestCostVariesWithVariables(t *testing.T) {
 		{`{"n": 100, "m": 100}`, 1 + 100*(1+101)},
 		{`{"n": -1, "m": 100}`, 1},
 	} {
-		if got := op.cost(coercedVars(t, op, tt.variables)); got != tt.want {
+		if got := op.p.Cost(coercedVars(t, op, tt.variables)); got != tt.want {
 			t.Errorf("cost with %s = %d, want %d", tt.variables, got, tt.want)
 		}
 	}
@@ -299,8 +299,7 @@ func TestCostFolding(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			op := prepareCost(t, s, tt.query)
-			op.cost(nil)
-			root := op.costs.root
+			root := op.p.Folded()
 			if root.Constant != tt.constant || len(root.Fields) != tt.variables {
 				t.Errorf("folded to constant %d and %d fields, want %d and %d", root.Constant, len(root.Fields), tt.constant, tt.variables)
 			}
@@ -308,8 +307,7 @@ func TestCostFolding(t *testing.T) {
 	}
 	// Below the variable size, what is constant is folded too.
 	op := prepareCost(t, s, `query($n: Int) { posts(first: 2) { author { posts(first: $n) { id author { posts(first: 3) { id } } } } } }`)
-	op.cost(map[string]any{"n": 1})
-	f := op.costs.root.Fields[0]           // posts(first: 2)
+	f := op.p.Folded().Fields[0]           // posts(first: 2)
 	inner := f.Sub.Fields[0].Sub.Fields[0] // author, then posts(first: $n)
 	if inner.Size.Variable != "n" || len(inner.Sub.Fields) != 0 || inner.Sub.Constant != 1+(1+(1+3)) {
 		t.Errorf("posts(first: $n) kept as %+v", inner)
@@ -323,12 +321,12 @@ func TestCostAllocations(t *testing.T) {
 	static := prepareCost(t, s, aliased(100, `posts(first: 50) { id author { name posts { id } } }`))
 	dynamic := prepareCost(t, s, `query($n: Int, $s: Boolean!) { posts(first: $n) { id comments(limit: 3) { text } author { posts(first: $n) @include(if: $s) { id } } } }`)
 	vars := coercedVars(t, dynamic, `{"n": 20, "s": true}`)
-	static.cost(nil) // folded on first use
-	dynamic.cost(vars)
-	if n := testing.AllocsPerRun(100, func() { static.cost(nil) }); n != 0 {
+	static.p.Cost(nil) // folded on first use
+	dynamic.p.Cost(vars)
+	if n := testing.AllocsPerRun(100, func() { static.p.Cost(nil) }); n != 0 {
 		t.Errorf("static cost: %v allocations, want 0", n)
 	}
-	if n := testing.AllocsPerRun(100, func() { dynamic.cost(vars) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { dynamic.p.Cost(vars) }); n != 0 {
 		t.Errorf("variable cost: %v allocations, want 0", n)
 	}
 }
@@ -341,7 +339,7 @@ func TestCostConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range 16 {
 		wg.Go(func() {
-			if got, want := op.cost(map[string]any{"n": i, "s": true}), 1+i*3; got != want {
+			if got, want := op.p.Cost(map[string]any{"n": i, "s": true}), 1+i*3; got != want {
 				t.Errorf("cost with n=%d = %d, want %d", i, got, want)
 			}
 		})
@@ -357,10 +355,10 @@ func TestCostDeep(t *testing.T) {
 	// posts { author { posts { author … { name } } } }: 901 fields.
 	q := "query($n: Int) { " + strings.Repeat("posts(first: $n) { author { ", 450) + "name" + strings.Repeat(" } }", 450) + " }"
 	op := prepareCost(t, s, q)
-	if got := op.cost(map[string]any{"n": 1}); got != 901 {
+	if got := op.p.Cost(map[string]any{"n": 1}); got != 901 {
 		t.Errorf("cost = %d, want 901", got)
 	}
-	if got := op.cost(map[string]any{"n": 2}); got != math.MaxInt {
+	if got := op.p.Cost(map[string]any{"n": 2}); got != math.MaxInt {
 		t.Errorf("cost with n = 2 = %d, want saturated", got)
 	}
 }
@@ -502,18 +500,18 @@ func FuzzCost(f *testing.F) {
 				continue
 			}
 			check := func(what string, vars map[string]any) {
-				if c := op.cost(vars); c < 0 {
+				if c := op.p.Cost(vars); c < 0 {
 					t.Fatalf("cost of %q with %s variables = %d", query, what, c)
 				}
 			}
 			check("no", nil)
 			check("raw", raw)
-			if vars, errs, fault := coerce.Variables(s.typeNamed, op.def.VariableDefinitions, op.defaults, raw); fault == nil && len(errs) == 0 {
+			if vars, errs, fault := coerce.Variables(s.typeNamed, op.p.Def.VariableDefinitions, op.p.Defaults, raw); fault == nil && len(errs) == 0 {
 				check("coerced", vars)
 			}
-			if valid && op.def.Operation == ast.Query && len(op.def.VariableDefinitions) == 0 {
+			if valid && op.p.Def.Operation == ast.Query && len(op.p.Def.VariableDefinitions) == 0 {
 				// Without variables, the cost is the same folded or not.
-				if c, again := op.cost(nil), op.cost(map[string]any{}); c != again {
+				if c, again := op.p.Cost(nil), op.p.Cost(map[string]any{}); c != again {
 					t.Fatalf("cost of %q = %d, then %d", query, c, again)
 				}
 			}

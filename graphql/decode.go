@@ -10,6 +10,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 )
 
 // A decoder is the plan for writing coerced input values (see [Args]) into
@@ -163,7 +164,7 @@ var optPkg = reflect.TypeFor[Opt[int]]().PkgPath()
 // selfPointer reports whether following t's pointers leads back to a
 // pointer type already seen (type P *P).
 func selfPointer(t reflect.Type) bool {
-	for range maxDerefs {
+	for range exec.MaxDerefs {
 		t = t.Elem()
 		if t.Kind() != reflect.Pointer {
 			return false

@@ -41,12 +41,13 @@ func TestStageDependencies(t *testing.T) {
 	stageLayers := map[string]int{
 		"response": 0, // the JSON text of a response
 		"sdl":      0, // the schema printed as SDL
-		"plan":     1, // what planning reads of a document
 		"scalar":   1, // the built-in scalars, read and written
 		"fault":    1, // what user code's panics and errors become
 		"access":   2, // what execution reads of Go values
 		"schema":   3, // the schema compiled for the engine
 		"coerce":   4, // input values coerced, argument rules run
+		"plan":     5, // operations planned: selections, conditions, cost
+		"exec":     6, // plans executed into the response's data
 
 		"introspection": 4, // the introspection types, over the compiled schema
 	}

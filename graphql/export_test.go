@@ -7,6 +7,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
@@ -51,9 +52,7 @@ func (s *Schema) DirectLeaf(typeName, field string, parent any) (string, bool) {
 		if _, err := fi.Read.Read(&ctx, rv); err != nil {
 			return err.Error(), false
 		}
-		e := &executor{}
-		handled, _ := e.directLeaf(&fieldPlan{Info: fi, Type: fi.Type}, rv)
-		return string(e.buf), handled
+		return exec.DirectLeaf(fi, rv)
 	}
 	return "no type " + typeName, false
 }

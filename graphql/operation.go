@@ -2,17 +2,14 @@ package graphql
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math"
-	"reflect"
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
-	"github.com/gqlkit/gqlkit/graphql/internal/fault"
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/limits"
 )
@@ -22,14 +19,8 @@ import (
 // coerced once. An Operation is safe for concurrent use; cache it together
 // with its document.
 type Operation struct {
-	s     *Schema
-	def   *ast.OperationDefinition
-	plan  *selectionPlan
-	costs costState // see cost.go
-	// defaults are the operation's own copies of the variables' defaults
-	// that hold a list or an object, by index; nil when none does.
-	defaults []*ast.Value
-	public   bool // see Public (prepare.go)
+	s *Schema
+	p *plan.Operation
 }
 
 // Prepare selects the operation called name (it may be empty when the
@@ -69,72 +60,19 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 		return nil, gqlerror.List{{Message: fmt.Sprintf("Schema is not configured to execute %s operation.", def.Operation),
 			Locations: []gqlerror.Location{{Line: def.Position.Line, Column: def.Position.Column}}, Err: ErrInvalidOperation}}
 	}
-	selections, err := plan.CheckShape(doc, def.SelectionSet)
+	p, err := plan.Prepare(s.c, doc, def, root)
 	if err != nil {
 		err.Err = ErrInvalidDocument
 		return nil, gqlerror.List{err}
 	}
-	p := &planner{s: s, doc: doc, arena: newPlanArena(selections), preparing: true}
-	if s.c.Abstract {
-		p.prep = &abstractPrep{}
-	}
-	p.fragments.Get(doc, "") // built now: execution plans conditional fields concurrently
-	op = &Operation{s: s, def: def, plan: p.planRoot(root, def.SelectionSet), defaults: plan.OwnDefaults(def.VariableDefinitions),
-		public: publicSelection(root, doc, def.SelectionSet, 0)}
-	if p.prep != nil && p.prep.planned > plan.MaxSelections {
-		return nil, gqlerror.List{{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", plan.MaxSelections), Err: ErrInvalidDocument}}
-	}
-	if p.Conditional {
-		p.keepConditional(op.plan, map[string]bool{}, map[*selectionPlan]bool{}, 0)
-	}
-	// Executions plan with memory of their own; p.prep stays, for the
-	// per-object plans they share (planabstract.go).
-	p.arena, p.preparing = planArena{}, false
-	if err := op.checkArguments(op.plan, 0, nil); err != nil {
-		return nil, gqlerror.List{err}
-	}
-	return op, nil
-}
-
-// checkArguments reports the first literal argument that could not be
-// coerced, before anything runs. seen holds the per-object plans of
-// abstract fields checked already, which cousins share (see
-// sharedPlanKey): each is checked once.
-func (op *Operation) checkArguments(sp *selectionPlan, depth int, seen map[*selectionPlan]bool) *gqlerror.Error {
-	if sp == nil || depth > 64 {
-		return nil
-	}
-	for _, fp := range sp.Fields {
-		if fp.ArgsErr != nil {
-			return &gqlerror.Error{Message: fp.ArgsErr.Error(), Locations: fp.Locs[:1], Err: ErrInvalidDocument}
-		}
-		if err := op.checkArguments(fp.Child, depth+1, seen); err != nil {
-			return err
-		}
-		if fp.Abs != nil && !fp.Dynamic {
-			if seen == nil {
-				seen = map[*selectionPlan]bool{}
-			}
-			for i := range fp.Abs.Plans {
-				osp := fp.Abs.Plans[i].Load()
-				if seen[osp] {
-					continue
-				}
-				seen[osp] = true
-				if err := op.checkArguments(osp, depth+1, seen); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+	return &Operation{s: s, p: p}, nil
 }
 
 // Kind returns the operation's type: ast.Query or ast.Mutation.
-func (op *Operation) Kind() ast.Operation { return op.def.Operation }
+func (op *Operation) Kind() ast.Operation { return op.p.Def.Operation }
 
 // Name returns the operation's name, "" for an anonymous one.
-func (op *Operation) Name() string { return op.def.Name }
+func (op *Operation) Name() string { return op.p.Def.Name }
 
 // ExecParams are the inputs of one execution of an [Operation]. The zero
 // value executes with no variables, a nil root value and a new buffer,
@@ -222,6 +160,20 @@ type Room interface {
 	Grow(ctx context.Context, need int) (room int, err error)
 }
 
+// ErrShortRoom is the cause (errors.Is) of the error Execute returns when
+// Room.Grow granted less room than the data needed.
+var ErrShortRoom = exec.ErrShortRoom
+
+// ErrResponseTooLarge is the cause (errors.Is) of the one error of an
+// execution whose data outgrew ExecParams.MaxResponseBytes; clients see
+// its message and the code RESPONSE_TOO_LARGE.
+var ErrResponseTooLarge = exec.ErrResponseTooLarge
+
+// MessageTimeout is the message of the one error of an execution past its
+// deadline (see ExecParams.Deadline), whose extensions.code is
+// errcode.CodeTimeout.
+const MessageTimeout = exec.MessageTimeout
+
 // DefaultMaxResponseBytes is the bound on the data of one execution when
 // ExecParams.MaxResponseBytes is 0.
 const DefaultMaxResponseBytes = 16 << 20
@@ -233,20 +185,6 @@ func orDefault(v, def int) int {
 	}
 	return v
 }
-
-// ErrShortRoom is the cause (errors.Is) of the error Execute returns when
-// Room.Grow granted less room than the data needed.
-var ErrShortRoom = errors.New("graphql: Room.Grow granted less room than the data needs")
-
-// ErrResponseTooLarge is the cause (errors.Is) of the one error of an
-// execution whose data outgrew ExecParams.MaxResponseBytes; clients see
-// its message and the code RESPONSE_TOO_LARGE.
-var ErrResponseTooLarge = errors.New("graphql: the response is larger than the limit")
-
-// MessageTimeout is the message of the one error of an execution past its
-// deadline (see ExecParams.Deadline), whose extensions.code is
-// errcode.CodeTimeout.
-const MessageTimeout = "The operation did not complete in time: the fields it had not resolved are null."
 
 // Execute coerces the variables and runs the operation.
 //
@@ -271,10 +209,10 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 		start = time.Now()
 	}
 	var vars map[string]any
-	if len(op.def.VariableDefinitions) > 0 {
+	if len(op.p.Def.VariableDefinitions) > 0 {
 		var errs gqlerror.List
 		var fault error
-		vars, errs, fault = coerce.Variables(op.s.typeNamed, op.def.VariableDefinitions, op.defaults, p.Variables)
+		vars, errs, fault = coerce.Variables(op.s.typeNamed, op.p.Def.VariableDefinitions, op.p.Defaults, p.Variables)
 		switch {
 		case fault != nil:
 			return Result{}, fault
@@ -285,7 +223,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	}
 	cost := 0
 	if p.MaxCost > 0 || p.Tracer != nil {
-		cost = op.cost(vars)
+		cost = op.p.Cost(vars)
 	}
 	op.tracePhase(ctx, &p, PhaseCoerce, start)
 	if p.MaxCost > 0 && cost > p.MaxCost {
@@ -296,16 +234,16 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	ectx := ctx
 	if !p.Deadline.IsZero() {
 		var cancel context.CancelFunc
-		ectx, cancel = context.WithDeadlineCause(ctx, p.Deadline, errTimeout)
+		ectx, cancel = context.WithDeadlineCause(ctx, p.Deadline, exec.ErrDeadline)
 		defer cancel()
 	}
 	room := 0
 	if p.Room != nil {
 		var err error
 		if room, err = p.Room.Grow(ectx, 0); err != nil {
-			if pastDeadline(ectx) {
+			if exec.PastDeadline(ectx) {
 				data := append(p.Dst, "null"...)[len(p.Dst):]
-				return Result{Data: data, Errors: gqlerror.List{timeoutError(nil, nil)}, Cost: cost}, nil
+				return Result{Data: data, Errors: gqlerror.List{exec.TimeoutError(nil, nil)}, Cost: cost}, nil
 			}
 			return Result{Cost: cost}, err
 		}
@@ -318,10 +256,23 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if p.Tracer != nil {
 		start = time.Now()
 	}
-	res, err := op.execute(ctx, ectx, &p, vars, room)
+	ep := exec.Params{Vars: vars, Root: p.Root, Dst: p.Dst, MaxResponseBytes: p.MaxResponseBytes, FirstRoom: room,
+		TraceAll: p.TraceDefaultFields, Op: op}
+	if p.Room != nil {
+		ep.Room = p.Room
+	}
+	if p.Tracer != nil {
+		ep.Tracer = fieldTracer{p.Tracer}
+	}
+	if !p.Deadline.IsZero() {
+		ep.Unbound = ctx
+	}
+	data, errs, err := exec.Execute(ectx, op.s.c, op.p, &ep)
 	op.tracePhase(ctx, &p, PhaseExecute, start)
-	res.Cost = cost
-	return res, err
+	if err != nil {
+		return Result{Cost: cost}, err
+	}
+	return Result{Data: data, Errors: errs, Cost: cost}, nil
 }
 
 // tracePhase reports a phase that began at start to p's tracer, if any.
@@ -329,50 +280,4 @@ func (op *Operation) tracePhase(ctx context.Context, p *ExecParams, ph Phase, st
 	if p.Tracer != nil {
 		p.Tracer.Phase(ctx, PhaseInfo{Phase: ph, Start: start, Duration: time.Since(start)})
 	}
-}
-
-// errTimeout is the cause of an execution context whose deadline
-// (ExecParams.Deadline) passed.
-var errTimeout = errors.New("graphql: the operation's deadline passed")
-
-// execute runs the operation with coerced variables, its data in the first
-// room the Room lent (if any), under ectx, ctx with the deadline (if
-// any). Its error is the Room's refusal to grow, and the Result is then
-// empty.
-func (op *Operation) execute(ctx, ectx context.Context, p *ExecParams, vars map[string]any, room int) (res Result, err error) {
-	e := executors.Get().(*executor)
-	start := len(p.Dst)
-	*e = executor{ctx: ectx, s: op.s, op: op, buf: p.Dst, path: e.path[:0], cond: plan.Conditions{Vars: vars},
-		tracer: p.Tracer, traceAll: p.TraceDefaultFields && p.Tracer != nil, roomEnd: math.MaxInt}
-	if p.MaxResponseBytes > 0 {
-		e.maxBytes, e.maxEnd = p.MaxResponseBytes, start+p.MaxResponseBytes
-		e.roomEnd = e.maxEnd
-	}
-	if p.Room != nil {
-		e.room, e.start, e.roomEnd = p.Room, start, min(start+room, e.roomEnd)
-	}
-	if !p.Deadline.IsZero() && op.def.Operation == ast.Mutation {
-		e.rootCtx = ctx // root fields of a mutation are not bound
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			e.errs = append(e.errs, &gqlerror.Error{Message: "Internal error.", Path: e.astPath(), Err: fault.Recovered(r)})
-			res, err = Result{Data: append(e.buf[:start], "null"...), Errors: e.errs}, nil
-		}
-		e.release()
-	}()
-	// overLimit again at the end: the checks during execution come before
-	// each field and item, so the last value written (one huge string)
-	// has not been measured yet.
-	if !e.execSelection(nil, op.plan, reflect.ValueOf(p.Root)) || e.overLimit() {
-		e.buf = append(e.buf[:start], "null"...)
-	}
-	switch {
-	case e.roomErr != nil:
-		return Result{}, e.roomErr
-	case e.tooLarge:
-		// What went wrong on the way out is no error of its own.
-		e.errs = e.errs[:e.limitErr+1]
-	}
-	return Result{Data: e.buf[start:], Errors: e.errs}, nil
 }

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 )
 
 // TestConditionalPlansAreBounded: a client that varies many @include
@@ -64,10 +66,9 @@ func TestConditionalPlansAreBounded(t *testing.T) {
 			t.Fatalf("vars %v: got %s %v, want %s", vars, res.Data, res.Errors, want)
 		}
 	}
-	fp := op.plan.Fields[0]
-	var kept int
-	fp.dynCache.Range(func(any, any) bool { kept++; return true })
-	if kept > maxDynPlans || int(fp.dynCount.Load()) != kept {
-		t.Errorf("plans kept for one field: %d (count %d), want at most %d", kept, fp.dynCount.Load(), maxDynPlans)
+	fp := op.p.Root.Fields[0]
+	counted, kept := fp.DynamicPlans()
+	if kept > plan.MaxDynPlans || counted != kept {
+		t.Errorf("plans kept for one field: %d (count %d), want at most %d", kept, counted, plan.MaxDynPlans)
 	}
 }

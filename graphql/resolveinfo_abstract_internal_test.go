@@ -19,7 +19,7 @@ import (
 func TestIsSelectedNestedAbstract(t *testing.T) {
 	s := chainSchema(t, 10)
 	op := prepareCost(t, s, "{ root { id next { id next { __typename ... on O3 { id } } } } }")
-	info := ResolveInfo{schema.Info{Field: op.plan.Fields[0], Op: op}}
+	info := ResolveInfo{schema.Info{Field: op.p.Root.Fields[0], Op: op}}
 	for path, want := range map[string]bool{"next.next.id": true, "next.next.nope": false, "next.id": true, "id": true, "next.next.next": false, "next.": false, "": false} {
 		if got := info.IsSelected(path); got != want {
 			t.Errorf("IsSelected(%q) = %v, want %v", path, got, want)
@@ -27,7 +27,7 @@ func TestIsSelectedNestedAbstract(t *testing.T) {
 	}
 	const depth = 10
 	deep := prepareCost(t, s, "{ root { "+chainBody(depth)+"} }")
-	info = ResolveInfo{schema.Info{Field: deep.plan.Fields[0], Op: deep}}
+	info = ResolveInfo{schema.Info{Field: deep.p.Root.Fields[0], Op: deep}}
 	for path, want := range map[string]bool{
 		strings.Repeat("next.", depth) + "id":        true,
 		strings.Repeat("next.", depth) + "nope":      false,
@@ -50,7 +50,7 @@ func BenchmarkIsSelectedNestedAbstract(b *testing.B) {
 	for _, depth := range []int{3, 5, 10} {
 		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
 			op := prepareCost(b, s, "{ root { "+chainBody(depth)+"} }")
-			info := ResolveInfo{schema.Info{Field: op.plan.Fields[0], Op: op}}
+			info := ResolveInfo{schema.Info{Field: op.p.Root.Fields[0], Op: op}}
 			path := strings.Repeat("next.", depth) + "nope"
 			for b.Loop() {
 				if info.IsSelected(path) {

@@ -265,6 +265,19 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	for i, t := range s.types {
 		s.c.Types[i] = s.nodes[t]
 	}
+	// The parents of introspection's objects (package introspection):
+	// __Schema's fields read the compiled schema, a __Type is its node.
+	s.c.SchemaValue = s.c
+	s.c.TypeValue = func(name string) any {
+		if t := s.c.Named[name]; t != nil {
+			return t
+		}
+		return nil
+	}
+	s.c.BatchParents = func(n int) (any, []any) {
+		ps := make(BatchParents, n)
+		return ps, ps
+	}
 
 	astSchema, err := s.buildAST()
 	if err != nil {

@@ -3,6 +3,7 @@ package graphql
 import (
 	"fmt"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/access"
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 )
 
@@ -194,4 +195,32 @@ func (b *builder) checkBatch(mutation *Object) {
 			b.errorf("graphql: field %s has a batch resolver, which mutation fields cannot have: they run one after another; give it Resolve or Typed", fi.Coord)
 		}
 	}
+}
+
+// leafOf returns how t is written by the direct path, and whether a list
+// type is non-null (a nil slice is then [], not null).
+func leafOf(t Type) (access.Leaf, bool) {
+	nonNull := false
+	if nn, ok := t.(*NonNull); ok {
+		t, nonNull = nn.OfType, true
+	}
+	if l, ok := t.(*List); ok {
+		of := l.OfType
+		if nn, ok := of.(*NonNull); ok {
+			of = nn.OfType
+		}
+		if k, _ := of.(BuiltinScalar); k == String || k == ID {
+			return access.LeafStrings, nonNull
+		}
+		return access.LeafNone, false
+	}
+	switch k, _ := t.(BuiltinScalar); k {
+	case String, ID:
+		return access.LeafString, false
+	case Int:
+		return access.LeafInt, false
+	case Boolean:
+		return access.LeafBoolean, false
+	}
+	return access.LeafNone, false
 }

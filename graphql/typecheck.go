@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 )
 
 // This file holds NewSchema's checks of typed resolvers (see [Resolver]):
@@ -228,7 +230,7 @@ func (c *typeChecker) output(coord, source string, r reflect.Type, t Type) {
 // derefToStruct follows pointer types to anything but a struct, as the
 // executor follows pointers.
 func derefToStruct(r reflect.Type) reflect.Type {
-	for range maxDerefs {
+	for range exec.MaxDerefs {
 		if r.Kind() != reflect.Pointer || r.Elem().Kind() == reflect.Struct {
 			break
 		}
@@ -271,7 +273,7 @@ func (c *typeChecker) builtinOutput(coord, source string, kind BuiltinScalar, r 
 // derefAll follows pointer types, as the executor follows pointers to
 // anything but structs.
 func derefAll(r reflect.Type) reflect.Type {
-	for range maxDerefs {
+	for range exec.MaxDerefs {
 		if r.Kind() != reflect.Pointer {
 			return r
 		}
@@ -354,7 +356,7 @@ func (c *typeChecker) input(coord, what, goField string, d *decoder, t Type) {
 		if e, ok := namedOf(t).(*Enum); ok && d.typ == c.enumType(e) && unwrapNonNull(t) == Type(e) {
 			return // an enum's values are pointers, and so is the field
 		}
-		for range maxDerefs {
+		for range exec.MaxDerefs {
 			if d.kind != decPtr && d.kind != decOpt {
 				break
 			}

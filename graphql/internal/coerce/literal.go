@@ -8,7 +8,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
-	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
@@ -174,7 +173,7 @@ func ParseScalarLiteral(sc *schema.Type, v *ast.Value, vars map[string]any) (out
 		}
 	}()
 	if sc.Scalar.ParseLiteral != nil && !syntax.HasVariables(v) {
-		out, err = sc.Scalar.ParseLiteral(plan.CopyLiteral(v)) // the callback's own
+		out, err = sc.Scalar.ParseLiteral(CopyLiteral(v)) // the callback's own
 	} else {
 		out, err = sc.Scalar.ParseValue(untypedValue(v, vars))
 	}

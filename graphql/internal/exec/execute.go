@@ -1,4 +1,4 @@
-package graphql
+package exec
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
@@ -21,7 +22,7 @@ import (
 
 // execSelection writes the object value of sp for parent, the value (or
 // an item of the value) of field via (nil at the root).
-func (e *executor) execSelection(via *fieldPlan, sp *selectionPlan, parent reflect.Value) bool {
+func (e *executor) execSelection(via *plan.Field, sp *plan.Selection, parent reflect.Value) bool {
 	if sp.Batched {
 		return e.execBatched(via, sp, parent)
 	}
@@ -29,11 +30,11 @@ func (e *executor) execSelection(via *fieldPlan, sp *selectionPlan, parent refle
 }
 
 // execFields writes the fields of sp for parent, as execSelection.
-func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
+func (e *executor) execFields(sp *plan.Selection, parent reflect.Value) bool {
 	fields := sp.Fields
 	var base unsafe.Pointer // the parent struct, when direct reads apply
 	if !sp.Conditional && !e.traceAll && parent.Kind() == reflect.Pointer {
-		base = sp.directBase(parent)
+		base = directBase(sp, parent)
 	}
 	if sp.Conditional {
 		fields = sp.ActiveFields(&e.cond)
@@ -71,20 +72,20 @@ func (e *executor) execFields(sp *selectionPlan, parent reflect.Value) bool {
 	return true
 }
 
-func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Value) bool {
+func (e *executor) execField(sp *plan.Selection, fp *plan.Field, parent reflect.Value) bool {
 	var v reflect.Value
 	var err error
 	switch fp.Kind {
-	case KindTypename:
+	case plan.KindTypename:
 		if fp.Type == nil {
 			e.buf = append(e.buf, "null"...)
 			return true
 		}
 		e.buf = response.AppendString(e.buf, sp.Obj.Name)
 		return true
-	case KindSchema:
-		v = reflect.ValueOf(e.s)
-	case KindBatch, KindBatchPath:
+	case plan.KindSchema:
+		v = reflect.ValueOf(e.s.SchemaValue)
+	case plan.KindBatch, plan.KindBatchPath:
 		if fp.Abs != nil {
 			return e.execAbstractBatched(fp, parent)
 		}
@@ -94,13 +95,14 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 		if fp.ArgsErr != nil {
 			err = fp.ArgsErr
 		} else if fp.DynArgs {
-			args, err = argsOf(coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
+			args, err = (coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
 		}
 		if err == nil {
-			if fp.Kind == KindType {
-				if name, _ := args.String("name"); e.s.named[name] != nil {
-					nt := e.s.named[name]
-					v = reflect.ValueOf(e.s.nodes[nt])
+			if fp.Kind == plan.KindType {
+				if name, _ := args["name"].(string); name != "" {
+					if tv := e.s.TypeValue(name); tv != nil {
+						v = reflect.ValueOf(tv)
+					}
 				}
 			} else if fp.Info.Resolve != nil {
 				v, err = e.callResolver(fp, parent, args)
@@ -125,9 +127,9 @@ func (e *executor) execField(sp *selectionPlan, fp *fieldPlan, parent reflect.Va
 	return e.complete(fp, fp.Type, v)
 }
 
-func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
+func (e *executor) callResolver(fp *plan.Field, parent reflect.Value, args map[string]any) (reflect.Value, error) {
 	ctx := e.ctx
-	if e.rootCtx != nil && fp.Owner == e.op.plan {
+	if e.rootCtx != nil && fp.Owner == e.op.Root {
 		ctx = e.rootCtx
 	}
 	if err := ctx.Err(); err != nil {
@@ -139,18 +141,18 @@ func (e *executor) callResolver(fp *fieldPlan, parent reflect.Value, args Args) 
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil && (fp.Info.Traced || e.traceAll) {
-		tctx := e.tracer.StartField(ctx, ResolveInfo{info})
+		tctx := e.tracer.StartField(ctx, info)
 		res, err = invoke(tctx, fp.Info.Resolve, p, args, info)
-		e.tracer.EndField(tctx, ResolveInfo{info}, err)
+		e.tracer.EndField(tctx, info, err)
 	} else {
 		res, err = invoke(ctx, fp.Info.Resolve, p, args, info)
 	}
 	if err != nil {
-		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
+		if ctx.Err() != nil && context.Cause(ctx) == ErrDeadline {
 			// Whatever the resolver says, it ran out of time.
 			return reflect.Value{}, errTimedOut
 		}
@@ -168,21 +170,21 @@ var errTimedOut = errors.New("graphql: resolver timed out")
 var errNoPlan = errors.New("graphql: internal error: no plan for the sub-selection of an object field")
 
 // invoke calls a resolver, turning its panic into a field error.
-func invoke(ctx context.Context, resolve schema.Resolver, parent any, args Args, info schema.Info) (res any, err error) {
+func invoke(ctx context.Context, resolve schema.Resolver, parent any, args map[string]any, info schema.Info) (res any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			res, err = nil, fault.Recovered(r)
 		}
 	}()
-	return resolve(ctx, parent, args.m, info)
+	return resolve(ctx, parent, args, info)
 }
 
 // traceDefault resolves a field without a resolver from its parent value,
 // telling the tracer (Config.TraceDefaultFields).
-func (e *executor) traceDefault(fp *fieldPlan, parent reflect.Value, args Args) (reflect.Value, error) {
-	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
-	ctx := e.tracer.StartField(e.ctx, ResolveInfo{info})
+func (e *executor) traceDefault(fp *plan.Field, parent reflect.Value, args map[string]any) (reflect.Value, error) {
+	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
+	ctx := e.tracer.StartField(e.ctx, info)
 	v, err := fp.Info.Read.Read(&ctx, parent)
-	e.tracer.EndField(ctx, ResolveInfo{info}, err)
+	e.tracer.EndField(ctx, info, err)
 	return v, err
 }

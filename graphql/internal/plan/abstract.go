@@ -1,4 +1,4 @@
-package graphql
+package plan
 
 import (
 	"encoding/binary"
@@ -6,9 +6,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/vektah/gqlparser/v2/ast"
-
-	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 )
 
 // This file plans the fields of interface and union types. Such a field's
@@ -26,7 +25,7 @@ import (
 // multiply the plans by the possible objects at each level; cousins share
 // theirs (sharedPlanKey), and Prepare counts what it builds
 // (abstractPrep.planned) and refuses an operation past
-// plan.MaxSelections, so planning stays bounded on any document. Fields
+// MaxSelections, so planning stays bounded on any document. Fields
 // planned later, below a field whose sub-selection depends on a
 // variable's @skip or @include (for an execution, or for the cost), are
 // planned the same way, sharing plans with their cousins, within a budget
@@ -36,30 +35,30 @@ import (
 // abstractChild is the sub-selection of a field of an interface or union
 // type, for each of its possible objects.
 type AbstractChild struct {
-	Info *abstractInfo
+	Info *schema.Abstract
 	// fields are the field's nodes, planned for each object; nil for a
 	// field whose nodes that count depend on the variables
-	// (fieldPlan.dynamic), which is planned for each execution.
+	// (Field.dynamic), which is planned for each execution.
 	fields []*ast.Field
 	// plans holds the plan for info.possible[i] at i, once made.
-	Plans []atomic.Pointer[selectionPlan]
+	Plans []atomic.Pointer[Selection]
 }
 
 // conditionMatches reports whether a fragment with type condition cond
 // applies to values of obj other than by naming it: cond is an interface
 // obj implements or a union obj belongs to.
-func (p *planner) conditionMatches(cond string, obj *objectInfo) bool {
-	if !p.s.c.Abstract {
+func (p *planner) conditionMatches(cond string, obj *schema.Object) bool {
+	if !p.s.Abstract {
 		return false
 	}
-	t := p.s.c.Named[cond]
+	t := p.s.Named[cond]
 	return t != nil && t.Abstract != nil && t.Abstract.ByName[obj.Name] == obj
 }
 
 // abstractField readies fp, a field being planned, when its type is an
 // interface or a union: its abstractChild, and whether its lists gather
 // objects with batched fields.
-func (p *planner) abstractField(fp *fieldPlan) {
+func (p *planner) abstractField(fp *Field) {
 	if fp.Type == nil {
 		return
 	}
@@ -69,7 +68,7 @@ func (p *planner) abstractField(fp *fieldPlan) {
 	}
 	fp.Abs = &AbstractChild{Info: ai}
 	if !fp.Dynamic {
-		fp.Abs.Plans = make([]atomic.Pointer[selectionPlan], len(ai.Possible))
+		fp.Abs.Plans = make([]atomic.Pointer[Selection], len(ai.Possible))
 	}
 	if fp.Lists > 0 {
 		for _, o := range ai.Possible {
@@ -85,7 +84,7 @@ func (p *planner) abstractField(fp *fieldPlan) {
 // abstract type, fp being a field whose every occurrence counts. Once
 // Prepare has returned, past the budget of plans kept for sharing, the
 // plans are made one at a time as values come (objectPlan).
-func (p *planner) planObjects(fp *fieldPlan) {
+func (p *planner) planObjects(fp *Field) {
 	a := fp.Abs
 	a.fields = make([]*ast.Field, len(fp.Occ))
 	for i, o := range fp.Occ {
@@ -104,19 +103,19 @@ func (p *planner) planObjects(fp *fieldPlan) {
 // with abstract types.
 type abstractPrep struct {
 	// planned counts the field plans Prepare builds: past
-	// plan.MaxSelections, Prepare refuses the operation. Fields of
+	// MaxSelections, Prepare refuses the operation. Fields of
 	// interface and union types are planned for each of their possible
 	// objects, which multiplies the plans where cousins do not share
 	// them; without such fields, it never passes the selections
-	// plan.CheckShape counted.
+	// CheckShape counted.
 	planned int
 	// shared holds the per-object plans made, for the cousins that share
 	// them (see sharedPlanKey): by Prepare, and after it, under mu, by
 	// executions and the cost, for fields below a conditional one. late
 	// counts the field plans those later ones hold; past
-	// plan.MaxSelections, no more are kept.
+	// MaxSelections, no more are kept.
 	mu     sync.Mutex
-	shared map[sharedPlanKey]*selectionPlan
+	shared map[sharedPlanKey]*Selection
 	late   int
 }
 
@@ -125,20 +124,20 @@ type abstractPrep struct {
 func (a *abstractPrep) sharing() bool {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.late < plan.MaxSelections
+	return a.late < MaxSelections
 }
 
 // sharedPlan returns the plan of nodes for key.obj, fp being one of the
 // fields of key: the one made for key already, or a new one, kept for
 // the others (after Prepare, within the budget).
-func (p *planner) sharedPlan(key sharedPlanKey, nodes []*ast.Field, fp *fieldPlan) *selectionPlan {
+func (p *planner) sharedPlan(key sharedPlanKey, nodes []*ast.Field, fp *Field) *Selection {
 	a := p.prep
 	if p.preparing { // one goroutine
 		sp := a.shared[key]
 		if sp == nil {
 			sp = p.plan(key.obj, nodes, fp)
 			if a.shared == nil {
-				a.shared = make(map[sharedPlanKey]*selectionPlan)
+				a.shared = make(map[sharedPlanKey]*Selection)
 			}
 			a.shared[key] = sp
 		}
@@ -160,10 +159,10 @@ func (p *planner) sharedPlan(key sharedPlanKey, nodes []*ast.Field, fp *fieldPla
 	if kept := a.shared[key]; kept != nil {
 		return kept
 	}
-	if a.late+n <= plan.MaxSelections {
+	if a.late+n <= MaxSelections {
 		a.late += n
 		if a.shared == nil {
-			a.shared = make(map[sharedPlanKey]*selectionPlan)
+			a.shared = make(map[sharedPlanKey]*Selection)
 		}
 		a.shared[key] = sp
 	}
@@ -173,8 +172,8 @@ func (p *planner) sharedPlan(key sharedPlanKey, nodes []*ast.Field, fp *fieldPla
 // planSize counts the field plans of sp and of the sub-plans of its
 // object fields (those of abstract fields are kept, and counted, on
 // their own).
-func planSize(sp *selectionPlan, depth int) int {
-	if sp == nil || depth > plan.MaxDepth {
+func planSize(sp *Selection, depth int) int {
+	if sp == nil || depth > MaxDepth {
 		return 0
 	}
 	n := len(sp.Fields)
@@ -198,14 +197,14 @@ func planSize(sp *selectionPlan, depth int) int {
 // between cousins are bounded by abstractPrep.planned (and late).
 type sharedPlanKey struct {
 	path  string
-	obj   *objectInfo
+	obj   *schema.Object
 	first *ast.Field
 	rest  string
 }
 
 // responsePath returns the response keys from the root down to fp, each
 // followed by a NUL (keys are names, without one).
-func responsePath(fp *fieldPlan) string {
+func responsePath(fp *Field) string {
 	n := 0
 	for f := fp; f != nil; f = f.ParentField() {
 		n += len(f.Key) + 1
@@ -236,9 +235,9 @@ func nodesKey(nodes []*ast.Field) string {
 //
 // A field whose occurrences that count depend on the variables keeps its
 // plans by the set of occurrences that count, as childPlan does for
-// object fields, up to maxDynPlans sets, each with a slot for every
+// object fields, up to MaxDynPlans sets, each with a slot for every
 // possible object; past them, in perExec, for one execution.
-func (fp *fieldPlan) ObjectPlan(i int, c *plan.Conditions, perExec *map[ObjectPlanKey]*selectionPlan) *selectionPlan {
+func (fp *Field) ObjectPlan(i int, c *Conditions, perExec *map[ObjectPlanKey]*Selection) *Selection {
 	a := fp.Abs
 	obj := a.Info.Possible[i]
 	if !fp.Dynamic {
@@ -270,7 +269,7 @@ func (fp *fieldPlan) ObjectPlan(i int, c *plan.Conditions, perExec *map[ObjectPl
 	sp := fp.planner.plan(obj, fp.countingFields(c), fp)
 	if perExec != nil {
 		if *perExec == nil {
-			*perExec = make(map[ObjectPlanKey]*selectionPlan)
+			*perExec = make(map[ObjectPlanKey]*Selection)
 		}
 		(*perExec)[key] = sp
 	}
@@ -280,8 +279,8 @@ func (fp *fieldPlan) ObjectPlan(i int, c *plan.Conditions, perExec *map[ObjectPl
 // objectPlanSet returns the slots of the per-object plans of fp, a
 // conditional abstract field, for the occurrences that count under c:
 // kept in fp.dynCache by the bitmask of those occurrences, for fields
-// with at most 64 occurrences, up to maxDynPlans masks; nil past them.
-func (fp *fieldPlan) objectPlanSet(c *plan.Conditions) []atomic.Pointer[selectionPlan] {
+// with at most 64 occurrences, up to MaxDynPlans masks; nil past them.
+func (fp *Field) objectPlanSet(c *Conditions) []atomic.Pointer[Selection] {
 	if len(fp.Occ) > 64 {
 		return nil
 	}
@@ -289,10 +288,10 @@ func (fp *fieldPlan) objectPlanSet(c *plan.Conditions) []atomic.Pointer[selectio
 	if v, ok := fp.dynCache.Load(mask); ok {
 		return v.(*objectPlanSet).Plans
 	}
-	if fp.dynCount.Load() >= maxDynPlans {
+	if fp.dynCount.Load() >= MaxDynPlans {
 		return nil
 	}
-	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{Plans: make([]atomic.Pointer[selectionPlan], len(fp.Abs.Info.Possible))})
+	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{Plans: make([]atomic.Pointer[Selection], len(fp.Abs.Info.Possible))})
 	if !loaded {
 		fp.dynCount.Add(1)
 	}
@@ -302,13 +301,13 @@ func (fp *fieldPlan) objectPlanSet(c *plan.Conditions) []atomic.Pointer[selectio
 // objectPlanSet is what a conditional abstract field keeps for one set of
 // occurrences that count: the plan for possible object i at i, once made.
 type objectPlanSet struct {
-	Plans []atomic.Pointer[selectionPlan]
+	Plans []atomic.Pointer[Selection]
 }
 
 // objectPlanKey keeps a plan of a conditional abstract field for one
-// object, for one execution, past the field's maxDynPlans sets.
+// object, for one execution, past the field's MaxDynPlans sets.
 type ObjectPlanKey struct {
-	fp  *fieldPlan
+	fp  *Field
 	obj int
 }
 
@@ -317,9 +316,9 @@ type ObjectPlanKey struct {
 // field, over all its occurrences, whatever their conditions (for the
 // cost, an upper bound), shared with the cousins of fp as Prepare shares
 // the plans of fields whose every occurrence counts.
-func (fp *fieldPlan) ObjectPlans() []*selectionPlan {
+func (fp *Field) ObjectPlans() []*Selection {
 	a := fp.Abs
-	out := make([]*selectionPlan, len(a.Info.Possible))
+	out := make([]*Selection, len(a.Info.Possible))
 	if fp.Dynamic {
 		fields := make([]*ast.Field, len(fp.Occ))
 		for i, o := range fp.Occ {
@@ -336,4 +335,24 @@ func (fp *fieldPlan) ObjectPlans() []*selectionPlan {
 		out[i] = fp.ObjectPlan(i, nil, nil)
 	}
 	return out
+}
+
+// Batched reports whether some possible object's plan has batched
+// fields: for a conditional field, whether some possible object has
+// batched fields at all.
+func (a *AbstractChild) Batched() bool {
+	if a.Plans == nil {
+		for _, o := range a.Info.Possible {
+			if o.Batched {
+				return true
+			}
+		}
+		return false
+	}
+	for i := range a.Plans {
+		if sp := a.Plans[i].Load(); sp != nil && sp.Batched {
+			return true
+		}
+	}
+	return false
 }

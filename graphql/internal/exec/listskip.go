@@ -1,8 +1,9 @@
-package graphql
+package exec
 
 import (
 	"reflect"
 
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
@@ -20,7 +21,7 @@ import (
 
 // skipItems passes over the objects that items from..len-1 of v, the
 // value of list type x of field fp, hold: completion stopped before them.
-func (e *executor) skipItems(fp *fieldPlan, x *schema.Type, v reflect.Value, from int) {
+func (e *executor) skipItems(fp *plan.Field, x *schema.Type, v reflect.Value, from int) {
 	for i := from; i < v.Len(); i++ {
 		e.skipValue(fp, x.Of, v.Index(i))
 	}
@@ -28,7 +29,7 @@ func (e *executor) skipItems(fp *fieldPlan, x *schema.Type, v reflect.Value, fro
 
 // skipValue passes over the objects v, a value of type t of field fp,
 // holds, in the order gatherObjects gathered them.
-func (e *executor) skipValue(fp *fieldPlan, t *schema.Type, v reflect.Value) {
+func (e *executor) skipValue(fp *plan.Field, t *schema.Type, v reflect.Value) {
 	t = t.Nullable()
 	dv, null := deref(v)
 	if null {
@@ -62,7 +63,7 @@ func (e *executor) skipValue(fp *fieldPlan, t *schema.Type, v reflect.Value) {
 // skipLevelItem passes over the next object of the level that objects of
 // sp in the value of fp belong to, if there is one (otherwise each object
 // has a level of its own: nothing to pass over).
-func (e *executor) skipLevelItem(fp *fieldPlan, sp *selectionPlan) {
+func (e *executor) skipLevelItem(fp *plan.Field, sp *plan.Selection) {
 	if lvl := e.levelOf(fp, sp); lvl != nil {
 		lvl.next++
 	}

@@ -1,4 +1,4 @@
-package plan
+package coerce
 
 import (
 	"github.com/vektah/gqlparser/v2/ast"
@@ -16,7 +16,7 @@ import (
 //     scalar values, coerced again for every execution;
 //   - the arguments of every field below a field whose sub-selection
 //     depends on @skip or @include with a variable, which executions (and
-//     the cost, see package graphql's cost.go) plan when they meet it;
+//     the cost) plan when they meet it;
 //   - the defaults of the variables, coerced when a request leaves a
 //     variable out.
 //

@@ -1,4 +1,4 @@
-package graphql
+package exec
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file is the state of one execution (an executor, pooled), the
@@ -29,8 +30,9 @@ type executor struct {
 	// when traceAll.
 	tracer   Tracer
 	traceAll bool
-	s        *Schema
-	op       *Operation
+	s        *schema.Schema
+	op       *plan.Operation
+	pub      any // handed to resolvers as the operation (schema.Info.Op)
 	buf      []byte
 	errs     gqlerror.List
 	path     []response.PathSeg
@@ -39,8 +41,8 @@ type executor struct {
 	// the resolvers left are not called, and report nothing more.
 	done bool
 	// dynPlans: sub-selection plans of conditional fields made for this
-	// execution only (see fieldPlan.dynamicChild).
-	dynPlans map[*fieldPlan]*selectionPlan
+	// execution only (see plan.Field.dynamicChild).
+	dynPlans map[*plan.Field]*plan.Selection
 	// The data's bounds, as lengths of buf: maxEnd is the hard one
 	// (ExecParams.MaxResponseBytes, maxBytes past start; 0: none), roomEnd
 	// the room granted so far (math.MaxInt: none), which room, when set,
@@ -59,12 +61,12 @@ type executor struct {
 	roomErr  error
 	// batches: the open levels of batched fields, by selection plan;
 	// item: the object being executed as an item of one (batchexec.go).
-	batches map[*selectionPlan]*batchLevel
+	batches map[*plan.Selection]*batchLevel
 	item    batchItem
 	// objPlans: plans of conditional abstract fields for one object, made
-	// for this execution only (see fieldPlan.objectPlan); resolved: the
+	// for this execution only (see plan.Field.objectPlan); resolved: the
 	// objects of the list being completed (abstractexec.go).
-	objPlans map[ObjectPlanKey]*selectionPlan
+	objPlans map[plan.ObjectPlanKey]*plan.Selection
 	resolved resolvedObjects
 	// belows: the levels below the batched fields of abstract types, by
 	// level and field (abstractexec.go).
@@ -121,7 +123,7 @@ func (e *executor) outgrown(end int) bool {
 	}
 	if err != nil {
 		e.stopped = true
-		if pastDeadline(e.ctx) {
+		if PastDeadline(e.ctx) {
 			// The deadline came first: its answer, not the Room's.
 			e.timedOut(nil)
 		} else {
@@ -143,19 +145,7 @@ func (e *executor) timedOut(locs []gqlerror.Location) {
 		return
 	}
 	e.done = true
-	e.errs = append(e.errs, timeoutError(e.astPath(), locs))
-}
-
-// timeoutError is the one error of an execution past its deadline.
-func timeoutError(path ast.Path, locs []gqlerror.Location) *gqlerror.Error {
-	return &gqlerror.Error{Message: MessageTimeout, Path: path, Locations: locs,
-		Extensions: map[string]any{"code": errcode.CodeTimeout}}
-}
-
-// pastDeadline reports whether ctx, an execution's, ended because its
-// deadline (ExecParams.Deadline) passed.
-func pastDeadline(ctx context.Context) bool {
-	return ctx.Err() != nil && context.Cause(ctx) == errTimeout
+	e.errs = append(e.errs, TimeoutError(e.astPath(), locs))
 }
 
 // responseTooLarge is the one error of data past max bytes: clients see
@@ -168,12 +158,12 @@ func responseTooLarge(max int) *gqlerror.Error {
 
 func (e *executor) astPath() ast.Path { return response.ASTPath(e.path) }
 
-func (e *executor) fieldError(fp *fieldPlan, err error) {
+func (e *executor) fieldError(fp *plan.Field, err error) {
 	if ctxErr := e.ctx.Err(); ctxErr != nil && (err == errTimedOut || errors.Is(err, ctxErr)) {
 		if e.done {
 			return // reported once
 		}
-		if context.Cause(e.ctx) == errTimeout {
+		if context.Cause(e.ctx) == ErrDeadline {
 			e.timedOut(e.locations(fp))
 			return
 		}
@@ -203,7 +193,7 @@ func (e *executor) fieldError(fp *fieldPlan, err error) {
 	e.errs = append(e.errs, ge)
 }
 
-func (e *executor) nullError(fp *fieldPlan) {
+func (e *executor) nullError(fp *plan.Field) {
 	coord := ""
 	if fp.Info != nil {
 		coord = fp.Info.Coord
@@ -218,7 +208,7 @@ func (e *executor) nullError(fp *fieldPlan) {
 // locations returns the locations of fp's nodes for an error: those of
 // the occurrences that count in this execution (graphql-js's field
 // nodes, after @skip and @include).
-func (e *executor) locations(fp *fieldPlan) []gqlerror.Location {
+func (e *executor) locations(fp *plan.Field) []gqlerror.Location {
 	if !fp.Dynamic {
 		return fp.Locs
 	}

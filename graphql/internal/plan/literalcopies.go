@@ -1,7 +1,7 @@
-package graphql
+package plan
 
 import (
-	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -22,13 +22,13 @@ func (p *planner) ownArgs(f *ast.Field) ast.ArgumentList {
 // holds a list or an object; args itself otherwise, and once Prepare has
 // returned (args is then f's copy already, or holds neither).
 func (p *planner) keepArgs(f *ast.Field, args ast.ArgumentList) ast.ArgumentList {
-	if !p.preparing || !plan.HasInterior(args) {
+	if !p.preparing || !coerce.HasInterior(args) {
 		return args
 	}
 	if own, ok := p.owned[f]; ok {
 		return own
 	}
-	own := plan.CopyArgs(args)
+	own := coerce.CopyArgs(args)
 	if p.owned == nil {
 		p.owned = map[*ast.Field]ast.ArgumentList{}
 	}
@@ -42,8 +42,8 @@ func (p *planner) keepArgs(f *ast.Field, args ast.ArgumentList) ast.ArgumentList
 // @include. seen holds the fragments walked already: each is walked once;
 // walked, the per-object plans of abstract fields, which cousins share
 // (see sharedPlanKey).
-func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, walked map[*selectionPlan]bool, depth int) {
-	if sp == nil || depth > plan.MaxDepth {
+func (p *planner) keepConditional(sp *Selection, seen map[string]bool, walked map[*Selection]bool, depth int) {
+	if sp == nil || depth > MaxDepth {
 		return
 	}
 	for _, fp := range sp.Fields {
@@ -67,12 +67,12 @@ func (p *planner) keepConditional(sp *selectionPlan, seen map[string]bool, walke
 
 // keepBelow keeps the arguments of every field in set and below it. depth
 // counts fields only: planning follows any number of fragments in all (up
-// to plan.NestingGuard within one field's selection set), and Prepare has
-// refused fragment cycles and fields nested past plan.MaxDepth, so the walk
+// to NestingGuard within one field's selection set), and Prepare has
+// refused fragment cycles and fields nested past MaxDepth, so the walk
 // ends and is never cut (a fragment cut once would be skipped where seen
 // again).
 func (p *planner) keepBelow(set ast.SelectionSet, seen map[string]bool, depth int) {
-	if depth > plan.MaxDepth {
+	if depth > MaxDepth {
 		return
 	}
 	for _, sel := range set {

@@ -1,4 +1,4 @@
-package graphql
+package plan
 
 import (
 	"reflect"
@@ -10,21 +10,20 @@ import (
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
-	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/syntax"
 	"github.com/gqlkit/gqlkit/internal/gqlmirror/validation"
 )
 
-// A selectionPlan is a selection set collected for one object type: the
+// A Selection is a selection set collected for one object type: the
 // fields to execute, in response order, with fragments expanded and static
 // @skip/@include applied. It is computed once per document and shared by
 // every execution of it, so it is read-only after planning.
-type selectionPlan struct {
-	Obj         *objectInfo
-	Parent      *fieldPlan // the field whose sub-selection this is; nil at the root
-	Fields      []*fieldPlan
+type Selection struct {
+	Obj         *schema.Object
+	Parent      *Field // the field whose sub-selection this is; nil at the root
+	Fields      []*Field
 	Conditional bool // some field depends on a variable's @skip/@include
 	Batched     bool // some field has a batch resolver (batchexec.go)
 	// directState and directTyp: the direct reads of the fields (directread.go).
@@ -53,11 +52,11 @@ const (
 // __typename or introspection).
 func (k FieldKind) IsField() bool { return k == KindField || k == KindBatch || k == KindBatchPath }
 
-type fieldPlan struct {
+type Field struct {
 	Key     string
-	KeyJSON []byte         // `"key":`
-	Owner   *selectionPlan // the plan this field belongs to
-	Lists   uint8          // list wrappers of typ: indexes its items add to a path
+	KeyJSON []byte     // `"key":`
+	Owner   *Selection // the plan this field belongs to
+	Lists   uint8      // list wrappers of typ: indexes its items add to a path
 	Kind    FieldKind
 	// batchList: the field is a list of objects with batched fields,
 	// whose items may be resolved together (batchexec.go).
@@ -69,15 +68,15 @@ type fieldPlan struct {
 	// values (each execution gets its own, from ParseLiteral or
 	// ParseValue). argNodes are the operation's own (see literalcopies.go).
 	DynArgs bool
-	Info    *fieldInfo
-	Type     *schema.Type
-	Occ     []*plan.Occurrence
+	Info    *schema.Field
+	Type    *schema.Type
+	Occ     []*Occurrence
 
-	Args     Args
+	Args     map[string]any
 	ArgsErr  error // a literal that could not be coerced
 	ArgNodes ast.ArgumentList
 
-	Child *selectionPlan // sub-selection when every occurrence counts
+	Child *Selection // sub-selection when every occurrence counts
 	// abs: for a field of an interface or union type, its sub-selection
 	// for each possible object (planabstract.go); nil otherwise.
 	Abs *AbstractChild
@@ -87,18 +86,18 @@ type fieldPlan struct {
 	Locs   []gqlerror.Location
 
 	planner  *planner
-	dynCache sync.Map     // bitmask of counted occurrences -> *selectionPlan (*objectPlanSet for an abstract field)
-	dynCount atomic.Int32 // entries in dynCache, at most maxDynPlans
+	dynCache sync.Map     // bitmask of counted occurrences -> *Selection (*objectPlanSet for an abstract field)
+	dynCount atomic.Int32 // entries in dynCache, at most MaxDynPlans
 }
 
-// maxDynPlans bounds the sub-selection plans an operation keeps for one
+// MaxDynPlans bounds the sub-selection plans an operation keeps for one
 // conditional field, one per combination of @skip/@include outcomes: a
 // client that varies many conditions must not grow a cached operation
 // without end. Combinations past it are planned once per execution.
-const maxDynPlans = 16
+const MaxDynPlans = 16
 
 type planner struct {
-	s         *Schema
+	s         *schema.Schema
 	doc       *ast.QueryDocument
 	fragments validation.FragmentIndex
 	// arena is the memory of the plans Prepare builds. It is the zero
@@ -122,9 +121,9 @@ type planner struct {
 // time, instead of four allocations per selection set and one per field.
 // Everything in it lives as long as the operation.
 type planArena struct {
-	plans  chunks[selectionPlan]
+	plans  chunks[Selection]
 	Fields chunks[plannedField]
-	order  chunks[*fieldPlan]
+	order  chunks[*Field]
 	Locs   chunks[gqlerror.Location]
 	keys   chunks[byte]
 }
@@ -163,11 +162,11 @@ func (c *chunks[T]) take(n int) []T {
 
 type collector struct {
 	p     *planner
-	Obj   *objectInfo
-	order []*fieldPlan
+	Obj   *schema.Object
+	order []*Field
 	// byKey indexes order by response key once it is longer than
 	// collectorScan; shorter, it is searched in place.
-	byKey  map[string]*fieldPlan
+	byKey  map[string]*Field
 	seq    int
 	static map[string]bool // fragments already expanded unconditionally
 	// slab holds the field plans and occurrences of the common case, a
@@ -177,10 +176,10 @@ type collector struct {
 
 // plannedField is a field plan with its first occurrence, allocated as one.
 type plannedField struct {
-	fp  fieldPlan
-	Occ plan.Occurrence
-	one [1]*plan.Occurrence
-	alt [1]plan.Alt
+	fp  Field
+	Occ Occurrence
+	one [1]*Occurrence
+	alt [1]Alt
 }
 
 // collectorScan is the number of response keys up to which a collector
@@ -190,7 +189,7 @@ const collectorScan = 8
 // newCollector returns a collector for about size selections. The slab
 // starts at no more than collectorSlab plans and grows by chunks, so that
 // selections which share a key, or are skipped, leave little unused.
-func (p *planner) newCollector(obj *objectInfo, size int) collector {
+func (p *planner) newCollector(obj *schema.Object, size int) collector {
 	return collector{p: p, Obj: obj, order: p.arena.order.take(size), slab: p.arena.Fields.take(min(size, collectorSlab))}
 }
 
@@ -198,11 +197,11 @@ func (p *planner) newCollector(obj *objectInfo, size int) collector {
 const collectorSlab = 16
 
 // plan collects the sub-selections of the field nodes of parent for obj.
-func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *selectionPlan {
-	if p.preparing && p.prep != nil && p.prep.planned > plan.MaxSelections {
+func (p *planner) plan(obj *schema.Object, sets []*ast.Field, parent *Field) *Selection {
+	if p.preparing && p.prep != nil && p.prep.planned > MaxSelections {
 		// Prepare refuses the operation (see abstractPrep.planned): the rest
 		// is not planned.
-		return &selectionPlan{Obj: obj, Parent: parent}
+		return &Selection{Obj: obj, Parent: parent}
 	}
 	size := 0
 	for _, f := range sets {
@@ -215,26 +214,26 @@ func (p *planner) plan(obj *objectInfo, sets []*ast.Field, parent *fieldPlan) *s
 	return c.finish(parent)
 }
 
-func (p *planner) planRoot(obj *objectInfo, set ast.SelectionSet) *selectionPlan {
+func (p *planner) planRoot(obj *schema.Object, set ast.SelectionSet) *Selection {
 	c := p.newCollector(obj, len(set))
 	c.collect(set, nil, 0)
 	return c.finish(nil)
 }
 
 func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth int) {
-	if depth > plan.NestingGuard {
+	if depth > NestingGuard {
 		return
 	}
 	for _, sel := range set {
 		switch x := sel.(type) {
 		case *ast.Field:
-			ok, dyn := plan.StaticCondition(x.Directives)
+			ok, dyn := StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
 			c.add(x, joinConds(conds, dyn))
 		case *ast.FragmentSpread:
-			ok, dyn := plan.StaticCondition(x.Directives)
+			ok, dyn := StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
@@ -254,7 +253,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 			}
 			c.collect(frag.SelectionSet, all, depth+1)
 		case *ast.InlineFragment:
-			ok, dyn := plan.StaticCondition(x.Directives)
+			ok, dyn := StaticCondition(x.Directives)
 			if !ok {
 				continue
 			}
@@ -291,8 +290,8 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		}
 		c.slab = c.slab[:len(c.slab)+1]
 		pf := &c.slab[len(c.slab)-1]
-		pf.Occ = plan.Occurrence{Field: f, Uncon: len(conds) == 0}
-		pf.alt[0] = plan.Alt{Conds: conds, Seq: seq}
+		pf.Occ = Occurrence{Field: f, Uncon: len(conds) == 0}
+		pf.alt[0] = Alt{Conds: conds, Seq: seq}
 		pf.Occ.Alts = pf.alt[:1:1]
 		pf.one[0] = &pf.Occ
 		fp = &pf.fp
@@ -301,7 +300,7 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 		if c.byKey != nil {
 			c.byKey[key] = fp
 		} else if len(c.order) > collectorScan {
-			c.byKey = make(map[string]*fieldPlan, 2*len(c.order))
+			c.byKey = make(map[string]*Field, 2*len(c.order))
 			for _, x := range c.order {
 				c.byKey[x.Key] = x
 			}
@@ -310,16 +309,16 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 	}
 	for _, o := range fp.Occ {
 		if o.Field == f {
-			o.Alts = append(o.Alts, plan.Alt{Conds: conds, Seq: seq})
+			o.Alts = append(o.Alts, Alt{Conds: conds, Seq: seq})
 			o.Uncon = o.Uncon || len(conds) == 0
 			return
 		}
 	}
-	fp.Occ = append(fp.Occ, &plan.Occurrence{Field: f, Alts: []plan.Alt{{Conds: conds, Seq: seq}}, Uncon: len(conds) == 0})
+	fp.Occ = append(fp.Occ, &Occurrence{Field: f, Alts: []Alt{{Conds: conds, Seq: seq}}, Uncon: len(conds) == 0})
 }
 
 // find returns the field collected under key, nil if none yet.
-func (c *collector) find(key string) *fieldPlan {
+func (c *collector) find(key string) *Field {
 	if c.byKey != nil {
 		return c.byKey[key]
 	}
@@ -331,7 +330,7 @@ func (c *collector) find(key string) *fieldPlan {
 	return nil
 }
 
-func (c *collector) finish(parent *fieldPlan) *selectionPlan {
+func (c *collector) finish(parent *Field) *Selection {
 	if c.p.preparing && c.p.prep != nil {
 		c.p.prep.planned += len(c.order)
 	}
@@ -362,12 +361,12 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 		}
 		switch {
 		case first.Name == "__typename":
-			fp.Kind, fp.Type = KindTypename, c.p.s.c.Typename
+			fp.Kind, fp.Type = KindTypename, c.p.s.Typename
 			continue
-		case first.Name == "__schema" && c.Obj == c.p.s.c.Query:
-			fp.Kind, fp.Type = KindSchema, c.p.s.c.SchemaField.Type
-		case first.Name == "__type" && c.Obj == c.p.s.c.Query:
-			fp.Kind, fp.Info = KindType, c.p.s.c.TypeField
+		case first.Name == "__schema" && c.Obj == c.p.s.Query:
+			fp.Kind, fp.Type = KindSchema, c.p.s.SchemaField.Type
+		case first.Name == "__type" && c.Obj == c.p.s.Query:
+			fp.Kind, fp.Info = KindType, c.p.s.TypeField
 			fp.Type = fp.Info.Type
 		default:
 			fp.Info = c.Obj.ByName[first.Name]
@@ -391,7 +390,7 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			// once their plan is made.
 			fp.BatchList = true
 		}
-		if c.p.s.c.Abstract {
+		if c.p.s.Abstract {
 			c.p.abstractField(fp)
 		}
 		if fp.Info != nil && len(fp.Info.Args) > 0 {
@@ -402,9 +401,9 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 			if argsUseVariables(args) {
 				fp.DynArgs = true
 			} else {
-				fp.Args, fp.ArgsErr = argsOf(coerce.ArgumentValues(fp.Info, args, nil))
+				fp.Args, fp.ArgsErr = (coerce.ArgumentValues(fp.Info, args, nil))
 				if fp.Info.FreshArgs && fp.ArgsErr == nil {
-					fp.Args, fp.DynArgs = Args{}, true
+					fp.Args, fp.DynArgs = nil, true
 				}
 			}
 			if fp.DynArgs {
@@ -425,15 +424,15 @@ func (c *collector) finish(parent *fieldPlan) *selectionPlan {
 				if fp.Child.Batched && fp.Lists > 0 {
 					fp.BatchList = true // batched fields below, read ahead
 				}
-				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Child.Batched && c.Obj != c.p.s.c.Mutation {
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Child.Batched && c.Obj != c.p.s.Mutation {
 					fp.Kind, sp.Batched = KindBatchPath, true
 				}
 			} else if fp.Abs != nil {
 				c.p.planObjects(fp)
-				if fp.Lists > 0 && fp.Abs.batched() {
+				if fp.Lists > 0 && fp.Abs.Batched() {
 					fp.BatchList = true
 				}
-				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Abs.batched() && c.Obj != c.p.s.c.Mutation {
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Abs.Batched() && c.Obj != c.p.s.Mutation {
 					fp.Kind, sp.Batched = KindBatchPath, true
 				}
 			}
@@ -452,7 +451,7 @@ func listDepth(t *schema.Type) uint8 {
 
 // parentField returns the field whose sub-selection fp belongs to, nil
 // for a root field.
-func (fp *fieldPlan) ParentField() *fieldPlan {
+func (fp *Field) ParentField() *Field {
 	if fp.Owner == nil {
 		return nil
 	}
@@ -461,7 +460,7 @@ func (fp *fieldPlan) ParentField() *fieldPlan {
 
 // objectOf returns the object inside t's lists and non-nulls, nil when t
 // is nil or of another kind.
-func ObjectOf(t *schema.Type) *objectInfo {
+func ObjectOf(t *schema.Type) *schema.Object {
 	if t == nil {
 		return nil
 	}
@@ -478,7 +477,7 @@ func argsUseVariables(args ast.ArgumentList) bool {
 }
 
 // Schema returns the schema's field fp plans (for the resolver's Info).
-func (fp *fieldPlan) Schema() *fieldInfo { return fp.Info }
+func (fp *Field) Schema() *schema.Field { return fp.Info }
 
 // ResponseKey returns the field's alias, or its name.
-func (fp *fieldPlan) ResponseKey() string { return fp.Key }
+func (fp *Field) ResponseKey() string { return fp.Key }

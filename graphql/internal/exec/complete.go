@@ -1,4 +1,4 @@
-package graphql
+package exec
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
@@ -17,10 +18,10 @@ import (
 
 // deref unwraps interfaces and pointers to scalars, returning the value to
 // complete and whether it is a GraphQL null. A chain of more than
-// maxDerefs pointers and interfaces (a pointer that leads back to itself)
+// MaxDerefs pointers and interfaces (a pointer that leads back to itself)
 // counts as null rather than being followed for ever.
 func deref(v reflect.Value) (reflect.Value, bool) {
-	for range maxDerefs {
+	for range MaxDerefs {
 		switch v.Kind() {
 		case reflect.Invalid:
 			return v, true
@@ -47,14 +48,16 @@ func deref(v reflect.Value) (reflect.Value, bool) {
 	return reflect.Value{}, true
 }
 
-var nullType = reflect.TypeFor[nullValue]()
+var nullType = reflect.TypeFor[schema.NullValue]()
 
-const maxDerefs = 64
+// MaxDerefs bounds the pointers and interfaces followed to reach a value:
+// a chain that leads back to itself counts as null.
+const MaxDerefs = 64
 
 // complete writes v as a value of type t. It returns false when a non-null
 // position received null, so that the caller nulls its own value.
-func (e *executor) complete(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
-	if e.s.c.PointerEnums && e.enumPointer(t, v) {
+func (e *executor) complete(fp *plan.Field, t *schema.Type, v reflect.Value) bool {
+	if e.s.PointerEnums && e.enumPointer(t, v) {
 		return true
 	}
 	if t.Kind == schema.KindNonNull {
@@ -101,7 +104,7 @@ func (e *executor) enumPointer(t *schema.Type, v reflect.Value) bool {
 	return ok
 }
 
-func (e *executor) completeValue(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
+func (e *executor) completeValue(fp *plan.Field, t *schema.Type, v reflect.Value) bool {
 	switch t.Kind {
 	case schema.KindScalar:
 		if t.Builtin != 0 {
@@ -163,7 +166,7 @@ func (e *executor) completeValue(fp *fieldPlan, t *schema.Type, v reflect.Value)
 }
 
 // completeList writes v, a value of list type x.
-func (e *executor) completeList(fp *fieldPlan, x *schema.Type, v reflect.Value) bool {
+func (e *executor) completeList(fp *plan.Field, x *schema.Type, v reflect.Value) bool {
 	if v.Kind() != reflect.Slice && v.Kind() != reflect.Array {
 		e.fieldError(fp, fmt.Errorf("Expected Iterable, but did not find one for field %q.", fp.Info.Coord))
 		return false
@@ -181,7 +184,7 @@ func (e *executor) completeList(fp *fieldPlan, x *schema.Type, v reflect.Value) 
 		ok := e.complete(fp, x.Of, v.Index(i))
 		e.path = e.path[:len(e.path)-1]
 		if !ok {
-			if fp.Abs != nil || ObjectOf(fp.Type) != nil {
+			if fp.Abs != nil || plan.ObjectOf(fp.Type) != nil {
 				e.skipItems(fp, x, v, i+1) // listskip.go
 			}
 			return false
@@ -191,7 +194,7 @@ func (e *executor) completeList(fp *fieldPlan, x *schema.Type, v reflect.Value) 
 	return true
 }
 
-func (e *executor) completeBuiltin(fp *fieldPlan, kind scalar.Kind, v reflect.Value) bool {
+func (e *executor) completeBuiltin(fp *plan.Field, kind scalar.Kind, v reflect.Value) bool {
 	// A string is measured before it is copied: the room (or the bound)
 	// is asked for first.
 	if v.Kind() == reflect.String {
@@ -230,7 +233,7 @@ func (e *executor) serializeCustom(sc *schema.Type, v reflect.Value) (err error)
 	if err != nil {
 		return fault.BoundedError(err)
 	}
-	if out == nil || out == Null {
+	if out == nil || out == schema.Null {
 		// graphql-js: a serializer must give a value; null is the field's
 		// to decide (a null result is never passed to Serialize).
 		return fmt.Errorf("Expected `%s.serialize(%s)` to return non-nullable value, returned: null", sc.Name, response.Inspect(in))

@@ -1,4 +1,4 @@
-package graphql
+package exec
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
@@ -28,7 +29,7 @@ import (
 
 // A batchLevel is the objects of one selection plan resolved together.
 type batchLevel struct {
-	sp      *selectionPlan
+	sp      *plan.Selection
 	parents []reflect.Value
 	next    int // index of the next object to enter its selection
 	fields  []batchField
@@ -37,8 +38,8 @@ type batchLevel struct {
 // A batchField is one batched field of a level: its results, and the
 // next level that its results' objects make.
 type batchField struct {
-	fp   *fieldPlan
-	args Args
+	fp   *plan.Field
+	args map[string]any
 	// vals and errs: each parent's value or error (errs nil: none
 	// failed), shared by aliases with the same arguments.
 	vals []reflect.Value
@@ -70,7 +71,7 @@ var errBatchResult = errors.New("graphql: the middleware of a batched field retu
 // with batched fields and the value (or an item of the value) of field via,
 // as an item of its level: the level found for it, or one opened for
 // parent alone.
-func (e *executor) execBatched(via *fieldPlan, sp *selectionPlan, parent reflect.Value) bool {
+func (e *executor) execBatched(via *plan.Field, sp *plan.Selection, parent reflect.Value) bool {
 	lvl := e.levelOf(via, sp)
 	if lvl == nil {
 		lvl = e.openLevel(sp, []reflect.Value{parent})
@@ -89,7 +90,7 @@ func (e *executor) execBatched(via *fieldPlan, sp *selectionPlan, parent reflect
 // its objects resolved as one level, unless a level of their selection is
 // open already (the list is inside a level's results, or inside another
 // list of the level).
-func (e *executor) completeBatchedList(fp *fieldPlan, t *schema.Type, v reflect.Value) (ok, done bool) {
+func (e *executor) completeBatchedList(fp *plan.Field, t *schema.Type, v reflect.Value) (ok, done bool) {
 	sp := fp.ChildPlan(&e.cond, &e.dynPlans)
 	if sp == nil || !sp.Batched || e.levelOf(fp, sp) != nil {
 		return false, false
@@ -104,7 +105,7 @@ func (e *executor) completeBatchedList(fp *fieldPlan, t *schema.Type, v reflect.
 // levelOf returns the level that objects of sp in the value of field via
 // belong to: the one below via in the level of the item being executed,
 // else the one registered for sp, else nil.
-func (e *executor) levelOf(via *fieldPlan, sp *selectionPlan) *batchLevel {
+func (e *executor) levelOf(via *plan.Field, sp *plan.Selection) *batchLevel {
 	if it := e.item.lvl; it != nil && via != nil {
 		for i := range it.fields {
 			bf := &it.fields[i]
@@ -134,7 +135,7 @@ func (e *executor) levelOf(via *fieldPlan, sp *selectionPlan) *batchLevel {
 // below itself nowhere: one plan has one registration at a time.
 func (e *executor) register(lvl *batchLevel) {
 	if e.batches == nil {
-		e.batches = make(map[*selectionPlan]*batchLevel)
+		e.batches = make(map[*plan.Selection]*batchLevel)
 	}
 	e.batches[lvl.sp] = lvl
 }
@@ -164,7 +165,7 @@ func gatherObjects(t *schema.Type, v reflect.Value, out []reflect.Value) []refle
 
 // openLevel resolves the batched fields of sp for parents, and the levels
 // below, and registers them.
-func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchLevel {
+func (e *executor) openLevel(sp *plan.Selection, parents []reflect.Value) *batchLevel {
 	lvl := &batchLevel{sp: sp, parents: parents}
 	fields := sp.Fields
 	if sp.Conditional {
@@ -176,24 +177,24 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 		}
 	}
 	for _, fp := range fields {
-		if fp.Kind == KindBatchPath {
+		if fp.Kind == plan.KindBatchPath {
 			lvl.fields = append(lvl.fields, e.readAhead(lvl, fp, parents))
 			continue
 		}
-		if fp.Kind != KindBatch {
+		if fp.Kind != plan.KindBatch {
 			continue
 		}
 		bf := batchField{fp: fp}
 		args, err := fp.Args, fp.ArgsErr
 		if err == nil && fp.DynArgs {
-			args, err = argsOf(coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
+			args, err = (coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
 		}
 		bf.args = args
 		if err == nil {
 			if same := lvl.sameCall(fp, args); same != nil {
 				bf.vals, bf.errs, bf.err = same.vals, same.errs, same.err
 			} else {
-				var out *batchOut
+				var out *schema.BatchOut
 				out, bf.err = e.callBatch(fp, parents, args)
 				if out != nil {
 					bf.vals, bf.errs = make([]reflect.Value, len(parents)), out.Errs
@@ -214,7 +215,7 @@ func (e *executor) openLevel(sp *selectionPlan, parents []reflect.Value) *batchL
 
 // readAhead reads fp, a field without resolver, from each of parents, and
 // opens the level below.
-func (e *executor) readAhead(lvl *batchLevel, fp *fieldPlan, parents []reflect.Value) batchField {
+func (e *executor) readAhead(lvl *batchLevel, fp *plan.Field, parents []reflect.Value) batchField {
 	bf := batchField{fp: fp, vals: make([]reflect.Value, len(parents))}
 	for i, p := range parents {
 		v, err := fp.Info.Read.Read(&e.ctx, p)
@@ -257,10 +258,10 @@ func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 
 // sameCall returns the batched field of lvl already resolved for the
 // same schema field with equal arguments (an alias), or nil.
-func (lvl *batchLevel) sameCall(fp *fieldPlan, args Args) *batchField {
+func (lvl *batchLevel) sameCall(fp *plan.Field, args map[string]any) *batchField {
 	for i := range lvl.fields {
 		bf := &lvl.fields[i]
-		if bf.fp.Kind == KindBatch && bf.fp.Info == fp.Info && bf.err == nil && reflect.DeepEqual(bf.args.m, args.m) {
+		if bf.fp.Kind == plan.KindBatch && bf.fp.Info == fp.Info && bf.err == nil && reflect.DeepEqual(bf.args, args) {
 			return bf
 		}
 	}
@@ -275,37 +276,37 @@ func (e *executor) closeLevel(lvl *batchLevel) {
 
 // callBatch calls the batch resolver of fp, wrapped in its middleware,
 // once for parents.
-func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) (*batchOut, error) {
+func (e *executor) callBatch(fp *plan.Field, parents []reflect.Value, args map[string]any) (*schema.BatchOut, error) {
 	ctx := e.ctx
-	if e.rootCtx != nil && fp.Owner == e.op.plan {
+	if e.rootCtx != nil && fp.Owner == e.op.Root {
 		ctx = e.rootCtx
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ps := make(BatchParents, len(parents))
+	box, ps := e.s.BatchParents(len(parents))
 	for i, p := range parents {
 		if p.IsValid() && p.CanInterface() {
 			ps[i] = p.Interface()
 		}
 	}
-	info := schema.Info{Field: fp, Op: e.op, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
 	var res any
 	var err error
 	if e.tracer != nil {
-		tctx := e.tracer.StartField(ctx, ResolveInfo{info})
-		res, err = invoke(tctx, fp.Info.Resolve, ps, args, info)
-		e.tracer.EndField(tctx, ResolveInfo{info}, err)
+		tctx := e.tracer.StartField(ctx, info)
+		res, err = invoke(tctx, fp.Info.Resolve, box, args, info)
+		e.tracer.EndField(tctx, info, err)
 	} else {
-		res, err = invoke(ctx, fp.Info.Resolve, ps, args, info)
+		res, err = invoke(ctx, fp.Info.Resolve, box, args, info)
 	}
 	if err != nil {
-		if ctx.Err() != nil && context.Cause(ctx) == errTimeout {
+		if ctx.Err() != nil && context.Cause(ctx) == ErrDeadline {
 			return nil, errTimedOut
 		}
 		return nil, fault.BoundedError(err)
 	}
-	out, ok := res.(*batchOut)
+	out, ok := res.(*schema.BatchOut)
 	if !ok || out == nil || out.Vals.Len() != len(parents) {
 		return nil, errBatchResult
 	}
@@ -314,10 +315,10 @@ func (e *executor) callBatch(fp *fieldPlan, parents []reflect.Value, args Args) 
 
 // batchResult returns the value of batched field fp for the object being
 // executed, and readies the level below for its objects.
-func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Value, error) {
+func (e *executor) batchResult(fp *plan.Field, parent reflect.Value) (reflect.Value, error) {
 	it := e.item
 	if it.lvl == nil || it.idx >= len(it.lvl.parents) {
-		if fp.Kind == KindBatchPath {
+		if fp.Kind == plan.KindBatchPath {
 			return fp.Info.Read.Read(&e.ctx, parent)
 		}
 		return reflect.Value{}, errBatchMissing
@@ -331,11 +332,11 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 			return reflect.Value{}, bf.err
 		}
 		if bf.errs != nil && bf.errs[it.idx] != nil {
-			if fp.Kind == KindBatchPath {
+			if fp.Kind == plan.KindBatchPath {
 				return reflect.Value{}, bf.errs[it.idx]
 			}
 			err := fault.BoundedError(bf.errs[it.idx])
-			if ctx := e.ctx; ctx.Err() != nil && context.Cause(ctx) == errTimeout {
+			if ctx := e.ctx; ctx.Err() != nil && context.Cause(ctx) == ErrDeadline {
 				err = errTimedOut
 			}
 			return reflect.Value{}, err
@@ -350,7 +351,7 @@ func (e *executor) batchResult(fp *fieldPlan, parent reflect.Value) (reflect.Val
 		}
 		return bf.vals[it.idx], nil
 	}
-	if fp.Kind == KindBatchPath {
+	if fp.Kind == plan.KindBatchPath {
 		return fp.Info.Read.Read(&e.ctx, parent)
 	}
 	return reflect.Value{}, errBatchMissing

@@ -1,4 +1,4 @@
-package graphql
+package exec
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
@@ -17,7 +18,7 @@ import (
 
 // completeAbstract writes v, a value of fp's interface or union type,
 // as its object.
-func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
+func (e *executor) completeAbstract(fp *plan.Field, v reflect.Value) bool {
 	if fp.Abs == nil {
 		e.fieldError(fp, errNoPlan)
 		return false
@@ -45,13 +46,13 @@ func (e *executor) completeAbstract(fp *fieldPlan, v reflect.Value) bool {
 // resolveObject returns the index, among the possible objects of fp's
 // abstract type, of v's object: the first of these rules that applies
 // decides (see [ResolveTypeFunc]).
-func (e *executor) resolveObject(fp *fieldPlan, v reflect.Value) (int, error) {
+func (e *executor) resolveObject(fp *plan.Field, v reflect.Value) (int, error) {
 	ai := fp.Abs.Info
 	// 1. The abstract type's ResolveType.
 	if ai.ResolveType != nil {
 		value := interfaceOf(v)
 		ctx := e.ctx
-		if e.rootCtx != nil && fp.Owner == e.op.plan {
+		if e.rootCtx != nil && fp.Owner == e.op.Root {
 			ctx = e.rootCtx
 		}
 		name, err := callResolveType(ctx, ai.ResolveType, value)
@@ -104,7 +105,7 @@ func interfaceOf(v reflect.Value) any {
 }
 
 // named returns the index of the possible object called name.
-func namedObject(ai *abstractInfo, name string, fp *fieldPlan) (int, error) {
+func namedObject(ai *schema.Abstract, name string, fp *plan.Field) (int, error) {
 	if o := ai.ByName[name]; o != nil {
 		if i := ai.IndexOf(o); i >= 0 {
 			return i, nil
@@ -135,7 +136,7 @@ func mapTypename(v reflect.Value, value any) (string, bool) {
 }
 
 // callResolveType calls a ResolveType, turning its panic into an error.
-func callResolveType(ctx context.Context, resolve ResolveTypeFunc, value any) (name string, err error) {
+func callResolveType(ctx context.Context, resolve func(context.Context, any) (string, error), value any) (name string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			name, err = "", fault.Recovered(r)
@@ -169,7 +170,7 @@ func (e *resolveTypeError) Error() string {
 	return fmt.Sprintf("graphql: ResolveType of %q at field %q: %s", e.abstract, e.coord, fault.ErrorText(e.err))
 }
 
-func fieldCoord(fp *fieldPlan) string {
+func fieldCoord(fp *plan.Field) string {
 	if fp.Info == nil {
 		return fp.Key
 	}
@@ -188,7 +189,7 @@ func goTypeName(v reflect.Value) string {
 // order completion visits them: completeAbstract takes them in turn
 // instead of finding them again.
 type resolvedObjects struct {
-	fp   *fieldPlan
+	fp   *plan.Field
 	objs []int
 	errs []error
 	next int
@@ -200,7 +201,7 @@ type resolvedObjects struct {
 // for each object's plan with the values of that object, in list order,
 // so that a batched field is called once for all the values of its
 // object, and then completes the list.
-func (e *executor) completeAbstractList(fp *fieldPlan, t *schema.Type, v reflect.Value) bool {
+func (e *executor) completeAbstractList(fp *plan.Field, t *schema.Type, v reflect.Value) bool {
 	values := gatherObjects(t, v, nil)
 	pre := resolvedObjects{fp: fp, objs: make([]int, len(values)), errs: make([]error, len(values))}
 	byObj := make([][]reflect.Value, len(fp.Abs.Info.Possible))
@@ -253,7 +254,7 @@ type abstractBelow struct {
 // here, once: completion takes it from below.objs.
 func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 	fp := bf.fp
-	if !fp.Abs.batched() {
+	if !fp.Abs.Batched() {
 		return
 	}
 	var vals []reflect.Value
@@ -266,7 +267,7 @@ func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 	}
 	below := &abstractBelow{objs: make([]int, len(vals)), errs: make([]error, len(vals))}
 	slot := make([]int, len(fp.Abs.Info.Possible)) // 1 + the object's level, 0: none yet, -1: not batched
-	var plans []*selectionPlan
+	var plans []*plan.Selection
 	for k, v := range vals {
 		j, err := e.resolveObject(fp, v)
 		below.objs[k], below.errs[k] = j, err
@@ -316,27 +317,7 @@ func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 // in a level.
 type belowKey struct {
 	lvl *batchLevel
-	fp  *fieldPlan
-}
-
-// batched reports whether some possible object's plan has batched
-// fields: for a conditional field, whether some possible object has
-// batched fields at all.
-func (a *AbstractChild) batched() bool {
-	if a.Plans == nil {
-		for _, o := range a.Info.Possible {
-			if o.Batched {
-				return true
-			}
-		}
-		return false
-	}
-	for i := range a.Plans {
-		if sp := a.Plans[i].Load(); sp != nil && sp.Batched {
-			return true
-		}
-	}
-	return false
+	fp  *plan.Field
 }
 
 // enterBelow readies the completion of the value of bf, a field of an
@@ -352,7 +333,7 @@ func (e *executor) enterBelow(b *abstractBelow, bf *batchField, idx int) {
 // execAbstractBatched executes fp, a batched field (or one read ahead)
 // of an abstract type: its value taken from its level, completed with
 // the objects found for the level (see enterBelow).
-func (e *executor) execAbstractBatched(fp *fieldPlan, parent reflect.Value) bool {
+func (e *executor) execAbstractBatched(fp *plan.Field, parent reflect.Value) bool {
 	saved := e.resolved
 	e.resolved = resolvedObjects{}
 	v, err := e.batchResult(fp, parent)

@@ -1,9 +1,9 @@
-package graphql
+package plan
 
 import (
 	"sort"
 
-	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
@@ -14,7 +14,7 @@ import (
 // counted returns the occurrences of fp that count under the executor's
 // variables, as a bitmask (bit i for occurrence i). It is only used for
 // fields with at most 64 occurrences.
-func (fp *fieldPlan) counted(c *plan.Conditions) (mask uint64) {
+func (fp *Field) counted(c *Conditions) (mask uint64) {
 	for i, o := range fp.Occ {
 		if ok, _ := o.Counts(c); ok {
 			mask |= 1 << i
@@ -29,8 +29,8 @@ func (fp *fieldPlan) counted(c *plan.Conditions) (mask uint64) {
 // ones count depends only on the variables, so one plan serves a whole
 // execution (kept in *perExec when perExec is not nil). Across executions,
 // plans are kept by the set of occurrences that count (a bitmask, for
-// fields with at most 64 occurrences), up to maxDynPlans per field.
-func (fp *fieldPlan) ChildPlan(c *plan.Conditions, perExec *map[*fieldPlan]*selectionPlan) *selectionPlan {
+// fields with at most 64 occurrences), up to MaxDynPlans per field.
+func (fp *Field) ChildPlan(c *Conditions, perExec *map[*Field]*Selection) *Selection {
 	if fp.Child != nil || !fp.Dynamic {
 		return fp.Child
 	}
@@ -49,7 +49,7 @@ func (fp *fieldPlan) ChildPlan(c *plan.Conditions, perExec *map[*fieldPlan]*sele
 	}
 	if perExec != nil {
 		if *perExec == nil {
-			*perExec = make(map[*fieldPlan]*selectionPlan)
+			*perExec = make(map[*Field]*Selection)
 		}
 		(*perExec)[fp] = sp
 	}
@@ -59,19 +59,19 @@ func (fp *fieldPlan) ChildPlan(c *plan.Conditions, perExec *map[*fieldPlan]*sele
 // dynamicPlan plans the sub-selection of fp, a conditional object field,
 // for obj from the occurrences that count under c, or finds it in fp's
 // cache, where plans are kept by the occurrences that count (a bitmask)
-// for fields with at most 64 occurrences, up to maxDynPlans. kept reports
+// for fields with at most 64 occurrences, up to MaxDynPlans. kept reports
 // whether the plan is in the cache.
-func (fp *fieldPlan) dynamicPlan(c *plan.Conditions, obj *objectInfo) (sp *selectionPlan, kept bool) {
+func (fp *Field) dynamicPlan(c *Conditions, obj *schema.Object) (sp *Selection, kept bool) {
 	cacheable := len(fp.Occ) <= 64
 	var mask uint64
 	if cacheable {
 		mask = fp.counted(c)
 		if v, ok := fp.dynCache.Load(mask); ok {
-			return v.(*selectionPlan), true
+			return v.(*Selection), true
 		}
 	}
 	sp = fp.planner.plan(obj, fp.countingFields(c), fp)
-	if cacheable && fp.dynCount.Load() < maxDynPlans {
+	if cacheable && fp.dynCount.Load() < MaxDynPlans {
 		if _, loaded := fp.dynCache.LoadOrStore(mask, sp); !loaded {
 			fp.dynCount.Add(1)
 		}
@@ -82,7 +82,7 @@ func (fp *fieldPlan) dynamicPlan(c *plan.Conditions, obj *objectInfo) (sp *selec
 
 // countingFields returns the nodes of the occurrences of fp that count
 // under the conditions.
-func (fp *fieldPlan) countingFields(c *plan.Conditions) []*ast.Field {
+func (fp *Field) countingFields(c *Conditions) []*ast.Field {
 	fields := make([]*ast.Field, 0, len(fp.Occ))
 	for _, o := range fp.Occ {
 		if ok, _ := o.Counts(c); ok {
@@ -94,9 +94,9 @@ func (fp *fieldPlan) countingFields(c *plan.Conditions) []*ast.Field {
 
 // activeFields returns the fields of a conditional plan that count under
 // the executor's variables, in the order graphql-js would collect them.
-func (sp *selectionPlan) ActiveFields(c *plan.Conditions) []*fieldPlan {
+func (sp *Selection) ActiveFields(c *Conditions) []*Field {
 	type keyed struct {
-		fp  *fieldPlan
+		fp  *Field
 		seq int
 	}
 	out := make([]keyed, 0, len(sp.Fields))
@@ -112,15 +112,15 @@ func (sp *selectionPlan) ActiveFields(c *plan.Conditions) []*fieldPlan {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
-	fps := make([]*fieldPlan, len(out))
+	fps := make([]*Field, len(out))
 	for i, k := range out {
 		fps[i] = k.fp
 	}
 	return fps
 }
 
-func (sp *selectionPlan) SelectedNames(c *plan.Conditions) []string {
-	build := func(fields []*fieldPlan) []string {
+func (sp *Selection) SelectedNames(c *Conditions) []string {
+	build := func(fields []*Field) []string {
 		seen := map[string]bool{}
 		names := []string{}
 		for _, fp := range fields {
@@ -141,7 +141,7 @@ func (sp *selectionPlan) SelectedNames(c *plan.Conditions) []string {
 	return append([]string(nil), sp.names...)
 }
 
-func (sp *selectionPlan) FindField(c *plan.Conditions, name string) *fieldPlan {
+func (sp *Selection) FindField(c *Conditions, name string) *Field {
 	fields := sp.Fields
 	if sp.Conditional {
 		fields = sp.ActiveFields(c)

@@ -1,4 +1,4 @@
-package graphql
+package exec
 
 import (
 	"math"
@@ -7,7 +7,9 @@ import (
 	"unsafe"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/plan"
 	"github.com/gqlkit/gqlkit/graphql/internal/response"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // The direct leaf path: a field without a resolver whose value is a plain
@@ -20,50 +22,22 @@ import (
 // pointer, another kind, an Int out of range, a nil parent) takes the
 // general path.
 
-// leafOf returns how t is written by the direct path, and whether a list
-// type is non-null (a nil slice is then [], not null).
-func leafOf(t Type) (access.Leaf, bool) {
-	nonNull := false
-	if nn, ok := t.(*NonNull); ok {
-		t, nonNull = nn.OfType, true
-	}
-	if l, ok := t.(*List); ok {
-		of := l.OfType
-		if nn, ok := of.(*NonNull); ok {
-			of = nn.OfType
-		}
-		if k, _ := of.(BuiltinScalar); k == String || k == ID {
-			return access.LeafStrings, nonNull
-		}
-		return access.LeafNone, false
-	}
-	switch k, _ := t.(BuiltinScalar); k {
-	case String, ID:
-		return access.LeafString, false
-	case Int:
-		return access.LeafInt, false
-	case Boolean:
-		return access.LeafBoolean, false
-	}
-	return access.LeafNone, false
-}
-
 // The direct reads of a selection plan's fields are kept in the field
-// plans (fieldPlan.direct), for the Go type of the first parent met
-// (selectionPlan.directTyp), and published by directState: the first
+// plans (plan.Field.direct), for the Go type of the first parent met
+// (plan.Selection.directTyp), and published by directState: the first
 // execution to meet the plan with a pointer parent fills them in, while
 // any other running at the same time takes the general path.
 const (
 	directUnset uint32 = iota
 	directFilling
-	directReady // directTyp and every fieldPlan.direct are set
+	directReady // directTyp and every plan.Field.direct are set
 	directNone  // no field of the plan is read directly
 )
 
 // directBase returns the struct pointer sp's direct reads read from, or
 // nil when they do not apply to parent (a nil pointer, another Go type
 // than the first met, reads not ready).
-func (sp *selectionPlan) directBase(parent reflect.Value) unsafe.Pointer {
+func directBase(sp *plan.Selection, parent reflect.Value) unsafe.Pointer {
 	switch sp.DirectState.Load() {
 	case directReady:
 	case directUnset:
@@ -86,11 +60,11 @@ func (sp *selectionPlan) directBase(parent reflect.Value) unsafe.Pointer {
 
 // fillDirect finds which fields of sp are read directly from a t. A field
 // qualifies when it has no resolver, no arguments and a direct read for t.
-func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
+func fillDirect(sp *plan.Selection, t reflect.Type) uint32 {
 	state := directNone
 	for _, fp := range sp.Fields {
 		fi := fp.Info
-		if fp.Kind != KindField || fi == nil || fi.Resolve != nil || fi.Read.Leaf == access.LeafNone || len(fi.Args) > 0 {
+		if fp.Kind != plan.KindField || fi == nil || fi.Resolve != nil || fi.Read.Leaf == access.LeafNone || len(fi.Args) > 0 {
 			continue
 		}
 		if a := fi.Read.Accessor(t); a.Direct.Leaf != access.LeafNone {
@@ -105,7 +79,7 @@ func fillDirect(sp *selectionPlan, t reflect.Type) uint32 {
 // the object-level reads did not cover. handled is false, with nothing
 // written, when the path does not apply; otherwise ok is what complete
 // would have returned.
-func (e *executor) directLeaf(fp *fieldPlan, parent reflect.Value) (handled, ok bool) {
+func (e *executor) directLeaf(fp *plan.Field, parent reflect.Value) (handled, ok bool) {
 	fi := fp.Info
 	if fi.Read.Leaf == access.LeafNone || parent.Kind() != reflect.Pointer {
 		return false, false
@@ -186,4 +160,12 @@ func (e *executor) directStrings(list []string, nonNull bool) bool {
 	}
 	e.buf = append(e.buf, ']')
 	return true
+}
+
+// DirectLeaf writes field f of parent by the direct leaf path and reports
+// whether the path applied: the tests hold it to the general path.
+func DirectLeaf(f *schema.Field, parent reflect.Value) (string, bool) {
+	e := &executor{}
+	handled, _ := e.directLeaf(&plan.Field{Info: f, Type: f.Type}, parent)
+	return string(e.buf), handled
 }
