@@ -13,7 +13,7 @@ import (
 // Fields of interfaces and unions below a field whose sub-selection
 // depends on a variable's @skip or @include are planned after Prepare
 // (for the cost, and for each execution); their per-object plans are
-// shared between cousins as Prepare shares them (planabstract.go).
+// shared between cousins as Prepare shares them (package plan, abstract.go).
 
 // chainBody returns `id next { id next { … } }` depth levels deep.
 func chainBody(depth int) string {

@@ -105,7 +105,7 @@ func coercedVars(tb testing.TB, op *Operation, variables string) map[string]any 
 			tb.Fatalf("variables %s: %v", variables, err)
 		}
 	}
-	vars, errs, fault := coerce.Variables(op.s.typeNamed, op.p.Def.VariableDefinitions, op.p.Defaults, raw)
+	vars, errs, fault := coerce.Variables(op.s.c.Named, op.p.Def.VariableDefinitions, op.p.Defaults, raw)
 	if fault != nil || len(errs) > 0 {
 		tb.Fatalf("coercing %s: %v %v", variables, errs, fault)
 	}
@@ -506,7 +506,7 @@ func FuzzCost(f *testing.F) {
 			}
 			check("no", nil)
 			check("raw", raw)
-			if vars, errs, fault := coerce.Variables(s.typeNamed, op.p.Def.VariableDefinitions, op.p.Defaults, raw); fault == nil && len(errs) == 0 {
+			if vars, errs, fault := coerce.Variables(s.c.Named, op.p.Def.VariableDefinitions, op.p.Defaults, raw); fault == nil && len(errs) == 0 {
 				check("coerced", vars)
 			}
 			if valid && op.p.Def.Operation == ast.Query && len(op.p.Def.VariableDefinitions) == 0 {

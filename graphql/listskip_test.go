@@ -14,7 +14,7 @@ import (
 // early (a null item, a value whose object cannot be found, a non-null
 // error bubbling up to an item) leaves its later items unvisited, and the
 // items of the next inner list must still get their own object and batch
-// results (listskip.go).
+// results (package exec, listskip.go).
 
 type gridSeller struct{ ID, Name string }
 

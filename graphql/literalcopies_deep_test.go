@@ -91,7 +91,7 @@ func TestOperationKeepsNoLiteralDeep(t *testing.T) {
 }
 
 // TestOperationCopiesLongLiterals: copyLiteral stops at maxLiteralNodes
-// (2^20) nodes, which literalcopies.go says a document from ParseQuery never
+// (2^20) nodes, which package plan's literalcopies.go says a document from ParseQuery never
 // reaches ("one a token"); without a token limit (Schema.Do parses with
 // none, and graphqlhttp with limits.NoLimit) a 2 MB document does, and the
 // operation's copy of an argument with a variable silently loses the

@@ -107,7 +107,7 @@ func ownedSchema(t *testing.T, kept *[]*ast.Value, mu *sync.Mutex) *graphql.Sche
 	return newSchema(t, graphql.SchemaConfig{Query: node})
 }
 
-// TestOperationKeepsNoLiteral checks literalcopies.go's promise: once prepared, an
+// TestOperationKeepsNoLiteral checks the promise of package plan's literalcopies.go: once prepared, an
 // operation gives the same results after the inside of its document's list
 // and object literals has been overwritten, whatever it coerces again
 // (arguments with variables or custom scalars, fields planned during an

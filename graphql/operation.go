@@ -212,7 +212,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if len(op.p.Def.VariableDefinitions) > 0 {
 		var errs gqlerror.List
 		var fault error
-		vars, errs, fault = coerce.Variables(op.s.typeNamed, op.p.Def.VariableDefinitions, op.p.Defaults, p.Variables)
+		vars, errs, fault = coerce.Variables(op.s.c.Named, op.p.Def.VariableDefinitions, op.p.Defaults, p.Variables)
 		switch {
 		case fault != nil:
 			return Result{}, fault

@@ -21,16 +21,11 @@ var errAbsent = errors.New("absent")
 
 // Literal coerces a literal (which may contain variables whose coerced
 // values are in vars) to type t, filling in the defaults of the
-// input-object fields it leaves out. It returns an error that
-// [IsAbsent] recognises when the literal is nil or a variable that was
-// not provided.
+// input-object fields it leaves out. Its error is errAbsent when the
+// literal is nil or a variable that was not provided.
 func Literal(v *ast.Value, t *schema.Type, vars map[string]any) (any, error) {
 	return literalValue(v, t, vars, true)
 }
-
-// IsAbsent reports whether err, from [Literal], says that the literal
-// was nil or a variable that was not provided.
-func IsAbsent(err error) bool { return err == errAbsent }
 
 // literalValue is Literal; defaults says whether to fill in the
 // defaults of input-object fields the literal leaves out (a default's own

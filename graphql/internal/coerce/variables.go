@@ -17,8 +17,8 @@ import (
 var ErrInvalidVariables = errors.New("graphql: invalid variables")
 
 // TypeFromAST turns a validated document's type reference into a schema
-// type, finding named types with named; nil when one is unknown.
-func TypeFromAST(named func(name string) *schema.Type, t *ast.Type) *schema.Type {
+// type, finding named types in named (by name); nil when one is unknown.
+func TypeFromAST(named map[string]*schema.Type, t *ast.Type) *schema.Type {
 	var out *schema.Type
 	if t.Elem != nil {
 		inner := TypeFromAST(named, t.Elem)
@@ -27,7 +27,7 @@ func TypeFromAST(named func(name string) *schema.Type, t *ast.Type) *schema.Type
 		}
 		out = &schema.Type{Kind: schema.KindList, Of: inner}
 	} else {
-		out = named(t.NamedType)
+		out = named[t.NamedType]
 		if out == nil {
 			return nil
 		}
@@ -39,13 +39,13 @@ func TypeFromAST(named func(name string) *schema.Type, t *ast.Type) *schema.Type
 }
 
 // Variables coerces the raw variables of a request for the variable
-// definitions defs, finding named types with named; defaults, when not
+// definitions defs, finding named types in named (by name); defaults, when not
 // nil, holds by index the copies of the defaults to read instead of the
-// definitions' own (package graphql's literalcopies.go). Every failure is
+// definitions' own (package plan's literalcopies.go). Every failure is
 // reported, each located at its variable definition; fault is the first
 // panic of a custom scalar's parser, a server bug rather than bad input,
 // which the caller answers apart.
-func Variables(named func(name string) *schema.Type, defs ast.VariableDefinitionList, defaults []*ast.Value, raw map[string]any) (_ map[string]any, errs gqlerror.List, fault error) {
+func Variables(named map[string]*schema.Type, defs ast.VariableDefinitionList, defaults []*ast.Value, raw map[string]any) (_ map[string]any, errs gqlerror.List, fault error) {
 	if len(defs) == 0 {
 		return nil, nil, nil
 	}

@@ -13,7 +13,7 @@ import (
 // This file completes values of interface and union types: it finds the
 // object of each value, in the order [ResolveTypeFunc] documents, and
 // executes the field's sub-selection as planned for that object
-// (planabstract.go). A value whose object cannot be found is a field
+// (package plan, abstract.go). A value whose object cannot be found is a field
 // error, masked as an internal error, at the field's path.
 
 // completeAbstract writes v, a value of fp's interface or union type,

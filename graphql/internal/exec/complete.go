@@ -121,7 +121,7 @@ func (e *executor) completeValue(fp *plan.Field, t *schema.Type, v reflect.Value
 		sp := fp.ChildPlan(&e.cond, &e.dynPlans)
 		if sp == nil || sp.Obj != t.Object {
 			// Prepare plans the sub-selection of every object field, or
-			// keeps what planning it during executions needs (literalcopies.go),
+			// keeps what planning it during executions needs (package plan, literalcopies.go),
 			// for the field's own type: no other can come here. Planning
 			// from the document now could read literals released since.
 			e.fieldError(fp, errNoPlan)

@@ -119,6 +119,8 @@ func (sp *Selection) ActiveFields(c *Conditions) []*Field {
 	return fps
 }
 
+// SelectedNames returns the names of sp's fields that count under c, in
+// selection order and without duplicates, __typename left out.
 func (sp *Selection) SelectedNames(c *Conditions) []string {
 	build := func(fields []*Field) []string {
 		seen := map[string]bool{}
@@ -141,6 +143,9 @@ func (sp *Selection) SelectedNames(c *Conditions) []string {
 	return append([]string(nil), sp.names...)
 }
 
+// FindField returns the first of sp's fields that count under c whose
+// schema field is called name (an alias does not count), nil when there
+// is none.
 func (sp *Selection) FindField(c *Conditions, name string) *Field {
 	fields := sp.Fields
 	if sp.Conditional {

@@ -25,8 +25,9 @@ type Selection struct {
 	Parent      *Field // the field whose sub-selection this is; nil at the root
 	Fields      []*Field
 	Conditional bool // some field depends on a variable's @skip/@include
-	Batched     bool // some field has a batch resolver (batchexec.go)
-	// directState and directTyp: the direct reads of the fields (directread.go).
+	Batched     bool // some field has a batch resolver (package exec, batchexec.go)
+	// DirectState and DirectTyp: the direct reads of the fields
+	// (package exec, directread.go).
 	DirectState atomic.Uint32
 	DirectTyp   reflect.Type
 
@@ -34,6 +35,7 @@ type Selection struct {
 	names     []string
 }
 
+// FieldKind says how a planned field is executed.
 type FieldKind uint8
 
 const (
@@ -41,32 +43,35 @@ const (
 	KindTypename
 	KindSchema
 	KindType
-	KindBatch // a field with a batch resolver (batchexec.go)
+	KindBatch // a field with a batch resolver (package exec, batchexec.go)
 	// kindBatchPath: a field read from its parent value (no resolver) whose
 	// sub-selection has batched fields: read ahead with its level, so that
-	// the batches below it span every parent (batchexec.go).
+	// the batches below it span every parent (package exec, batchexec.go).
 	KindBatchPath
 )
 
-// isField reports whether fp is a field of the schema's own (not
+// IsField reports whether fp is a field of the schema's own (not
 // __typename or introspection).
 func (k FieldKind) IsField() bool { return k == KindField || k == KindBatch || k == KindBatchPath }
 
+// Field is one response key of a Selection: the occurrences of the field
+// that share it, their schema field, type and arguments, and the plan of
+// their sub-selection.
 type Field struct {
 	Key     string
 	KeyJSON []byte     // `"key":`
 	Owner   *Selection // the plan this field belongs to
 	Lists   uint8      // list wrappers of typ: indexes its items add to a path
 	Kind    FieldKind
-	// batchList: the field is a list of objects with batched fields,
-	// whose items may be resolved together (batchexec.go).
+	// BatchList: the field is a list of objects with batched fields,
+	// whose items may be resolved together (package exec, batchexec.go).
 	BatchList bool
-	// dynamic: which occurrences count depends on variables.
+	// Dynamic: which occurrences count depends on variables.
 	Dynamic bool
-	// dynArgs: the arguments are coerced for every execution, from
-	// argNodes, because they refer to variables or hold custom scalar
+	// DynArgs: the arguments are coerced for every execution, from
+	// ArgNodes, because they refer to variables or hold custom scalar
 	// values (each execution gets its own, from ParseLiteral or
-	// ParseValue). argNodes are the operation's own (see literalcopies.go).
+	// ParseValue). ArgNodes are the operation's own (see literalcopies.go).
 	DynArgs bool
 	Info    *schema.Field
 	Type    *schema.Type
@@ -77,11 +82,12 @@ type Field struct {
 	ArgNodes ast.ArgumentList
 
 	Child *Selection // sub-selection when every occurrence counts
-	// abs: for a field of an interface or union type, its sub-selection
-	// for each possible object (planabstract.go); nil otherwise.
+	// Abs: for a field of an interface or union type, its sub-selection
+	// for each possible object (abstract.go); nil otherwise.
 	Abs *AbstractChild
-	// direct: the field's direct read from its parent (directread.go), once the
-	// owner's directState is directReady.
+	// Direct: the field's direct read from its parent (package exec,
+	// directread.go), once the
+	// owner's DirectState is ready.
 	Direct access.DirectRead
 	Locs   []gqlerror.Location
 
@@ -112,7 +118,7 @@ type planner struct {
 	preparing, Conditional bool
 	owned                  map[*ast.Field]ast.ArgumentList
 	// prep is what the planner keeps for an operation of a schema with
-	// interfaces or unions (planabstract.go), while Prepare runs and
+	// interfaces or unions (abstract.go), while Prepare runs and
 	// after; nil otherwise.
 	prep *abstractPrep
 }
