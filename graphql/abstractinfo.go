@@ -32,7 +32,7 @@ func newAbstractInfo(t NamedType, node *schema.Type) *abstractInfo {
 // refused, since each object resolves its own.
 func (b *builder) compileInterface(it *Interface) {
 	info := b.s.abstracts[it]
-	b.eachField("interface", it, info.FieldByName, false, func(f Field, coord string) {
+	b.eachField("interface", it, info.FieldByName, func(f Field, coord string) {
 		if extra := resolvingParts(f); len(extra) > 0 {
 			b.errorf("graphql: interface field %s has %s, which an interface field cannot have: each object that implements %s resolves the field itself (an interface field takes only Name, Type, Args, Description and DeprecationReason)",
 				coord, strings.Join(extra, ", "), it.Name)

@@ -77,14 +77,14 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 		}
 		doc.Definitions = append(doc.Definitions, def)
 	}
-	for _, d := range s.specifiedDirectives() {
-		dd := &ast.DirectiveDefinition{Name: d.name, Description: d.desc, Arguments: astArgs(d.args)}
-		for _, l := range d.locations {
+	for _, d := range s.c.Directives {
+		dd := &ast.DirectiveDefinition{Name: d.Name, Description: d.Desc, Arguments: astArgs(d.Args)}
+		for _, l := range d.Locations {
 			dd.Locations = append(dd.Locations, ast.DirectiveLocation(l))
 		}
 		doc.Directives = append(doc.Directives, dd)
 	}
-	root := &ast.SchemaDefinition{Description: s.description}
+	root := &ast.SchemaDefinition{Description: s.c.Description}
 	root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Query, Type: s.c.Query.Name})
 	if s.c.Mutation != nil {
 		root.OperationTypes = append(root.OperationTypes, &ast.OperationTypeDefinition{Operation: ast.Mutation, Type: s.c.Mutation.Name})

@@ -48,6 +48,8 @@ func TestStageDependencies(t *testing.T) {
 		"coerce":   4, // input values coerced, argument rules run
 		"plan":     5, // operations planned: selections, conditions, cost
 		"exec":     6, // plans executed into the response's data
+
+		"introspection": 4, // the introspection types, over the compiled schema
 	}
 	for pkg, imports := range testenv.Imports(t, "./internal/...") {
 		name, ok := strings.CutPrefix(pkg, internal)

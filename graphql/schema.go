@@ -44,12 +44,9 @@ type SchemaConfig struct {
 // documents. It is safe for concurrent use; it reads the definitions given
 // to [NewSchema], which must not be changed afterwards.
 type Schema struct {
-	description string
 	// c is what planning and execution read: the root objects and the
-	// introspection fields.
-	c         *schema.Schema
-	schemaObj *objectInfo // __Schema, for the __schema field
-	typeObj   *objectInfo // __Type, for the __type field
+	// introspection fields; and what introspection reads.
+	c *schema.Schema
 
 	types   []NamedType // every named type, in graphql-js's collection order
 	named   map[string]NamedType
@@ -130,7 +127,7 @@ type builder struct {
 	seen    map[string]NamedType
 	order   []NamedType
 	fields  map[NamedType]Fields // of objects and interfaces, read once
-	intro   map[NamedType]bool   // the built-in introspection types
+	intro   map[NamedType]bool   // the mirrors of the introspection types (intro.go)
 	where   map[string]string    // where each name was first seen
 	clash   map[NamedType]bool   // types already reported as name clashes
 	pending map[*argInfo]any     // defaults still to coerce
@@ -156,23 +153,19 @@ func (b *builder) errorf(format string, args ...any) {
 
 func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	s := &Schema{
-		description: cfg.Description,
-		c:           &schema.Schema{Named: map[string]*schema.Type{}},
-		named:       map[string]NamedType{},
-		objects:     map[*Object]*objectInfo{},
-		inputs:      map[*InputObject]*inputInfo{},
-		enums:       map[*Enum]*enumInfo{},
-		abstracts:   map[NamedType]*abstractInfo{},
-		nodes:       map[NamedType]*schema.Type{},
+		c:         &schema.Schema{Description: cfg.Description, Named: map[string]*schema.Type{}},
+		named:     map[string]NamedType{},
+		objects:   map[*Object]*objectInfo{},
+		inputs:    map[*InputObject]*inputInfo{},
+		enums:     map[*Enum]*enumInfo{},
+		abstracts: map[NamedType]*abstractInfo{},
+		nodes:     map[NamedType]*schema.Type{},
 	}
 	b.s, b.cfg = s, cfg
 	if cfg.Query == nil {
 		return nil, errors.New("graphql: SchemaConfig.Query is required")
 	}
-	intro := newIntrospectionTypes(s)
-	for _, t := range intro.all() {
-		b.intro[t] = true
-	}
+	introSchema := b.introspection()
 	for _, t := range cfg.Types {
 		if t == nil || isNilType(t) {
 			b.errorf("graphql: SchemaConfig.Types contains a nil type")
@@ -187,7 +180,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	// Directive argument types, as graphql-js collects them.
 	b.collect(Boolean, "directives")
 	b.collect(String, "directives")
-	b.collect(intro.schema, "introspection")
+	b.collect(introSchema, "introspection")
 	if cfg.Mutation == cfg.Query {
 		b.errorf("graphql: Query and Mutation must be different types")
 	}
@@ -198,9 +191,16 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	// Compile every type.
 	for _, t := range s.types {
 		s.named[t.TypeName()] = t
-		node := s.newNode(t)
-		s.nodes[t] = node
+		node := s.nodes[t] // made already for introspection's types, Boolean and String
+		if node == nil {
+			node = s.newNode(t)
+			s.nodes[t] = node
+		}
 		s.c.Named[node.Name] = node
+		if b.intro[t] {
+			b.useIntrospection(t)
+			continue
+		}
 		switch x := t.(type) {
 		case *Enum:
 			s.enums[x] = b.compileEnum(x)
@@ -210,8 +210,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			s.inputs[x] = &inputInfo{ByName: map[string]*argInfo{}}
 			node.Input = s.inputs[x]
 		case *Object:
-			s.objects[x] = &objectInfo{Type: node, Name: x.Name, ByName: map[string]*fieldInfo{}, Intro: isIntrospectionName(x.Name),
-				IsTypeOf: x.IsTypeOf}
+			s.objects[x] = &objectInfo{Type: node, Name: x.Name, ByName: map[string]*fieldInfo{}, IsTypeOf: x.IsTypeOf}
 			node.Object = s.objects[x]
 		case *Interface, *Union:
 			s.abstracts[x] = newAbstractInfo(x, node)
@@ -221,6 +220,7 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			b.checkScalar(x)
 		}
 	}
+	s.declareInterfaces()
 	if str := s.nodes[String]; str != nil {
 		s.c.Typename = &schema.Type{Kind: schema.KindNonNull, Of: str, Def: NewNonNull(String)}
 	}
@@ -242,7 +242,9 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	for _, t := range s.types {
 		switch x := t.(type) {
 		case *Object:
-			b.compileObject(x)
+			if !b.intro[x] {
+				b.compileObject(x)
+			}
 		case *Interface:
 			b.compileInterface(x)
 		}
@@ -259,10 +261,16 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	if cfg.Mutation != nil {
 		s.c.Mutation = s.objects[cfg.Mutation]
 	}
-	s.c.SchemaValue = s
+	s.c.Types = make([]*schema.Type, len(s.types))
+	for i, t := range s.types {
+		s.c.Types[i] = s.nodes[t]
+	}
+	// The parents of introspection's objects (package introspection):
+	// __Schema's fields read the compiled schema, a __Type is its node.
+	s.c.SchemaValue = s.c
 	s.c.TypeValue = func(name string) any {
-		if nt := s.named[name]; nt != nil {
-			return typeRef{nt}
+		if t := s.c.Named[name]; t != nil {
+			return t
 		}
 		return nil
 	}
@@ -270,11 +278,6 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 		ps := make(BatchParents, n)
 		return ps, ps
 	}
-	s.schemaObj = s.objects[intro.schema]
-	s.typeObj = s.objects[intro.typ]
-	s.c.SchemaField = &fieldInfo{Name: "__schema", Type: s.ref(NewNonNull(intro.schema)), Coord: "Query.__schema"}
-	s.c.TypeField = &fieldInfo{Name: "__type", Type: s.typeObj.Type, Coord: "Query.__type",
-		Args: []*argInfo{{Name: "name", Type: s.ref(NewNonNull(String))}}}
 
 	astSchema, err := s.buildAST()
 	if err != nil {

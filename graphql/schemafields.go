@@ -12,7 +12,7 @@ import (
 
 func (b *builder) compileObject(o *Object) {
 	info := b.s.objects[o]
-	b.eachField("object", o, info.ByName, info.Intro, func(f Field, coord string) {
+	b.eachField("object", o, info.ByName, func(f Field, coord string) {
 		var typed *typedField
 		if f.Typed != nil {
 			sig := f.Typed.signature()
@@ -43,14 +43,12 @@ func (b *builder) compileObject(o *Object) {
 				typed = &typedField{obj: o, sig: sig, dec: dec}
 			}
 		}
-		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Resolve: adapt(f.Resolve), Traced: f.Resolve != nil && !info.Intro, Batch: batch,
+		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Traced: f.Resolve != nil, Batch: batch,
 			Desc: f.Description, Depr: f.DeprecationReason, Coord: coord, Public: f.Public}
 		fi.Read.Name = f.Name
 		fi.Read.Leaf, fi.Read.NonNull = leafOf(f.Type)
 		b.compileArgs(fi, f.Args)
-		if !info.Intro {
-			fi.Resolve = adapt(b.withMiddleware(coord, fi, f))
-		}
+		fi.Resolve = adapt(b.withMiddleware(coord, fi, f))
 		b.compileCost(fi, f)
 		if typed != nil {
 			typed.field = fi
@@ -64,7 +62,7 @@ func (b *builder) compileObject(o *Object) {
 // eachField calls compile with each field of t, an object or an interface
 // (kind), whose name and type are fit to compile (see fieldHead), and its
 // coordinates; it reports a type without fields.
-func (b *builder) eachField(kind string, t NamedType, byName map[string]*fieldInfo, intro bool, compile func(f Field, coord string)) {
+func (b *builder) eachField(kind string, t NamedType, byName map[string]*fieldInfo, compile func(f Field, coord string)) {
 	name := t.TypeName()
 	fs := b.fieldsOf(t)
 	if len(fs) == 0 && !b.broken[t] {
@@ -72,18 +70,17 @@ func (b *builder) eachField(kind string, t NamedType, byName map[string]*fieldIn
 	}
 	for _, f := range fs {
 		coord := name + "." + f.Name
-		if b.fieldHead(kind+" "+name, coord, f, byName, intro) {
+		if b.fieldHead(kind+" "+name, coord, f, byName) {
 			compile(f, coord)
 		}
 	}
 }
 
 // fieldHead checks the name and type of field f of owner ("object Name"),
-// at coordinates coord, against the fields byName already compiled; intro
-// allows the "__" names of introspection types. It reports false when the
-// field is not to be compiled further.
-func (b *builder) fieldHead(owner, coord string, f Field, byName map[string]*fieldInfo, intro bool) bool {
-	if !validName(f.Name) || isIntrospectionName(f.Name) && !intro {
+// at coordinates coord, against the fields byName already compiled. It
+// reports false when the field is not to be compiled further.
+func (b *builder) fieldHead(owner, coord string, f Field, byName map[string]*fieldInfo) bool {
+	if !validName(f.Name) || isIntrospectionName(f.Name) {
 		b.errorf("graphql: %s: %q is not a valid field name", owner, f.Name)
 		return false
 	}

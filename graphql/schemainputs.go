@@ -58,6 +58,7 @@ func (b *builder) compileEnum(e *Enum) *enumInfo {
 		}
 		info.ByName[v.Name] = val
 		info.ByValue[val] = v.Name
+		info.Values = append(info.Values, schema.EnumValue{Name: v.Name, Desc: v.Description, Depr: v.DeprecationReason})
 	}
 	return info
 }

@@ -1,6 +1,9 @@
 package graphql
 
-import "github.com/gqlkit/gqlkit/graphql/internal/sdl"
+import (
+	"github.com/gqlkit/gqlkit/graphql/internal/introspection"
+	"github.com/gqlkit/gqlkit/graphql/internal/sdl"
+)
 
 // SDL returns the schema in the Schema Definition Language, formatted as
 // graphql-js's printSchema formats it: built-in scalars, introspection
@@ -11,5 +14,5 @@ func (s *Schema) SDL() string {
 	for i, t := range s.types {
 		order[i] = t.TypeName()
 	}
-	return sdl.Print(s.ast, order, defaultDeprecationReason)
+	return sdl.Print(s.ast, order, introspection.DefaultDeprecationReason)
 }

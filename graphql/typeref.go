@@ -18,22 +18,43 @@ func (s *Schema) newNode(t NamedType) *schema.Type {
 	n := &schema.Type{Name: t.TypeName(), Def: t}
 	switch x := t.(type) {
 	case BuiltinScalar:
-		n.Kind, n.Builtin = schema.KindScalar, scalar.Kind(x)
+		n.Kind, n.Builtin, n.Description = schema.KindScalar, scalar.Kind(x), x.Description()
 	case *Scalar:
-		n.Kind = schema.KindScalar
+		n.Kind, n.Description, n.SpecifiedByURL = schema.KindScalar, x.Description, x.SpecifiedByURL
 		n.Scalar = &schema.Scalar{Serialize: x.Serialize, ParseValue: x.ParseValue, ParseLiteral: x.ParseLiteral}
 	case *Enum:
-		n.Kind = schema.KindEnum
+		n.Kind, n.Description = schema.KindEnum, x.Description
 	case *InputObject:
-		n.Kind = schema.KindInputObject
+		n.Kind, n.Description = schema.KindInputObject, x.Description
 	case *Object:
-		n.Kind = schema.KindObject
+		n.Kind, n.Description = schema.KindObject, x.Description
 	case *Interface:
-		n.Kind = schema.KindInterface
+		n.Kind, n.Description = schema.KindInterface, x.Description
 	case *Union:
-		n.Kind = schema.KindUnion
+		n.Kind, n.Description = schema.KindUnion, x.Description
 	}
 	return n
+}
+
+// declareInterfaces gives the node of every object and interface the
+// nodes of the interfaces it declares, once every type has its node (an
+// interface that is nil or lost a name clash, reported when the types
+// were collected, is left out).
+func (s *Schema) declareInterfaces() {
+	for _, t := range s.types {
+		var ifaces []*Interface
+		switch x := t.(type) {
+		case *Object:
+			ifaces = x.Interfaces
+		case *Interface:
+			ifaces = x.Interfaces
+		}
+		for _, it := range ifaces {
+			if n := s.nodes[it]; it != nil && n != nil {
+				s.nodes[t].Interfaces = append(s.nodes[t].Interfaces, n)
+			}
+		}
+	}
 }
 
 // ref returns the compiled reference of t, nil when t is not well formed

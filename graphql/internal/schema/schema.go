@@ -1,7 +1,8 @@
 package schema
 
-// Schema is what planning and execution read of a whole compiled schema:
-// its entry points and the introspection fields every query type has.
+// Schema is the compiled schema as a whole: what planning and execution
+// read of it (its entry points and the introspection fields every query
+// type has), and what introspection reads besides its types' nodes.
 type Schema struct {
 	Query    *Object
 	Mutation *Object // nil when the schema has no mutations
@@ -17,11 +18,28 @@ type Schema struct {
 	PointerEnums bool
 
 	// SchemaValue is the value of __schema; TypeValue returns the value of
-	// __type(name:), nil when no type has the name. Introspection's
-	// resolvers read them.
+	// __type(name:), nil when no type has the name: the parents package
+	// introspection's resolvers are given (the schema, ignored, and the
+	// type's node).
 	SchemaValue any
 	TypeValue   func(name string) any
 	// BatchParents makes the parents of a batch call: the value its
 	// resolver is given (a graphql.BatchParents) and its items, to fill.
 	BatchParents func(n int) (parents any, items []any)
+
+	// Description is the schema's description, "" for none.
+	Description string
+	// Types holds every named type, introspection types included, in
+	// graphql-js's collection order (that of graphql.Schema.Types).
+	Types []*Type
+	// Directives are the directives the schema has, in graphql-js's order.
+	Directives []*Directive
+}
+
+// Directive is a directive definition.
+type Directive struct {
+	Name      string
+	Desc      string
+	Locations []string // __DirectiveLocation names
+	Args      []*Arg
 }

@@ -34,7 +34,9 @@ type Type struct {
 	Kind Kind
 	Of   *Type // what a list or a non-null wraps
 	// Def is the definition NewSchema was given for this reference (a
-	// graphql.Type), which ResolveInfo.ReturnType hands back.
+	// graphql.Type), which ResolveInfo.ReturnType hands back; for the
+	// nodes package introspection makes, the public definitions package
+	// graphql mirrors them with (see graphql.Schema.Types).
 	Def any
 
 	// The named type's parts: its name, and the one that its Kind uses.
@@ -45,6 +47,13 @@ type Type struct {
 	Input    *Input
 	Object   *Object
 	Abstract *Abstract // an interface or a union
+
+	// What introspection describes of a named type besides: its
+	// description ("" for none), a custom scalar's specifiedByURL, and the
+	// interfaces an object or an interface declares, in order.
+	Description    string
+	SpecifiedByURL string
+	Interfaces     []*Type
 }
 
 // Named returns the named type inside t's lists and non-nulls.
@@ -121,11 +130,21 @@ type Scalar struct {
 
 // Enum is an enum's values, both ways.
 type Enum struct {
+	// Values are the values in declaration order, as introspection
+	// lists them.
+	Values  []EnumValue
 	ByName  map[string]any
 	ByValue map[any]string
 	// Pointers: some internal value is a pointer, which results are
 	// matched against before it is followed.
 	Pointers bool
+}
+
+// EnumValue is one value of an enum, as introspection describes it.
+type EnumValue struct {
+	Name string
+	Desc string
+	Depr string // the deprecation reason, "" when not deprecated
 }
 
 // Input is an input object's fields.
