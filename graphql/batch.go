@@ -15,7 +15,7 @@ import (
 // as it checks a [TypedResolver]'s.
 type BatchResolver interface {
 	signature() typedSignature
-	bind(coord string, dec *decoder) ResolveFunc
+	bind(coord string, dec *decoder) schema.Resolver
 }
 
 // Batch binds a batch resolver to a field: fn receives every parent of the
@@ -94,13 +94,13 @@ func (b *batchFunc[P, A, R]) signature() typedSignature {
 	return typedSignature{parent: reflect.TypeFor[P](), args: reflect.TypeFor[A](), result: reflect.TypeFor[R]()}
 }
 
-func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
+func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) schema.Resolver {
 	fn := b.fn
 	if fn == nil {
 		return nil
 	}
 	decode := argsDecoder[A](coord, dec)
-	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
+	return func(ctx context.Context, parent any, args map[string]any, info schema.Info) (any, error) {
 		in, ok := parent.(BatchParents)
 		if !ok {
 			return nil, fmt.Errorf("graphql: %s: the batch resolver was given a parent of type %T, not BatchParents", coord, parent)
@@ -114,7 +114,7 @@ func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 				return nil, fmt.Errorf("graphql: %s: the batch resolver takes parents of type %s, but was given %T", coord, reflect.TypeFor[P](), p)
 			}
 		}
-		a, err := decode(args)
+		a, err := decode(Args{m: args})
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file builds the output side of a schema: each object's fields, with
@@ -13,7 +14,10 @@ import (
 func (b *builder) compileObject(o *Object) {
 	info := b.s.objects[o]
 	b.eachField("object", o, info.ByName, func(f Field, coord string) {
+		// bound is a typed or batch resolver bound to the engine's
+		// signature, which it is called with directly when nothing wraps it.
 		var typed *typedField
+		var bound schema.Resolver
 		if f.Typed != nil {
 			sig := f.Typed.signature()
 			dec := b.decs.of(sig.args)
@@ -24,7 +28,7 @@ func (b *builder) compileObject(o *Object) {
 			case resolve == nil:
 				b.errorf("graphql: field %s: the typed resolver's function is nil", coord)
 			default:
-				f.Resolve = resolve
+				bound = resolve
 				typed = &typedField{obj: o, sig: sig, dec: dec}
 			}
 		}
@@ -39,16 +43,16 @@ func (b *builder) compileObject(o *Object) {
 			case resolve == nil:
 				b.errorf("graphql: field %s: the batch resolver's function is nil", coord)
 			default:
-				f.Resolve, batch, info.Batched = resolve, true, true
+				bound, batch, info.Batched = resolve, true, true
 				typed = &typedField{obj: o, sig: sig, dec: dec}
 			}
 		}
-		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Traced: f.Resolve != nil, Batch: batch,
+		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Traced: f.Resolve != nil || bound != nil, Batch: batch,
 			Desc: f.Description, Depr: f.DeprecationReason, Coord: coord, Public: f.Public}
 		fi.Read.Name = f.Name
 		fi.Read.Leaf, fi.Read.NonNull = leafOf(f.Type)
 		b.compileArgs(fi, f.Args)
-		fi.Resolve = adapt(b.withMiddleware(coord, fi, f))
+		fi.Resolve = b.engineResolver(coord, fi, f, bound)
 		b.compileCost(fi, f)
 		if typed != nil {
 			typed.field = fi
@@ -116,6 +120,20 @@ func (b *builder) compileArgs(fi *fieldInfo, args []Argument) {
 			fi.Checked = fi.Checked || ai.Checked
 		}
 	}
+}
+
+// engineResolver returns the resolver the engine calls for field f (nil
+// for a field read from its parent): bound, f's typed or batch resolver
+// already in the engine's form, when nothing wraps it; otherwise f's
+// resolver wrapped as withMiddleware says, adapted once.
+func (b *builder) engineResolver(coord string, fi *fieldInfo, f Field, bound schema.Resolver) schema.Resolver {
+	if bound != nil {
+		if !fi.Checked && len(b.cfg.FieldMiddleware) == 0 && len(f.Middleware) == 0 {
+			return bound
+		}
+		f.Resolve = public(bound)
+	}
+	return adapt(b.withMiddleware(coord, fi, f))
 }
 
 // withMiddleware composes the resolver of field f (coordinates coord) with

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"unsafe"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // TypedResolver is a resolver with Go types, made by [Resolver] or
@@ -13,7 +15,7 @@ import (
 // with a plan built once.
 type TypedResolver interface {
 	signature() typedSignature
-	bind(coord string, dec *decoder) ResolveFunc
+	bind(coord string, dec *decoder) schema.Resolver
 }
 
 // typedSignature is the Go types of a typed resolver.
@@ -103,13 +105,13 @@ func argsDecoder[A any](coord string, dec *decoder) func(Args) (A, error) {
 	}
 }
 
-func (t *typedFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
+func (t *typedFunc[P, A, R]) bind(coord string, dec *decoder) schema.Resolver {
 	fn, withInfo := t.fn, t.withInfo
 	if fn == nil && withInfo == nil {
 		return nil
 	}
 	decode := argsDecoder[A](coord, dec)
-	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
+	return func(ctx context.Context, parent any, args map[string]any, info schema.Info) (any, error) {
 		var p P
 		if parent != nil {
 			var ok bool
@@ -117,13 +119,13 @@ func (t *typedFunc[P, A, R]) bind(coord string, dec *decoder) ResolveFunc {
 				return nil, fmt.Errorf("graphql: %s: the resolver takes a parent of type %s, but was given %T", coord, reflect.TypeFor[P](), parent)
 			}
 		}
-		a, err := decode(args)
+		a, err := decode(Args{m: args})
 		if err != nil {
 			return nil, err
 		}
 		var r R
 		if withInfo != nil {
-			r, err = withInfo(ctx, p, a, info)
+			r, err = withInfo(ctx, p, a, ResolveInfo{info})
 		} else {
 			r, err = fn(ctx, p, a)
 		}

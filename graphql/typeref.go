@@ -105,3 +105,11 @@ func adapt(r ResolveFunc) schema.Resolver {
 		return r(ctx, parent, Args{m: args}, ResolveInfo{info})
 	}
 }
+
+// public makes r, an engine resolver, a ResolveFunc, for the middleware
+// around it.
+func public(r schema.Resolver) ResolveFunc {
+	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
+		return r(ctx, parent, args.m, info.in)
+	}
+}

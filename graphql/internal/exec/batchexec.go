@@ -8,7 +8,6 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/fault"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
-	"github.com/gqlkit/gqlkit/graphql/internal/response"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
@@ -290,7 +289,7 @@ func (e *executor) callBatch(fp *plan.Field, parents []reflect.Value, args map[s
 			ps[i] = p.Interface()
 		}
 	}
-	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: e.pathIndexes()}
 	var res any
 	var err error
 	if e.tracer != nil {

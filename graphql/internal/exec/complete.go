@@ -181,8 +181,10 @@ func (e *executor) completeList(fp *plan.Field, x *schema.Type, v reflect.Value)
 			e.buf = append(e.buf, ',')
 		}
 		e.path = append(e.path, response.PathSeg{Index: i})
+		e.indexes++
 		ok := e.complete(fp, x.Of, v.Index(i))
 		e.path = e.path[:len(e.path)-1]
+		e.indexes--
 		if !ok {
 			if fp.Abs != nil || plan.ObjectOf(fp.Type) != nil {
 				e.skipItems(fp, x, v, i+1) // listskip.go

@@ -141,7 +141,7 @@ func (e *executor) callResolver(fp *plan.Field, parent reflect.Value, args map[s
 	if parent.IsValid() && parent.CanInterface() {
 		p = parent.Interface()
 	}
-	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: e.pathIndexes()}
 	var res any
 	var err error
 	if e.tracer != nil && (fp.Info.Traced || e.traceAll) {
@@ -182,7 +182,7 @@ func invoke(ctx context.Context, resolve schema.Resolver, parent any, args map[s
 // traceDefault resolves a field without a resolver from its parent value,
 // telling the tracer (Config.TraceDefaultFields).
 func (e *executor) traceDefault(fp *plan.Field, parent reflect.Value, args map[string]any) (reflect.Value, error) {
-	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: response.IndexesOf(e.path)}
+	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: e.pathIndexes()}
 	ctx := e.tracer.StartField(e.ctx, info)
 	v, err := fp.Info.Read.Read(&ctx, parent)
 	e.tracer.EndField(ctx, info, err)

@@ -36,6 +36,7 @@ type executor struct {
 	buf      []byte
 	errs     gqlerror.List
 	path     []response.PathSeg
+	indexes  int             // the list indexes in path
 	cond     plan.Conditions // the variables' @skip/@include, and the first null one
 	// done: ctx ended and one field error saying so has been reported;
 	// the resolvers left are not called, and report nothing more.
@@ -222,4 +223,13 @@ func (e *executor) locations(fp *plan.Field) []gqlerror.Location {
 		return fp.Locs
 	}
 	return out
+}
+
+// pathIndexes returns the list indexes of the current path, for a
+// resolver's Info; most fields have none above them.
+func (e *executor) pathIndexes() response.PathIndexes {
+	if e.indexes == 0 {
+		return response.PathIndexes{}
+	}
+	return response.IndexesOf(e.path)
 }
