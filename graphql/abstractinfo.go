@@ -7,20 +7,17 @@ import (
 )
 
 // This file compiles the abstract types, interfaces and unions: what the
-// executor needs to find the object of a value (abstractInfo), and an
+// executor needs to find the object of a value (schema.Abstract), and an
 // interface's own fields, which introspection, the SDL and validation
 // read.
 
-// abstractInfo is an interface or a union as the schema compiled it.
-type abstractInfo = schema.Abstract
-
 // newAbstractInfo makes the info of t, an interface or a union.
-func newAbstractInfo(t NamedType, node *schema.Type) *abstractInfo {
-	info := &abstractInfo{Name: t.TypeName(), Type: node, ByName: map[string]*objectInfo{}}
+func newAbstractInfo(t NamedType, node *schema.Type) *schema.Abstract {
+	info := &schema.Abstract{Name: t.TypeName(), Type: node, ByName: map[string]*schema.Object{}}
 	switch x := t.(type) {
 	case *Interface:
 		info.ResolveType = x.ResolveType
-		info.FieldByName = map[string]*fieldInfo{}
+		info.FieldByName = map[string]*schema.Field{}
 	case *Union:
 		info.ResolveType = x.ResolveType
 	}
@@ -37,7 +34,7 @@ func (b *builder) compileInterface(it *Interface) {
 			b.errorf("graphql: interface field %s has %s, which an interface field cannot have: each object that implements %s resolves the field itself (an interface field takes only Name, Type, Args, Description and DeprecationReason)",
 				coord, strings.Join(extra, ", "), it.Name)
 		}
-		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Desc: f.Description, Depr: f.DeprecationReason, Coord: coord}
+		fi := &schema.Field{Name: f.Name, Type: b.s.ref(f.Type), Desc: f.Description, Depr: f.DeprecationReason, Coord: coord}
 		b.compileArgs(fi, f.Args)
 		info.Fields = append(info.Fields, fi)
 		info.FieldByName[f.Name] = fi
@@ -68,7 +65,7 @@ func resolvingParts(f Field) []string {
 // union, once every object is compiled.
 func (b *builder) compileAbstracts() {
 	s := b.s
-	add := func(info *abstractInfo, o *Object) {
+	add := func(info *schema.Abstract, o *Object) {
 		oi := s.objects[o]
 		if info == nil || oi == nil || info.ByName[oi.Name] != nil {
 			return // a nil or clashing type, or a member twice: reported

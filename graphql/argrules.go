@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/validate"
 )
 
@@ -35,7 +36,7 @@ func (b *builder) markChecked() {
 }
 
 // validating wraps next with the checks of fi's arguments.
-func (s *Schema) validating(fi *fieldInfo, next ResolveFunc) ResolveFunc {
+func (s *Schema) validating(fi *schema.Field, next ResolveFunc) ResolveFunc {
 	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
 		if err := coerce.CheckArgs(fi, args.m); err != nil {
 			return nil, err

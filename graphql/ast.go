@@ -28,7 +28,7 @@ func deprecatedDirective(reason string) ast.DirectiveList {
 		Value: &ast.Value{Kind: ast.StringValue, Raw: reason}}}}}
 }
 
-func astArgs(args []*argInfo) ast.ArgumentDefinitionList {
+func astArgs(args []*schema.Arg) ast.ArgumentDefinitionList {
 	var out ast.ArgumentDefinitionList
 	for _, a := range args {
 		out = append(out, &ast.ArgumentDefinition{Name: a.Name, Description: a.Desc, Type: a.Type.AST(),
@@ -111,7 +111,7 @@ func (s *Schema) buildAST() (*ast.Schema, error) {
 	return out, nil
 }
 
-func astFields(fields []*fieldInfo) ast.FieldList {
+func astFields(fields []*schema.Field) ast.FieldList {
 	var out ast.FieldList
 	for _, f := range fields {
 		out = append(out, &ast.FieldDefinition{Name: f.Name, Description: f.Desc, Type: f.Type.AST(),

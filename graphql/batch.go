@@ -83,9 +83,6 @@ func (e ItemErrors) Error() string {
 	return fmt.Sprintf("graphql: %d of %d items failed; the first: %v", n, len(e), first)
 }
 
-// batchOut is what a bound batch resolver returns through the middleware.
-type batchOut = schema.BatchOut
-
 type batchFunc[P, A, R any] struct {
 	fn func(context.Context, []P, A) ([]R, error)
 }
@@ -135,6 +132,6 @@ func (b *batchFunc[P, A, R]) bind(coord string, dec *decoder) schema.Resolver {
 		if len(rs) != len(ps) {
 			return nil, fmt.Errorf("graphql: %s: the batch resolver returned %d results for %d parents", coord, len(rs), len(ps))
 		}
-		return &batchOut{Vals: reflect.ValueOf(rs), Errs: items}, nil
+		return &schema.BatchOut{Vals: reflect.ValueOf(rs), Errs: items}, nil
 	}
 }

@@ -14,14 +14,11 @@ import (
 // literal costs a load per request; one whose sizes are variables walks
 // only the fields on the way to them. Neither allocates.
 
-// fieldCost is a field's [Cost] as the schema compiled it.
-type fieldCost = schema.Cost
-
 // compileCost checks a field's Cost and keeps it in fi: SizeArg must name
 // an argument of the field, of type Int or Int!.
-func (b *builder) compileCost(fi *fieldInfo, f Field) {
+func (b *builder) compileCost(fi *schema.Field, f Field) {
 	c := f.Cost
-	fi.Cost = fieldCost{Weight: c.Weight, Size: c.Size, MaxSize: c.MaxSize, NullAbsent: c.NullSizeAsAbsent}
+	fi.Cost = schema.Cost{Weight: c.Weight, Size: c.Size, MaxSize: c.MaxSize, NullAbsent: c.NullSizeAsAbsent}
 	if c.MaxSize < 0 {
 		b.errorf("graphql: field %s: Cost.MaxSize is %d; it must not be negative (0 means no maximum)", fi.Coord, c.MaxSize)
 	}

@@ -5,11 +5,12 @@ import (
 	"reflect"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // defaultResolver is the default resolution of fi as a ResolveFunc, for
 // middleware to wrap (Field.Middleware on a field without Resolve).
-func defaultResolver(fi *fieldInfo) ResolveFunc {
+func defaultResolver(fi *schema.Field) ResolveFunc {
 	return func(ctx context.Context, parent any, _ Args, _ ResolveInfo) (any, error) {
 		v, err := fi.Read.Read(&ctx, reflect.ValueOf(parent))
 		if err != nil || !v.IsValid() || !v.CanInterface() {

@@ -65,7 +65,7 @@ func hasInterface(ifaces []*Interface, it *Interface) bool {
 }
 
 // compiledFields returns the compiled fields of t, an object or interface.
-func (b *builder) compiledFields(t NamedType) map[string]*fieldInfo {
+func (b *builder) compiledFields(t NamedType) map[string]*schema.Field {
 	switch x := t.(type) {
 	case *Object:
 		return b.s.objects[x].ByName
@@ -121,7 +121,7 @@ func (b *builder) declares(t NamedType, name string) bool {
 	return false
 }
 
-func argNamed(args []*argInfo, name string) *argInfo {
+func argNamed(args []*schema.Arg, name string) *schema.Arg {
 	for _, a := range args {
 		if a.Name == name {
 			return a
@@ -132,7 +132,7 @@ func argNamed(args []*argInfo, name string) *argInfo {
 
 // isRequired reports whether a is a required argument: non-null without a
 // default.
-func isRequired(a *argInfo) bool {
+func isRequired(a *schema.Arg) bool {
 	return a.Type.Kind == schema.KindNonNull && !a.HasDefault
 }
 

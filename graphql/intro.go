@@ -77,7 +77,7 @@ func (b *builder) mirror(t *schema.Type) Type {
 }
 
 // mirrorArgs returns the public definitions of args.
-func (b *builder) mirrorArgs(args []*argInfo) []Argument {
+func (b *builder) mirrorArgs(args []*schema.Arg) []Argument {
 	var out []Argument
 	for _, a := range args {
 		out = append(out, Argument{Name: a.Name, Type: b.mirror(a.Type), Default: a.Default, Description: a.Desc,

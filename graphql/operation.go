@@ -11,6 +11,7 @@ import (
 	"github.com/gqlkit/gqlkit/graphql/internal/coerce"
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
 	"github.com/gqlkit/gqlkit/graphql/internal/plan"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 	"github.com/gqlkit/gqlkit/limits"
 )
 
@@ -49,7 +50,7 @@ func (s *Schema) Prepare(doc *ast.QueryDocument, name string) (op *Operation, er
 			return nil, gqlerror.List{{Message: fmt.Sprintf("Unknown operation named %q.", name), Err: ErrInvalidOperation}}
 		}
 	}
-	var root *objectInfo
+	var root *schema.Object
 	switch def.Operation {
 	case ast.Query:
 		root = s.c.Query

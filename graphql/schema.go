@@ -50,27 +50,18 @@ type Schema struct {
 
 	types   []NamedType // every named type, in graphql-js's collection order
 	named   map[string]NamedType
-	objects map[*Object]*objectInfo
-	inputs  map[*InputObject]*inputInfo
-	enums   map[*Enum]*enumInfo
+	objects map[*Object]*schema.Object
+	inputs  map[*InputObject]*schema.Input
+	enums   map[*Enum]*schema.Enum
 	// abstracts holds every interface and union, keyed by the *Interface
 	// or *Union (see abstractinfo.go).
-	abstracts map[NamedType]*abstractInfo
+	abstracts map[NamedType]*schema.Abstract
 	// nodes holds the compiled node of every named type (typeref.go).
 	nodes map[NamedType]*schema.Type
 
 	ast       *ast.Schema
 	validator *validation.Validator
 }
-
-// The compiled schema the engine runs (see package internal/schema).
-type (
-	objectInfo = schema.Object
-	fieldInfo  = schema.Field
-	argInfo    = schema.Arg
-	inputInfo  = schema.Input
-	enumInfo   = schema.Enum
-)
 
 // NewSchema builds and checks a schema. Every problem found in the
 // definitions is reported (joined with [errors.Join]); NewSchema never
@@ -87,7 +78,7 @@ func NewSchema(cfg SchemaConfig) (s *Schema, err error) {
 		intro:   map[NamedType]bool{},
 		where:   map[string]string{},
 		clash:   map[NamedType]bool{},
-		pending: map[*argInfo]any{},
+		pending: map[*schema.Arg]any{},
 		state:   map[*InputObject]defaultsState{},
 		broken:  map[NamedType]bool{},
 		decs:    decoders{},
@@ -130,7 +121,7 @@ type builder struct {
 	intro   map[NamedType]bool   // the mirrors of the introspection types (intro.go)
 	where   map[string]string    // where each name was first seen
 	clash   map[NamedType]bool   // types already reported as name clashes
-	pending map[*argInfo]any     // defaults still to coerce
+	pending map[*schema.Arg]any  // defaults still to coerce
 	state   map[*InputObject]defaultsState
 	broken  map[NamedType]bool // objects and interfaces whose FieldsFunc panicked
 	decs    decoders           // the decode plans of typed resolvers' args
@@ -155,10 +146,10 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	s := &Schema{
 		c:         &schema.Schema{Description: cfg.Description, Named: map[string]*schema.Type{}},
 		named:     map[string]NamedType{},
-		objects:   map[*Object]*objectInfo{},
-		inputs:    map[*InputObject]*inputInfo{},
-		enums:     map[*Enum]*enumInfo{},
-		abstracts: map[NamedType]*abstractInfo{},
+		objects:   map[*Object]*schema.Object{},
+		inputs:    map[*InputObject]*schema.Input{},
+		enums:     map[*Enum]*schema.Enum{},
+		abstracts: map[NamedType]*schema.Abstract{},
 		nodes:     map[NamedType]*schema.Type{},
 	}
 	b.s, b.cfg = s, cfg
@@ -207,10 +198,10 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			s.c.PointerEnums = s.c.PointerEnums || s.enums[x].Pointers
 			node.Enum = s.enums[x]
 		case *InputObject:
-			s.inputs[x] = &inputInfo{ByName: map[string]*argInfo{}}
+			s.inputs[x] = &schema.Input{ByName: map[string]*schema.Arg{}}
 			node.Input = s.inputs[x]
 		case *Object:
-			s.objects[x] = &objectInfo{Type: node, Name: x.Name, ByName: map[string]*fieldInfo{}, IsTypeOf: x.IsTypeOf}
+			s.objects[x] = &schema.Object{Type: node, Name: x.Name, ByName: map[string]*schema.Field{}, IsTypeOf: x.IsTypeOf}
 			node.Object = s.objects[x]
 		case *Interface, *Union:
 			s.abstracts[x] = newAbstractInfo(x, node)

@@ -47,7 +47,7 @@ func (b *builder) compileObject(o *Object) {
 				typed = &typedField{obj: o, sig: sig, dec: dec}
 			}
 		}
-		fi := &fieldInfo{Name: f.Name, Type: b.s.ref(f.Type), Traced: f.Resolve != nil || bound != nil, Batch: batch,
+		fi := &schema.Field{Name: f.Name, Type: b.s.ref(f.Type), Traced: f.Resolve != nil || bound != nil, Batch: batch,
 			Desc: f.Description, Depr: f.DeprecationReason, Coord: coord, Public: f.Public}
 		fi.Read.Name = f.Name
 		fi.Read.Leaf, fi.Read.NonNull = leafOf(f.Type)
@@ -66,7 +66,7 @@ func (b *builder) compileObject(o *Object) {
 // eachField calls compile with each field of t, an object or an interface
 // (kind), whose name and type are fit to compile (see fieldHead), and its
 // coordinates; it reports a type without fields.
-func (b *builder) eachField(kind string, t NamedType, byName map[string]*fieldInfo, compile func(f Field, coord string)) {
+func (b *builder) eachField(kind string, t NamedType, byName map[string]*schema.Field, compile func(f Field, coord string)) {
 	name := t.TypeName()
 	fs := b.fieldsOf(t)
 	if len(fs) == 0 && !b.broken[t] {
@@ -83,7 +83,7 @@ func (b *builder) eachField(kind string, t NamedType, byName map[string]*fieldIn
 // fieldHead checks the name and type of field f of owner ("object Name"),
 // at coordinates coord, against the fields byName already compiled. It
 // reports false when the field is not to be compiled further.
-func (b *builder) fieldHead(owner, coord string, f Field, byName map[string]*fieldInfo) bool {
+func (b *builder) fieldHead(owner, coord string, f Field, byName map[string]*schema.Field) bool {
 	if !validName(f.Name) || isIntrospectionName(f.Name) {
 		b.errorf("graphql: %s: %q is not a valid field name", owner, f.Name)
 		return false
@@ -103,7 +103,7 @@ func (b *builder) fieldHead(owner, coord string, f Field, byName map[string]*fie
 }
 
 // compileArgs compiles the arguments of field fi.
-func (b *builder) compileArgs(fi *fieldInfo, args []Argument) {
+func (b *builder) compileArgs(fi *schema.Field, args []Argument) {
 	seen := map[string]bool{}
 	for _, a := range args {
 		if seen[a.Name] {
@@ -126,7 +126,7 @@ func (b *builder) compileArgs(fi *fieldInfo, args []Argument) {
 // for a field read from its parent): bound, f's typed or batch resolver
 // already in the engine's form, when nothing wraps it; otherwise f's
 // resolver wrapped as withMiddleware says, adapted once.
-func (b *builder) engineResolver(coord string, fi *fieldInfo, f Field, bound schema.Resolver) schema.Resolver {
+func (b *builder) engineResolver(coord string, fi *schema.Field, f Field, bound schema.Resolver) schema.Resolver {
 	if bound != nil {
 		if !fi.Checked && len(b.cfg.FieldMiddleware) == 0 && len(f.Middleware) == 0 {
 			return bound
@@ -142,7 +142,7 @@ func (b *builder) engineResolver(coord string, fi *fieldInfo, f Field, bound sch
 // describes (so an authorization check answers before the rules). A field
 // without Resolve keeps none unless rules or some middleware apply to it,
 // and is then wrapped around its default resolution.
-func (b *builder) withMiddleware(coord string, fi *fieldInfo, f Field) (resolve ResolveFunc) {
+func (b *builder) withMiddleware(coord string, fi *schema.Field, f Field) (resolve ResolveFunc) {
 	var chain []FieldMiddleware
 	if f.Resolve != nil || b.cfg.MiddlewareOnDefaultFields {
 		chain = append(chain, b.cfg.FieldMiddleware...)

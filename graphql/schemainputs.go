@@ -20,8 +20,8 @@ func (b *builder) checkScalar(sc *Scalar) {
 	}
 }
 
-func (b *builder) compileEnum(e *Enum) *enumInfo {
-	info := &enumInfo{ByName: map[string]any{}, ByValue: map[any]string{}}
+func (b *builder) compileEnum(e *Enum) *schema.Enum {
+	info := &schema.Enum{ByName: map[string]any{}, ByValue: map[any]string{}}
 	if len(e.Values) == 0 {
 		b.errorf("graphql: enum %s has no values", e.Name)
 	}
@@ -80,8 +80,8 @@ func isOutputType(t Type) bool {
 	return false
 }
 
-func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string, rules []validate.Rule) *argInfo {
-	a := &argInfo{Name: name, Type: b.s.ref(t), Desc: describeRules(desc, t, rules), Depr: depr, Rules: rules}
+func (b *builder) compileInputValue(owner, name string, t Type, def any, desc, depr string, rules []validate.Rule) *schema.Arg {
+	a := &schema.Arg{Name: name, Type: b.s.ref(t), Desc: describeRules(desc, t, rules), Depr: depr, Rules: rules}
 	if namedOf(t) == nil || a.Type == nil {
 		return nil // reported when the types were collected
 	}
@@ -126,7 +126,7 @@ func (b *builder) inputDefaults(o *InputObject) {
 
 // coerceDefault checks a pending default against its type and keeps it in
 // its coerced and literal forms.
-func (b *builder) coerceDefault(a *argInfo) {
+func (b *builder) coerceDefault(a *schema.Arg) {
 	def, ok := b.pending[a]
 	if !ok {
 		return
@@ -161,7 +161,7 @@ func (b *builder) coerceDefault(a *argInfo) {
 // holdsCustomScalar reports whether a value of input type t can hold a
 // custom scalar value, through lists and input objects (each visited once).
 func (s *Schema) holdsCustomScalar(t *schema.Type) bool {
-	seen := map[*inputInfo]bool{}
+	seen := map[*schema.Input]bool{}
 	var holds func(t *schema.Type) bool
 	holds = func(t *schema.Type) bool {
 		switch n := t.Named(); n.Kind {

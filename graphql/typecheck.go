@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/exec"
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file holds NewSchema's checks of typed resolvers (see [Resolver]):
@@ -22,7 +23,7 @@ import (
 // is compiled.
 type typedField struct {
 	obj   *Object
-	field *fieldInfo
+	field *schema.Field
 	sig   typedSignature
 	dec   *decoder
 }
@@ -320,7 +321,7 @@ func (c *typeChecker) args(tf typedField) {
 	case d.problem != "":
 		c.errorf("graphql: %s: the resolver's args type %s: %s", coord, d.typ, d.problem)
 	}
-	byName := map[string]*argInfo{}
+	byName := map[string]*schema.Arg{}
 	names := make([]string, 0, len(tf.field.Args))
 	for _, a := range tf.field.Args {
 		byName[a.Name] = a

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // This file extends NewSchema's checks of typed resolvers to the abstract
@@ -49,8 +51,8 @@ func (c *typeChecker) noteAbstractOutput(coord, source string, r reflect.Type, t
 // name their object by "__typename".
 func (c *typeChecker) learnAbstracts() {
 	for _, info := range c.b.s.abstracts {
-		exact := map[reflect.Type]*objectInfo{}
-		paired := map[reflect.Type]*objectInfo{}
+		exact := map[reflect.Type]*schema.Object{}
+		paired := map[reflect.Type]*schema.Object{}
 		for _, o := range info.Possible {
 			for _, v := range c.values[objectDef(o)] {
 				if v.typ.Kind() == reflect.Map {
@@ -77,7 +79,7 @@ func (c *typeChecker) learnAbstracts() {
 
 // learnGoType records that Go type t stands for object o in m, or for none
 // (nil) when it already stands for another.
-func learnGoType(m map[reflect.Type]*objectInfo, t reflect.Type, o *objectInfo) {
+func learnGoType(m map[reflect.Type]*schema.Object, t reflect.Type, o *schema.Object) {
 	if prev, ok := m[t]; ok && prev != o {
 		m[t] = nil
 		return
@@ -115,7 +117,7 @@ func (c *typeChecker) checkAbstractOutput(out abstractOutput) {
 
 // objectsOf names the possible objects of info that Go type t (or its
 // pointer or struct counterpart) was learnt for, sorted.
-func (c *typeChecker) objectsOf(info *abstractInfo, t reflect.Type) []string {
+func (c *typeChecker) objectsOf(info *schema.Abstract, t reflect.Type) []string {
 	var names []string
 	for _, o := range info.Possible {
 		for _, v := range c.values[objectDef(o)] {
@@ -129,7 +131,7 @@ func (c *typeChecker) objectsOf(info *abstractInfo, t reflect.Type) []string {
 	return names
 }
 
-func possibleNames(info *abstractInfo) string {
+func possibleNames(info *schema.Abstract) string {
 	if len(info.Possible) == 0 {
 		return "none"
 	}

@@ -91,7 +91,7 @@ func defOf(t *schema.Type) Type {
 }
 
 // objectDef returns the *Object o was compiled from.
-func objectDef(o *objectInfo) *Object {
+func objectDef(o *schema.Object) *Object {
 	d, _ := o.Type.Def.(*Object)
 	return d
 }

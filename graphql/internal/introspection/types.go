@@ -96,7 +96,7 @@ func New(s *schema.Schema, boolean, str *schema.Type) *Types {
 // newObject makes an introspection object without its fields.
 func newObject(name, desc string) *schema.Type {
 	t := &schema.Type{Kind: schema.KindObject, Name: name, Description: desc}
-	t.Object = &schema.Object{Type: t, Name: name, ByName: map[string]*schema.Field{}, Intro: true}
+	t.Object = &schema.Object{Type: t, Name: name, ByName: map[string]*schema.Field{}}
 	return t
 }
 

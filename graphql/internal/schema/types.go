@@ -124,8 +124,6 @@ type Scalar struct {
 	Serialize    func(value any) (any, error)
 	ParseValue   func(value any) (any, error)
 	ParseLiteral func(value *ast.Value) (any, error)
-	// IsNull reports whether a parsed value is the graphql.Null constant.
-	IsNull func(value any) bool
 }
 
 // Enum is an enum's values, both ways.
@@ -179,7 +177,6 @@ type Object struct {
 	Name   string
 	Fields []*Field
 	ByName map[string]*Field
-	Intro  bool // an introspection type
 	// Batched: some field has a batch resolver.
 	Batched bool
 	// IsTypeOf is Object.IsTypeOf: whether a value of an abstract field
