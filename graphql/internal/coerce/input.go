@@ -3,8 +3,9 @@ package coerce
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -144,7 +145,7 @@ func coerceInput(v any, t *schema.Type, path []any, st *coercion) any {
 			}
 			out[f.Name] = coerceInput(fv, f.Type, extendPath(path, f.Name), st)
 		}
-		for _, k := range sortedKeys(m) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
 			if len(st.errs) >= maxInputErrors {
 				break
 			}
@@ -227,13 +228,3 @@ func parseScalarValue(sc *schema.Type, v any) (out any, err error) {
 
 // errNoValue reports a custom scalar's ParseValue returning nil.
 var errNoValue = errors.New("no value")
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -64,14 +64,21 @@ func nullIfEmpty(s string) any {
 	return s
 }
 
-func filterArgs(args []*schema.Arg, withDeprecated bool) []*schema.Arg {
-	out := []*schema.Arg{}
-	for _, a := range args {
-		if a.Depr == "" || withDeprecated {
-			out = append(out, a)
+// current returns the items of xs that are not deprecated (by the reason
+// depr gives), or all of them when withDeprecated; never nil, since the
+// lists introspection returns are non-null.
+func current[T any](xs []T, depr func(T) string, withDeprecated bool) []T {
+	out := []T{}
+	for _, x := range xs {
+		if withDeprecated || depr(x) == "" {
+			out = append(out, x)
 		}
 	}
 	return out
+}
+
+func filterArgs(args []*schema.Arg, withDeprecated bool) []*schema.Arg {
+	return current(args, func(a *schema.Arg) string { return a.Depr }, withDeprecated)
 }
 
 // The resolvers of __Type's fields, whose parent is a *schema.Type.
@@ -115,13 +122,7 @@ func typeFields(t *schema.Type, withDeprecated bool) any {
 	default:
 		return nil
 	}
-	out := []*schema.Field{}
-	for _, f := range fields {
-		if f.Depr == "" || withDeprecated {
-			out = append(out, f)
-		}
-	}
-	return out
+	return current(fields, func(f *schema.Field) string { return f.Depr }, withDeprecated)
 }
 
 // typeInterfaces resolves __Type.interfaces: the interfaces an object or
