@@ -173,7 +173,7 @@ var ErrResponseTooLarge = exec.ErrResponseTooLarge
 // MessageTimeout is the message of the one error of an execution past its
 // deadline (see ExecParams.Deadline), whose extensions.code is
 // errcode.CodeTimeout.
-const MessageTimeout = exec.MessageTimeout
+const MessageTimeout = "The operation did not complete in time: the fields it had not resolved are null."
 
 // DefaultMaxResponseBytes is the bound on the data of one execution when
 // ExecParams.MaxResponseBytes is 0.
@@ -263,7 +263,7 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 		ep.Room = p.Room
 	}
 	if p.Tracer != nil {
-		ep.Tracer = fieldTracer{p.Tracer}
+		ep.Tracer = p.Tracer
 	}
 	if !p.Deadline.IsZero() {
 		ep.Unbound = ctx

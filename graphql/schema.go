@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"reflect"
@@ -118,7 +119,7 @@ type builder struct {
 	seen    map[string]NamedType
 	order   []NamedType
 	fields  map[NamedType]Fields // of objects and interfaces, read once
-	intro   map[NamedType]bool   // the mirrors of the introspection types (intro.go)
+	intro   map[NamedType]bool   // the mirrors of the introspection types (introspection.go)
 	where   map[string]string    // where each name was first seen
 	clash   map[NamedType]bool   // types already reported as name clashes
 	pending map[*schema.Arg]any  // defaults still to coerce
@@ -264,6 +265,12 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 			return t
 		}
 		return nil
+	}
+	s.c.StartField = func(t any, ctx context.Context, in schema.Info) context.Context {
+		return t.(Tracer).StartField(ctx, ResolveInfo{in})
+	}
+	s.c.EndField = func(t any, ctx context.Context, in schema.Info, err error) {
+		t.(Tracer).EndField(ctx, ResolveInfo{in}, err)
 	}
 	s.c.BatchParents = func(n int) (any, []any) {
 		ps := make(BatchParents, n)

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/gqlkit/gqlkit/graphql/internal/access"
@@ -131,9 +132,27 @@ func (b *builder) engineResolver(coord string, fi *schema.Field, f Field, bound 
 		if !fi.Checked && len(b.cfg.FieldMiddleware) == 0 && len(f.Middleware) == 0 {
 			return bound
 		}
-		f.Resolve = public(bound)
+		f.Resolve = resolveFunc(bound)
 	}
 	return adapt(b.withMiddleware(coord, fi, f))
+}
+
+// adapt makes r the resolver the engine calls, nil when r is nil.
+func adapt(r ResolveFunc) schema.Resolver {
+	if r == nil {
+		return nil
+	}
+	return func(ctx context.Context, parent any, args map[string]any, info schema.Info) (any, error) {
+		return r(ctx, parent, Args{m: args}, ResolveInfo{info})
+	}
+}
+
+// resolveFunc makes r, an engine resolver, a ResolveFunc, for the
+// middleware around it.
+func resolveFunc(r schema.Resolver) ResolveFunc {
+	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
+		return r(ctx, parent, args.m, info.in)
+	}
 }
 
 // withMiddleware composes the resolver of field f (coordinates coord) with

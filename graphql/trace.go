@@ -3,8 +3,6 @@ package graphql
 import (
 	"context"
 	"time"
-
-	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
 
 // Tracer observes GraphQL requests: when one starts, each phase it goes
@@ -126,15 +124,4 @@ type RequestInfo struct {
 	ErrorCode string
 	// Errors is the number of errors in the answer.
 	Errors int
-}
-
-// fieldTracer shows a Tracer the fields the executor resolves.
-type fieldTracer struct{ t Tracer }
-
-func (f fieldTracer) StartField(ctx context.Context, info schema.Info) context.Context {
-	return f.t.StartField(ctx, ResolveInfo{info})
-}
-
-func (f fieldTracer) EndField(ctx context.Context, info schema.Info, err error) {
-	f.t.EndField(ctx, ResolveInfo{info}, err)
 }

@@ -1,8 +1,6 @@
 package graphql
 
 import (
-	"context"
-
 	"github.com/gqlkit/gqlkit/graphql/internal/scalar"
 	"github.com/gqlkit/gqlkit/graphql/internal/schema"
 )
@@ -94,22 +92,4 @@ func defOf(t *schema.Type) Type {
 func objectDef(o *schema.Object) *Object {
 	d, _ := o.Type.Def.(*Object)
 	return d
-}
-
-// adapt makes r the resolver the engine calls, nil when r is nil.
-func adapt(r ResolveFunc) schema.Resolver {
-	if r == nil {
-		return nil
-	}
-	return func(ctx context.Context, parent any, args map[string]any, info schema.Info) (any, error) {
-		return r(ctx, parent, Args{m: args}, ResolveInfo{info})
-	}
-}
-
-// public makes r, an engine resolver, a ResolveFunc, for the middleware
-// around it.
-func public(r schema.Resolver) ResolveFunc {
-	return func(ctx context.Context, parent any, args Args, info ResolveInfo) (any, error) {
-		return r(ctx, parent, args.m, info.in)
-	}
 }

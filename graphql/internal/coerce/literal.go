@@ -186,7 +186,6 @@ func ParseScalarLiteral(sc *schema.Type, v *ast.Value, vars map[string]any) (out
 type NoValueError struct{ msg string }
 
 // Error returns the complete message.
-
 func (e NoValueError) Error() string { return e.msg }
 
 // untypedValue converts a literal to the value encoding/json would produce

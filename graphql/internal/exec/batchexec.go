@@ -186,7 +186,7 @@ func (e *executor) openLevel(sp *plan.Selection, parents []reflect.Value) *batch
 		bf := batchField{fp: fp}
 		args, err := fp.Args, fp.ArgsErr
 		if err == nil && fp.DynArgs {
-			args, err = (coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
+			args, err = coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars)
 		}
 		bf.args = args
 		if err == nil {
@@ -293,9 +293,9 @@ func (e *executor) callBatch(fp *plan.Field, parents []reflect.Value, args map[s
 	var res any
 	var err error
 	if e.tracer != nil {
-		tctx := e.tracer.StartField(ctx, info)
+		tctx := e.s.StartField(e.tracer, ctx, info)
 		res, err = invoke(tctx, fp.Info.Resolve, box, args, info)
-		e.tracer.EndField(tctx, info, err)
+		e.s.EndField(e.tracer, tctx, info, err)
 	} else {
 		res, err = invoke(ctx, fp.Info.Resolve, box, args, info)
 	}

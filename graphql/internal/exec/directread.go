@@ -23,14 +23,14 @@ import (
 // general path.
 
 // The direct reads of a selection plan's fields are kept in the field
-// plans (plan.Field.direct), for the Go type of the first parent met
-// (plan.Selection.directTyp), and published by directState: the first
+// plans (plan.Field.Direct), for the Go type of the first parent met
+// (plan.Selection.DirectTyp), and published by DirectState: the first
 // execution to meet the plan with a pointer parent fills them in, while
 // any other running at the same time takes the general path.
 const (
 	directUnset uint32 = iota
 	directFilling
-	directReady // directTyp and every plan.Field.direct are set
+	directReady // DirectTyp and every plan.Field.Direct are set
 	directNone  // no field of the plan is read directly
 )
 

@@ -95,7 +95,7 @@ func (e *executor) execField(sp *plan.Selection, fp *plan.Field, parent reflect.
 		if fp.ArgsErr != nil {
 			err = fp.ArgsErr
 		} else if fp.DynArgs {
-			args, err = (coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars))
+			args, err = coerce.ArgumentValues(fp.Info, fp.ArgNodes, e.cond.Vars)
 		}
 		if err == nil {
 			if fp.Kind == plan.KindType {
@@ -145,9 +145,9 @@ func (e *executor) callResolver(fp *plan.Field, parent reflect.Value, args map[s
 	var res any
 	var err error
 	if e.tracer != nil && (fp.Info.Traced || e.traceAll) {
-		tctx := e.tracer.StartField(ctx, info)
+		tctx := e.s.StartField(e.tracer, ctx, info)
 		res, err = invoke(tctx, fp.Info.Resolve, p, args, info)
-		e.tracer.EndField(tctx, info, err)
+		e.s.EndField(e.tracer, tctx, info, err)
 	} else {
 		res, err = invoke(ctx, fp.Info.Resolve, p, args, info)
 	}
@@ -183,8 +183,8 @@ func invoke(ctx context.Context, resolve schema.Resolver, parent any, args map[s
 // telling the tracer (Config.TraceDefaultFields).
 func (e *executor) traceDefault(fp *plan.Field, parent reflect.Value, args map[string]any) (reflect.Value, error) {
 	info := schema.Info{Field: fp, Op: e.pub, Vars: e.cond.Vars, Idx: e.pathIndexes()}
-	ctx := e.tracer.StartField(e.ctx, info)
+	ctx := e.s.StartField(e.tracer, e.ctx, info)
 	v, err := fp.Info.Read.Read(&ctx, parent)
-	e.tracer.EndField(ctx, info, err)
+	e.s.EndField(e.tracer, ctx, info, err)
 	return v, err
 }

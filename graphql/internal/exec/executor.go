@@ -28,7 +28,7 @@ type executor struct {
 	rootCtx context.Context
 	// tracer sees the fields that run a resolver, and the others too
 	// when traceAll.
-	tracer   Tracer
+	tracer   any
 	traceAll bool
 	s        *schema.Schema
 	op       *plan.Operation
@@ -42,7 +42,7 @@ type executor struct {
 	// the resolvers left are not called, and report nothing more.
 	done bool
 	// dynPlans: sub-selection plans of conditional fields made for this
-	// execution only (see plan.Field.dynamicChild).
+	// execution only (see plan.Field.ChildPlan).
 	dynPlans map[*plan.Field]*plan.Selection
 	// The data's bounds, as lengths of buf: maxEnd is the hard one
 	// (ExecParams.MaxResponseBytes, maxBytes past start; 0: none), roomEnd
@@ -65,7 +65,7 @@ type executor struct {
 	batches map[*plan.Selection]*batchLevel
 	item    batchItem
 	// objPlans: plans of conditional abstract fields for one object, made
-	// for this execution only (see plan.Field.objectPlan); resolved: the
+	// for this execution only (see plan.Field.ObjectPlan); resolved: the
 	// objects of the list being completed (abstractexec.go).
 	objPlans map[plan.ObjectPlanKey]*plan.Selection
 	resolved resolvedObjects

@@ -29,8 +29,9 @@ type Params struct {
 	Room      Room
 	FirstRoom int
 	// Tracer, when set, sees the fields that run a resolver, and the
-	// others too when TraceAll.
-	Tracer   Tracer
+	// others too when TraceAll, through the schema's StartField and
+	// EndField.
+	Tracer   any
 	TraceAll bool
 	// Op is what resolvers are handed as the operation (schema.Info.Op).
 	Op any
@@ -44,12 +45,6 @@ type Params struct {
 // graphql.ExecParams.Room.
 type Room interface {
 	Grow(ctx context.Context, need int) (room int, err error)
-}
-
-// Tracer sees the fields that run a resolver; see graphql.Tracer.
-type Tracer interface {
-	StartField(ctx context.Context, info schema.Info) context.Context
-	EndField(ctx context.Context, info schema.Info, err error)
 }
 
 // Execute runs op of schema s under ctx (which carries the deadline, if

@@ -32,15 +32,15 @@ import (
 // of their own (abstractPrep.late); past it, they are planned for one
 // object at a time, when a value of it comes.
 
-// abstractChild is the sub-selection of a field of an interface or union
+// AbstractChild is the sub-selection of a field of an interface or union
 // type, for each of its possible objects.
 type AbstractChild struct {
 	Info *schema.Abstract
 	// fields are the field's nodes, planned for each object; nil for a
 	// field whose nodes that count depend on the variables
-	// (Field.dynamic), which is planned for each execution.
+	// (Field.Dynamic), which is planned for each execution.
 	fields []*ast.Field
-	// plans holds the plan for info.possible[i] at i, once made.
+	// Plans holds the plan for Info.Possible[i] at i, once made.
 	Plans []atomic.Pointer[Selection]
 }
 
@@ -230,11 +230,11 @@ func nodesKey(nodes []*ast.Field) string {
 	return string(b)
 }
 
-// objectPlan returns the plan of fp's sub-selection for the i-th possible
+// ObjectPlan returns the plan of fp's sub-selection for the i-th possible
 // object of its abstract type, planning it when it is not yet.
 //
 // A field whose occurrences that count depend on the variables keeps its
-// plans by the set of occurrences that count, as childPlan does for
+// plans by the set of occurrences that count, as ChildPlan does for
 // object fields, up to MaxDynPlans sets, each with a slot for every
 // possible object; past them, in perExec, for one execution.
 func (fp *Field) ObjectPlan(i int, c *Conditions, perExec *map[ObjectPlanKey]*Selection) *Selection {
@@ -304,14 +304,14 @@ type objectPlanSet struct {
 	Plans []atomic.Pointer[Selection]
 }
 
-// objectPlanKey keeps a plan of a conditional abstract field for one
+// ObjectPlanKey keeps a plan of a conditional abstract field for one
 // object, for one execution, past the field's MaxDynPlans sets.
 type ObjectPlanKey struct {
 	fp  *Field
 	obj int
 }
 
-// objectPlans returns the plans of fp's sub-selection, one for each
+// ObjectPlans returns the plans of fp's sub-selection, one for each
 // possible object, planning those not yet planned; for a conditional
 // field, over all its occurrences, whatever their conditions (for the
 // cost, an upper bound), shared with the cousins of fp as Prepare shares

@@ -23,7 +23,7 @@ func (fp *Field) counted(c *Conditions) (mask uint64) {
 	return mask
 }
 
-// childPlan returns the plan of fp's sub-selection (nil for a leaf).
+// ChildPlan returns the plan of fp's sub-selection (nil for a leaf).
 //
 // A conditional field's is planned from the occurrences that count. Which
 // ones count depends only on the variables, so one plan serves a whole
@@ -92,7 +92,7 @@ func (fp *Field) countingFields(c *Conditions) []*ast.Field {
 	return fields
 }
 
-// activeFields returns the fields of a conditional plan that count under
+// ActiveFields returns the fields of a conditional plan that count under
 // the executor's variables, in the order graphql-js would collect them.
 func (sp *Selection) ActiveFields(c *Conditions) []*Field {
 	type keyed struct {

@@ -6,7 +6,7 @@ import (
 )
 
 // This file copies, while Prepare runs, the literals a plan may coerce
-// after it (see package plan's literals.go for why).
+// after it (see package coerce's literalcopy.go for why).
 
 // ownArgs returns the arguments of f that plans coerce: the copy made for
 // f while Prepare ran, if any, else f's own.

@@ -86,8 +86,7 @@ type Field struct {
 	// for each possible object (abstract.go); nil otherwise.
 	Abs *AbstractChild
 	// Direct: the field's direct read from its parent (package exec,
-	// directread.go), once the
-	// owner's DirectState is ready.
+	// directread.go), once the owner's DirectState is ready.
 	Direct access.DirectRead
 	Locs   []gqlerror.Location
 
@@ -407,7 +406,7 @@ func (c *collector) finish(parent *Field) *Selection {
 			if argsUseVariables(args) {
 				fp.DynArgs = true
 			} else {
-				fp.Args, fp.ArgsErr = (coerce.ArgumentValues(fp.Info, args, nil))
+				fp.Args, fp.ArgsErr = coerce.ArgumentValues(fp.Info, args, nil)
 				if fp.Info.FreshArgs && fp.ArgsErr == nil {
 					fp.Args, fp.DynArgs = nil, true
 				}
@@ -455,7 +454,7 @@ func listDepth(t *schema.Type) uint8 {
 	return uint8(t.Lists())
 }
 
-// parentField returns the field whose sub-selection fp belongs to, nil
+// ParentField returns the field whose sub-selection fp belongs to, nil
 // for a root field.
 func (fp *Field) ParentField() *Field {
 	if fp.Owner == nil {
@@ -464,7 +463,7 @@ func (fp *Field) ParentField() *Field {
 	return fp.Owner.Parent
 }
 
-// objectOf returns the object inside t's lists and non-nulls, nil when t
+// ObjectOf returns the object inside t's lists and non-nulls, nil when t
 // is nil or of another kind.
 func ObjectOf(t *schema.Type) *schema.Object {
 	if t == nil {
@@ -481,9 +480,3 @@ func argsUseVariables(args ast.ArgumentList) bool {
 	}
 	return false
 }
-
-// Schema returns the schema's field fp plans (for the resolver's Info).
-func (fp *Field) Schema() *schema.Field { return fp.Info }
-
-// ResponseKey returns the field's alias, or its name.
-func (fp *Field) ResponseKey() string { return fp.Key }

@@ -1,5 +1,7 @@
 package schema
 
+import "context"
+
 // Schema is the compiled schema as a whole: what planning and execution
 // read of it (its entry points and the introspection fields every query
 // type has), and what introspection reads besides its types' nodes.
@@ -26,6 +28,11 @@ type Schema struct {
 	// BatchParents makes the parents of a batch call: the value its
 	// resolver is given (a graphql.BatchParents) and its items, to fill.
 	BatchParents func(n int) (parents any, items []any)
+	// StartField and EndField show tracer, a graphql.Tracer that the
+	// executor holds as it was given (wrapping it would cost an allocation
+	// per execution), a field that runs its resolver.
+	StartField func(tracer any, ctx context.Context, info Info) context.Context
+	EndField   func(tracer any, ctx context.Context, info Info, err error)
 
 	// Description is the schema's description, "" for none.
 	Description string

@@ -3,7 +3,6 @@ package schema
 import (
 	"context"
 	"reflect"
-	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -73,12 +72,6 @@ func (t *Type) Nullable() *Type {
 		return t.Of
 	}
 	return t
-}
-
-// IsLeaf reports whether t's named type is a scalar or an enum.
-func (t *Type) IsLeaf() bool {
-	k := t.Named().Kind
-	return k == KindScalar || k == KindEnum
 }
 
 // IsAbstract reports whether t is an interface or a union.
@@ -229,19 +222,10 @@ type Resolver func(ctx context.Context, parent any, args map[string]any, info In
 // Info is what the engine knows of a field being resolved; the public
 // ResolveInfo wraps it. It holds nothing the engine reuses.
 type Info struct {
-	Field Selection      // the field's plan, read-only
+	Field any            // the field's plan (a *plan.Field), read-only
 	Op    any            // the *graphql.Operation being executed
 	Vars  map[string]any // the execution's coerced variables, read-only
 	Idx   response.PathIndexes
-}
-
-// Selection is a planned field, as a resolver's Info holds it; the
-// planner's field plans are the only ones.
-type Selection interface {
-	// Schema returns the schema's field.
-	Schema() *Field
-	// ResponseKey returns the field's alias, or its name.
-	ResponseKey() string
 }
 
 // BatchOut is what a bound batch resolver returns through the middleware:
@@ -272,9 +256,6 @@ type Abstract struct {
 	Fields      []*Field
 	FieldByName map[string]*Field
 }
-
-// IsIntrospectionName reports whether name starts with "__".
-func IsIntrospectionName(name string) bool { return strings.HasPrefix(name, "__") && len(name) > 1 }
 
 // IndexOf returns the index of o among a's possible objects, -1 if it is
 // not one.
