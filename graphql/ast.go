@@ -6,20 +6,6 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 )
 
-func astType(t Type) *ast.Type {
-	switch x := t.(type) {
-	case *NonNull:
-		inner := astType(x.OfType)
-		inner.NonNull = true
-		return inner
-	case *List:
-		return ast.ListType(astType(x.OfType), nil)
-	case NamedType:
-		return ast.NamedType(x.TypeName(), nil)
-	}
-	return nil
-}
-
 func deprecatedDirective(reason string) ast.DirectiveList {
 	if reason == "" {
 		return nil
