@@ -11,7 +11,7 @@ import (
 )
 
 // This file completes values of interface and union types: it finds the
-// object of each value, in the order [ResolveTypeFunc] documents, and
+// object of each value, in the order graphql.ResolveTypeFunc documents, and
 // executes the field's sub-selection as planned for that object
 // (package plan, abstract.go). A value whose object cannot be found is a field
 // error, masked as an internal error, at the field's path.
@@ -45,7 +45,7 @@ func (e *executor) completeAbstract(fp *plan.Field, v reflect.Value) bool {
 
 // resolveObject returns the index, among the possible objects of fp's
 // abstract type, of v's object: the first of these rules that applies
-// decides (see [ResolveTypeFunc]).
+// decides (see graphql.ResolveTypeFunc).
 func (e *executor) resolveObject(fp *plan.Field, v reflect.Value) (int, error) {
 	ai := fp.Abs.Info
 	// 1. The abstract type's ResolveType.

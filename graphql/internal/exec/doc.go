@@ -9,6 +9,6 @@
 // into a masked field error.
 //
 // Package graphql coerces the variables, checks the cost and calls it;
-// the public ResolveInfo and Tracer are adapted to [schema.Info] and
-// [Tracer] there.
+// the public ResolveInfo wraps [schema.Info], and the public Tracer is
+// called through the schema's StartField and EndField.
 package exec
