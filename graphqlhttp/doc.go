@@ -120,9 +120,11 @@
 //
 // The handler writes no access lines and gives no request ids: mount
 // package reqlog's middleware around it, or around the whole router. The
-// causes of masked errors and refused credentials go to the Logger of
-// [Config.Presenter] (a [log/slog.Logger]), else the logger of the request's
-// reqlog.Handler, else slog.Default(). Each line is logged with the
+// causes of masked errors and refused credentials, and the answers clients
+// did not take (they went away, or were cut off after
+// [Config.StallTimeout]; at info), go to the Logger of [Config.Presenter]
+// (a [log/slog.Logger]), else the logger of the request's reqlog.Handler,
+// else slog.Default(). Each line is logged with the
 // request's context, so that the service's slog.Handler can add what it
 // holds (a trace id), and carries the request id that reqlog gave the
 // request as "request_id".

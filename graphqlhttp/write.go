@@ -1,6 +1,7 @@
 package graphqlhttp
 
 import (
+	"log/slog"
 	"mime"
 	"net/http"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gqlkit/gqlkit/graphql"
+	"github.com/gqlkit/gqlkit/internal/ctxlog"
 	"github.com/gqlkit/gqlkit/internal/stall"
 )
 
@@ -45,7 +47,10 @@ func (h *Handler) write(w http.ResponseWriter, r *http.Request, status int, part
 	w.WriteHeader(status)
 	// A client that takes none of a large answer for h.stall is cut off,
 	// and the answer's share of the budget goes back (see Config.StallTimeout).
-	_ = stall.Write(w, h.stall, parts...) // an error: the client went away, or was cut off
+	if err := stall.Write(w, h.stall, parts...); err != nil {
+		// The client went away, or was cut off: not a fault of the service.
+		ctxlog.Log(r.Context(), h.presenter.Logger, slog.LevelInfo, "graphql: the client did not take its answer", ctxlog.Err(err), slog.Int("bytes", n))
+	}
 }
 
 // responseType picks the media type of the response: the GraphQL response
