@@ -82,10 +82,10 @@ func TestCreateStalledClientCut(t *testing.T) {
 	if resp.StatusCode != http.StatusCreated || resp.ContentLength < 400_000 {
 		t.Fatalf("the create: %d, Content-Length %d; want 201 and over 400 KB", resp.StatusCode, resp.ContentLength)
 	}
-	time.Sleep(1500 * time.Millisecond) // taking nothing for five stall timeouts
+	time.Sleep(3 * time.Second) // taking nothing for ten stall timeouts
 	l := &listReader{conn: conn, resp: resp}
 	if got := l.body(t); int64(len(got)) >= resp.ContentLength-8<<10 {
-		t.Errorf("a client that took nothing for 1.5s got %d of %d bytes: it was not cut off", len(got), resp.ContentLength)
+		t.Errorf("a client that took nothing for 3s got %d of %d bytes: it was not cut off", len(got), resp.ContentLength)
 	}
 	var page articles.Page
 	if err := s.ListPublished(ctx, 10, 0, &page); err != nil || page.Total != 1 {

@@ -141,15 +141,15 @@ func TestTracerGetsTheCost(t *testing.T) {
 	}
 }
 
-// slow is a resolver that waits for its context to end (or a second),
-// recording that it ran.
+// slow is a resolver that waits for its context to end (or 10 s, far past
+// the tests' deadlines), recording that it ran.
 func slow(c *calls, name string) graphql.ResolveFunc {
 	return func(ctx context.Context, _ any, _ graphql.Args, _ graphql.ResolveInfo) (any, error) {
 		c.add(name)
 		select {
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-time.After(time.Second):
+		case <-time.After(10 * time.Second):
 			return name, nil
 		}
 	}
@@ -177,7 +177,9 @@ func TestDeadlineQuery(t *testing.T) {
 		}},
 	}}
 	s := newSchema(t, graphql.SchemaConfig{Query: query})
-	deadline := func() time.Time { return time.Now().Add(30 * time.Millisecond) }
+	// 500ms, not less: fast and slow must both be called before it on a
+	// loaded CI host (race detector, packages tested in parallel).
+	deadline := func() time.Time { return time.Now().Add(500 * time.Millisecond) }
 
 	res := execute(prepare(t, s, `{ fast slow slower }`), context.Background(), graphql.ExecParams{Deadline: deadline()})
 	got, _ := res.MarshalJSON()

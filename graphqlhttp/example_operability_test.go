@@ -127,7 +127,7 @@ func ExampleConfig_timeout() {
 	}}
 	schema := graphql.MustSchema(graphql.SchemaConfig{Query: query})
 	quiet := slog.New(slog.DiscardHandler)
-	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Timeout: 20 * time.Millisecond})
+	h, err := graphqlhttp.New(schema, graphqlhttp.Config{Presenter: apierror.Presenter{Logger: quiet}, Timeout: 500 * time.Millisecond})
 	if err != nil {
 		panic(err)
 	}

@@ -105,7 +105,7 @@ func TestStallTimeout(t *testing.T) {
 		t.Run(fmt.Sprint("StallTimeout=", c.stall), func(t *testing.T) {
 			s := newBudgetSchema()
 			logs := &logbuf.Buffer{}
-			h := s.handler(t, graphqlhttp.Config{StallTimeout: c.stall, ResponseBudgetWait: 200 * time.Millisecond,
+			h := s.handler(t, graphqlhttp.Config{StallTimeout: c.stall, ResponseBudgetWait: 2 * time.Second,
 				Presenter: apierror.Presenter{Logger: logbuf.Logger(logs)}})
 			srv := newServer(t, h)
 			slow := sendSlow(t, "127.0.0.2", strings.TrimPrefix(srv.URL, "http://"), bigQuery)

@@ -146,9 +146,11 @@ func TestSQLStoreReleaseUndoesAndFrees(t *testing.T) {
 // next request took the key over.
 func TestSQLStoreLeaseCountsFromWhenTheRowLands(t *testing.T) {
 	forEachBackend(t, 2, func(t *testing.T, b backend) {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 		defer cancel()
-		const lease = 500 * time.Millisecond
+		// 2s, not less: the claim that waited must still hold its key when
+		// the next request comes, on a loaded CI host (race detector).
+		const lease = 2 * time.Second
 		claimOf := func() idempotency.Key {
 			now := time.Now()
 			return idempotency.Key{Subject: "1", Key: "k", Fingerprint: []byte("B"), Now: now, Expires: now.Add(time.Hour), LeaseEnd: now.Add(lease)}

@@ -47,7 +47,8 @@ func TestContentLengthWithTransferEncoding(t *testing.T) {
 }
 
 // exchange writes raw to a new connection to addr and reads answers until
-// the server closes the connection or stays silent for a second.
+// the server closes the connection or stays silent for 3 s (not less: a
+// loaded CI host may take a second to answer).
 func exchange(t *testing.T, addr, raw string) []*http.Response {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)
@@ -61,7 +62,7 @@ func exchange(t *testing.T, addr, raw string) []*http.Response {
 	br := bufio.NewReader(conn)
 	var out []*http.Response
 	for {
-		if err := conn.SetReadDeadline(time.Now().Add(time.Second)); err != nil {
+		if err := conn.SetReadDeadline(time.Now().Add(3 * time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		resp, err := http.ReadResponse(br, nil)

@@ -27,7 +27,7 @@ const slowStall = 2 * time.Second
 // off by the stall timeout (long before the server's 30 s write timeout)
 // while their ordinary answers arrive whole.
 func TestSlowClients(t *testing.T) {
-	testenv.SkipIfShort(t, "end-to-end: seeds 36 MB and runs two phases of 4 s on each database")
+	testenv.SkipIfShort(t, "end-to-end: seeds 36 MB and runs two phases of 5 s on each database")
 	for _, db := range databases {
 		t.Run(db.name, func(t *testing.T) {
 			t.Parallel() // see databases
@@ -36,10 +36,11 @@ func TestSlowClients(t *testing.T) {
 			// its resources come back within their margins soon after the
 			// slow clients' large answers.
 			srv := startServer(t, db.url(t, dir), dir, "GRAPHQL_STALL_TIMEOUT="+slowStall.String(), "MEMORY_IDLE_RELEASE=1s")
-			// Each phase lasts twice the stall timeout, so that the slow
-			// clients' first large answers are cut off within it.
+			// Each phase lasts 2.5 stall timeouts, so that the slow
+			// clients' first large answers (built in up to a second) are
+			// cut off within it.
 			cfg := config{
-				base: srv.base, duration: 2 * slowStall, warmup: 500 * time.Millisecond, settle: 200 * time.Millisecond,
+				base: srv.base, duration: 5 * slowStall / 2, warmup: 500 * time.Millisecond, settle: 200 * time.Millisecond,
 				concurrency: 4, logins: srv.logins, pid: srv.pid, timeout: 10 * time.Second, seed: 1, label: db.name,
 				compare: true, slow: slowConfig{nonReaders: 2, slowReaders: 3, trickle: 4096},
 			}
