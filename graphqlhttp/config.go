@@ -162,7 +162,8 @@ type Config struct {
 	// lengthened, and a middleware's writer without Unwrap is not
 	// watched. 0 means DefaultStallTimeout (5 s, a rate of at least
 	// 13 KB/s); a negative value turns the watch off, leaving the
-	// server's WriteTimeout as the only bound.
+	// server's WriteTimeout as the only bound. An answer not taken, cut
+	// off or abandoned by the client, is logged once at info.
 	StallTimeout time.Duration
 
 	// AllowIntrospection, when set, decides for each request whether
