@@ -257,14 +257,7 @@ func (e *executor) openBelowAbstract(lvl *batchLevel, bf *batchField, n int) {
 	if !fp.Abs.Batched() {
 		return
 	}
-	var vals []reflect.Value
-	bf.start = make([]int, n)
-	for i := range n {
-		bf.start[i] = len(vals)
-		if bf.errs == nil || bf.errs[i] == nil {
-			vals = gatherObjects(fp.Type, bf.vals[i], vals)
-		}
-	}
+	vals := bf.gatherObjects(n)
 	below := &abstractBelow{objs: make([]int, len(vals)), errs: make([]error, len(vals))}
 	slot := make([]int, len(fp.Abs.Info.Possible)) // 1 + the object's level, 0: none yet, -1: not batched
 	var plans []*plan.Selection

@@ -244,6 +244,13 @@ func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 	if csp == nil || !csp.Batched {
 		return
 	}
+	bf.child = e.openLevel(csp, bf.gatherObjects(n))
+}
+
+// gatherObjects returns the objects that the values of bf's n parents
+// hold, in order, skipping the parents that failed, and notes in bf.start
+// where each parent's objects begin.
+func (bf *batchField) gatherObjects(n int) []reflect.Value {
 	var objs []reflect.Value
 	bf.start = make([]int, n)
 	for i := range n {
@@ -252,7 +259,7 @@ func (e *executor) openBelow(lvl *batchLevel, bf *batchField, n int) {
 			objs = gatherObjects(bf.fp.Type, bf.vals[i], objs)
 		}
 	}
-	bf.child = e.openLevel(csp, objs)
+	return objs
 }
 
 // sameCall returns the batched field of lvl already resolved for the
