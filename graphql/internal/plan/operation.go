@@ -51,7 +51,7 @@ func Prepare(op *Operation, s *schema.Schema, doc *ast.QueryDocument, def *ast.O
 	if p.prep != nil && p.prep.planned > MaxSelections {
 		return &gqlerror.Error{Message: fmt.Sprintf("The operation expands to more than %d field selections once planned for each possible type of its interface and union fields.", MaxSelections)}
 	}
-	if p.Conditional {
+	if p.conditional {
 		p.keepConditional(op.Root, map[string]bool{}, map[*Selection]bool{}, 0)
 	}
 	// Executions plan with memory of their own; p.prep stays, for the

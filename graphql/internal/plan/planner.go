@@ -111,10 +111,11 @@ type planner struct {
 	// may be built by several at once.
 	arena planArena
 	// preparing is set while Prepare runs; owned holds the copies of
-	// arguments that plans may coerce after it (literalcopies.go); conditional is
-	// set once a field depends on a variable's @skip or @include. All are
-	// only read once Prepare has returned.
-	preparing, Conditional bool
+	// arguments that plans may coerce after it (literalcopies.go);
+	// conditional is set, while Prepare runs, once a field depends on a
+	// variable's @skip or @include. Plans built later, by executions at
+	// once, write none of them.
+	preparing, conditional bool
 	owned                  map[*ast.Field]ast.ArgumentList
 	// prep is what the planner keeps for an operation of a schema with
 	// interfaces or unions (abstract.go), while Prepare runs and
@@ -362,7 +363,10 @@ func (c *collector) finish(parent *Field) *Selection {
 		}
 		fp.Locs = locs[start:len(locs):len(locs)]
 		if fp.Dynamic {
-			sp.Conditional, c.p.Conditional = true, true
+			sp.Conditional = true
+			if c.p.preparing { // a late plan's executions share the planner
+				c.p.conditional = true
+			}
 		}
 		switch {
 		case first.Name == "__typename":
