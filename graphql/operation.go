@@ -257,14 +257,9 @@ func (op *Operation) Execute(ctx context.Context, p ExecParams) (Result, error) 
 	if p.Tracer != nil {
 		start = time.Now()
 	}
+	// A nil Room or Tracer stays a nil interface in exec.Params.
 	ep := exec.Params{Vars: vars, Root: p.Root, Dst: p.Dst, MaxResponseBytes: p.MaxResponseBytes, FirstRoom: room,
-		TraceAll: p.TraceDefaultFields, Op: op}
-	if p.Room != nil {
-		ep.Room = p.Room
-	}
-	if p.Tracer != nil {
-		ep.Tracer = p.Tracer
-	}
+		TraceAll: p.TraceDefaultFields, Op: op, Room: p.Room, Tracer: p.Tracer}
 	if !p.Deadline.IsZero() {
 		ep.Unbound = ctx
 	}

@@ -9,8 +9,8 @@ import (
 )
 
 // TestResolveInfoPathThroughNestedLists: a resolver's Path has the index
-// of every list on the way, whether there are up to three of them (kept
-// as the executor goes) or more (collected from its path).
+// of every list on the way, whether there are up to three of them (held
+// in the Info's indexes) or more (collected from its path).
 func TestResolveInfoPathThroughNestedLists(t *testing.T) {
 	cell := &graphql.Object{Name: "Cell", Fields: graphql.Fields{
 		{Name: "path", Type: graphql.String, Resolve: func(_ context.Context, _ any, _ graphql.Args, info graphql.ResolveInfo) (any, error) {

@@ -15,7 +15,7 @@ import (
 // its Go type, learnt for exactly one of them, or else by the abstract
 // type's ResolveType or the objects' IsTypeOf. What no rule can ever match
 // is refused. The Go types learnt for each object fill the abstract
-// types' byGoType.
+// types' ByGoType.
 
 // abstractOutput is a Go type given for an abstract type.
 type abstractOutput struct {
@@ -43,7 +43,7 @@ func (c *typeChecker) noteAbstractOutput(coord, source string, r reflect.Type, t
 	}
 }
 
-// learnAbstracts fills the byGoType of every abstract type from the Go
+// learnAbstracts fills the ByGoType of every abstract type from the Go
 // types learnt for its possible objects, and then, where that leaves them
 // free, from their pointer or struct counterparts (a struct S learnt
 // stands for *S too, and *S for S), as a value may come either way. Map

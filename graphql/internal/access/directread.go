@@ -8,7 +8,7 @@ import "reflect"
 // written the same way, is written straight from the struct's memory at an
 // offset computed once per Go type, instead of through reflect.Value and
 // the completion of its type. This file finds those reads; the executor
-// (package graphql) makes them, byte for byte as its general path writes.
+// (package exec) makes them, byte for byte as its general path writes.
 
 // Leaf is the GraphQL side of a direct read: how the field's type is
 // written.

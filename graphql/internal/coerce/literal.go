@@ -225,7 +225,7 @@ func untypedValue(v *ast.Value, vars map[string]any) any {
 func Default(a *schema.Arg) any {
 	if !a.Fresh {
 		// A copy: coerced variables are handed to the caller of
-		// CoerceVariables, who may change them.
+		// Variables, who may change them.
 		return Clone(a.Default)
 	}
 	v, err := literalValue(a.DefaultAST, a.Type, nil, false)

@@ -104,7 +104,7 @@ func interfaceOf(v reflect.Value) any {
 	return nil
 }
 
-// named returns the index of the possible object called name.
+// namedObject returns the index of the possible object called name.
 func namedObject(ai *schema.Abstract, name string, fp *plan.Field) (int, error) {
 	if o := ai.ByName[name]; o != nil {
 		if i := ai.IndexOf(o); i >= 0 {

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"context"
 	"errors"
 	"reflect"
 
@@ -307,7 +306,7 @@ func (e *executor) callBatch(fp *plan.Field, parents []reflect.Value, args map[s
 		res, err = invoke(ctx, fp.Info.Resolve, box, args, info)
 	}
 	if err != nil {
-		if ctx.Err() != nil && context.Cause(ctx) == ErrDeadline {
+		if PastDeadline(ctx) {
 			return nil, errTimedOut
 		}
 		return nil, fault.BoundedError(err)
@@ -342,7 +341,7 @@ func (e *executor) batchResult(fp *plan.Field, parent reflect.Value) (reflect.Va
 				return reflect.Value{}, bf.errs[it.idx]
 			}
 			err := fault.BoundedError(bf.errs[it.idx])
-			if ctx := e.ctx; ctx.Err() != nil && context.Cause(ctx) == ErrDeadline {
+			if PastDeadline(e.ctx) {
 				err = errTimedOut
 			}
 			return reflect.Value{}, err

@@ -152,7 +152,7 @@ func (e *executor) callResolver(fp *plan.Field, parent reflect.Value, args map[s
 		res, err = invoke(ctx, fp.Info.Resolve, p, args, info)
 	}
 	if err != nil {
-		if ctx.Err() != nil && context.Cause(ctx) == ErrDeadline {
+		if PastDeadline(ctx) {
 			// Whatever the resolver says, it ran out of time.
 			return reflect.Value{}, errTimedOut
 		}

@@ -113,7 +113,7 @@ func (e *executor) outgrown(end int) bool {
 		e.errs = append(e.errs, responseTooLarge(e.maxBytes))
 		return true
 	}
-	if e.room == nil { // an executor{} that execute did not set up: no bound
+	if e.room == nil { // an executor{} that Execute did not set up: no bound
 		e.roomEnd = math.MaxInt
 		return false
 	}

@@ -56,7 +56,7 @@ func (p *planner) conditionMatches(cond string, obj *schema.Object) bool {
 }
 
 // abstractField readies fp, a field being planned, when its type is an
-// interface or a union: its abstractChild, and whether its lists gather
+// interface or a union: its AbstractChild, and whether its lists gather
 // objects with batched fields.
 func (p *planner) abstractField(fp *Field) {
 	if fp.Type == nil {
@@ -83,7 +83,7 @@ func (p *planner) abstractField(fp *Field) {
 // planObjects plans fp's sub-selection for each possible object of its
 // abstract type, fp being a field whose every occurrence counts. Once
 // Prepare has returned, past the budget of plans kept for sharing, the
-// plans are made one at a time as values come (objectPlan).
+// plans are made one at a time as values come (ObjectPlan).
 func (p *planner) planObjects(fp *Field) {
 	a := fp.Abs
 	a.fields = make([]*ast.Field, len(fp.Occ))

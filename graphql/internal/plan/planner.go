@@ -44,7 +44,7 @@ const (
 	KindSchema
 	KindType
 	KindBatch // a field with a batch resolver (package exec, batchexec.go)
-	// kindBatchPath: a field read from its parent value (no resolver) whose
+	// KindBatchPath: a field read from its parent value (no resolver) whose
 	// sub-selection has batched fields: read ahead with its level, so that
 	// the batches below it span every parent (package exec, batchexec.go).
 	KindBatchPath

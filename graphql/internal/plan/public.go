@@ -51,19 +51,6 @@ const maxPublicDepth = 64
 // excluded reports whether directives statically exclude their selection:
 // @skip(if: true) or @include(if: false) with a literal, not a variable.
 func excluded(directives ast.DirectiveList) bool {
-	for _, d := range directives {
-		var exclude string
-		switch d.Name {
-		case "skip":
-			exclude = "true"
-		case "include":
-			exclude = "false"
-		default:
-			continue
-		}
-		if a := d.Arguments.ForName("if"); a != nil && a.Value != nil && a.Value.Kind == ast.BooleanValue && a.Value.Raw == exclude {
-			return true
-		}
-	}
-	return false
+	include, _ := StaticCondition(directives)
+	return !include
 }

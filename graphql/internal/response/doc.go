@@ -7,6 +7,6 @@
 // keeps the response path of the value being written ([PathSeg],
 // [PathIndexes]).
 //
-// The executor (package graphql) appends the data with these; package
+// The executor (package exec) appends the data with these; package
 // graphql's Result.AppendJSON writes the whole response with them.
 package response
