@@ -257,15 +257,6 @@ func (b *builder) build(cfg SchemaConfig) (*Schema, error) {
 	for i, t := range s.types {
 		s.c.Types[i] = s.nodes[t]
 	}
-	// The parents of introspection's objects (package introspection):
-	// __Schema's fields read the compiled schema, a __Type is its node.
-	s.c.SchemaValue = s.c
-	s.c.TypeValue = func(name string) any {
-		if t := s.c.Named[name]; t != nil {
-			return t
-		}
-		return nil
-	}
 	s.c.StartField = func(t any, ctx context.Context, in schema.Info) context.Context {
 		return t.(Tracer).StartField(ctx, ResolveInfo{in})
 	}

@@ -84,7 +84,9 @@ func (e *executor) execField(sp *plan.Selection, fp *plan.Field, parent reflect.
 		e.buf = response.AppendString(e.buf, sp.Obj.Name)
 		return true
 	case plan.KindSchema:
-		v = reflect.ValueOf(e.s.SchemaValue)
+		// The parents of introspection's objects (package introspection):
+		// __Schema's are the compiled schema, a __Type's is its node.
+		v = reflect.ValueOf(e.s)
 	case plan.KindBatch, plan.KindBatchPath:
 		if fp.Abs != nil {
 			return e.execAbstractBatched(fp, parent)
@@ -100,8 +102,8 @@ func (e *executor) execField(sp *plan.Selection, fp *plan.Field, parent reflect.
 		if err == nil {
 			if fp.Kind == plan.KindType {
 				if name, _ := args["name"].(string); name != "" {
-					if tv := e.s.TypeValue(name); tv != nil {
-						v = reflect.ValueOf(tv)
+					if t := e.s.Named[name]; t != nil {
+						v = reflect.ValueOf(t)
 					}
 				}
 			} else if fp.Info.Resolve != nil {

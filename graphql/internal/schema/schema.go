@@ -19,12 +19,6 @@ type Schema struct {
 	// PointerEnums: some enum has pointer internal values.
 	PointerEnums bool
 
-	// SchemaValue is the value of __schema; TypeValue returns the value of
-	// __type(name:), nil when no type has the name: the parents package
-	// introspection's resolvers are given (the schema, ignored, and the
-	// type's node).
-	SchemaValue any
-	TypeValue   func(name string) any
 	// BatchParents makes the parents of a batch call: the value its
 	// resolver is given (a graphql.BatchParents) and its items, to fill.
 	BatchParents func(n int) (parents any, items []any)
