@@ -286,22 +286,22 @@ func (fp *Field) objectPlanSet(c *Conditions) []atomic.Pointer[Selection] {
 	}
 	mask := fp.counted(c)
 	if v, ok := fp.dynCache.Load(mask); ok {
-		return v.(*objectPlanSet).Plans
+		return v.(*objectPlanSet).plans
 	}
 	if fp.dynCount.Load() >= MaxDynPlans {
 		return nil
 	}
-	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{Plans: make([]atomic.Pointer[Selection], len(fp.Abs.Info.Possible))})
+	v, loaded := fp.dynCache.LoadOrStore(mask, &objectPlanSet{plans: make([]atomic.Pointer[Selection], len(fp.Abs.Info.Possible))})
 	if !loaded {
 		fp.dynCount.Add(1)
 	}
-	return v.(*objectPlanSet).Plans
+	return v.(*objectPlanSet).plans
 }
 
 // objectPlanSet is what a conditional abstract field keeps for one set of
 // occurrences that count: the plan for possible object i at i, once made.
 type objectPlanSet struct {
-	Plans []atomic.Pointer[Selection]
+	plans []atomic.Pointer[Selection]
 }
 
 // ObjectPlanKey keeps a plan of a conditional abstract field for one

@@ -128,9 +128,9 @@ type planner struct {
 // Everything in it lives as long as the operation.
 type planArena struct {
 	plans  chunks[Selection]
-	Fields chunks[plannedField]
+	fields chunks[plannedField]
 	order  chunks[*Field]
-	Locs   chunks[gqlerror.Location]
+	locs   chunks[gqlerror.Location]
 	keys   chunks[byte]
 }
 
@@ -140,7 +140,7 @@ func newPlanArena(selections int) planArena {
 	n := min(max(selections, 2), 64)
 	var a planArena
 	// A selection set for about every other field; a key of about 8 bytes.
-	a.plans.min, a.Fields.min, a.order.min, a.Locs.min, a.keys.min = n/2+1, n, n, n, 12*n
+	a.plans.min, a.fields.min, a.order.min, a.locs.min, a.keys.min = n/2+1, n, n, n, 12*n
 	return a
 }
 
@@ -168,7 +168,7 @@ func (c *chunks[T]) take(n int) []T {
 
 type collector struct {
 	p     *planner
-	Obj   *schema.Object
+	obj   *schema.Object
 	order []*Field
 	// byKey indexes order by response key once it is longer than
 	// collectorScan; shorter, it is searched in place.
@@ -183,7 +183,7 @@ type collector struct {
 // plannedField is a field plan with its first occurrence, allocated as one.
 type plannedField struct {
 	fp  Field
-	Occ Occurrence
+	occ Occurrence
 	one [1]*Occurrence
 	alt [1]Alt
 }
@@ -196,7 +196,7 @@ const collectorScan = 8
 // starts at no more than collectorSlab plans and grows by chunks, so that
 // selections which share a key, or are skipped, leave little unused.
 func (p *planner) newCollector(obj *schema.Object, size int) collector {
-	return collector{p: p, Obj: obj, order: p.arena.order.take(size), slab: p.arena.Fields.take(min(size, collectorSlab))}
+	return collector{p: p, obj: obj, order: p.arena.order.take(size), slab: p.arena.fields.take(min(size, collectorSlab))}
 }
 
 // collectorSlab is the most field plans a collector's slab holds at a time.
@@ -254,7 +254,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 				c.static[x.Name] = true
 			}
 			frag := c.p.fragments.Get(c.p.doc, x.Name)
-			if frag == nil || frag.TypeCondition != c.Obj.Name && !c.p.conditionMatches(frag.TypeCondition, c.Obj) {
+			if frag == nil || frag.TypeCondition != c.obj.Name && !c.p.conditionMatches(frag.TypeCondition, c.obj) {
 				continue
 			}
 			c.collect(frag.SelectionSet, all, depth+1)
@@ -263,7 +263,7 @@ func (c *collector) collect(set ast.SelectionSet, conds []*ast.Directive, depth 
 			if !ok {
 				continue
 			}
-			if x.TypeCondition != "" && x.TypeCondition != c.Obj.Name && !c.p.conditionMatches(x.TypeCondition, c.Obj) {
+			if x.TypeCondition != "" && x.TypeCondition != c.obj.Name && !c.p.conditionMatches(x.TypeCondition, c.obj) {
 				continue
 			}
 			c.collect(x.SelectionSet, joinConds(conds, dyn), depth+1)
@@ -292,14 +292,14 @@ func (c *collector) add(f *ast.Field, conds []*ast.Directive) {
 	c.seq++
 	if fp == nil {
 		if len(c.slab) == cap(c.slab) {
-			c.slab = c.p.arena.Fields.take(collectorSlab)
+			c.slab = c.p.arena.fields.take(collectorSlab)
 		}
 		c.slab = c.slab[:len(c.slab)+1]
 		pf := &c.slab[len(c.slab)-1]
-		pf.Occ = Occurrence{Field: f, Uncon: len(conds) == 0}
+		pf.occ = Occurrence{Field: f, Uncon: len(conds) == 0}
 		pf.alt[0] = Alt{Conds: conds, Seq: seq}
-		pf.Occ.Alts = pf.alt[:1:1]
-		pf.one[0] = &pf.Occ
+		pf.occ.Alts = pf.alt[:1:1]
+		pf.one[0] = &pf.occ
 		fp = &pf.fp
 		fp.Key, fp.KeyJSON, fp.planner, fp.Occ = key, c.p.keyJSON(key), c.p, pf.one[:1:1]
 		c.order = append(c.order, fp)
@@ -341,12 +341,12 @@ func (c *collector) finish(parent *Field) *Selection {
 		c.p.prep.planned += len(c.order)
 	}
 	sp := &c.p.arena.plans.take(1)[:1][0]
-	sp.Obj, sp.Parent, sp.Fields = c.Obj, parent, c.order
+	sp.Obj, sp.Parent, sp.Fields = c.obj, parent, c.order
 	nodes := 0
 	for _, fp := range c.order {
 		nodes += len(fp.Occ)
 	}
-	locs := c.p.arena.Locs.take(nodes) // every field's, in one
+	locs := c.p.arena.locs.take(nodes) // every field's, in one
 	for _, fp := range c.order {
 		fp.Owner = sp
 		first := fp.Occ[0].Field
@@ -372,13 +372,13 @@ func (c *collector) finish(parent *Field) *Selection {
 		case first.Name == "__typename":
 			fp.Kind, fp.Type = KindTypename, c.p.s.Typename
 			continue
-		case first.Name == "__schema" && c.Obj == c.p.s.Query:
+		case first.Name == "__schema" && c.obj == c.p.s.Query:
 			fp.Kind, fp.Type = KindSchema, c.p.s.SchemaField.Type
-		case first.Name == "__type" && c.Obj == c.p.s.Query:
+		case first.Name == "__type" && c.obj == c.p.s.Query:
 			fp.Kind, fp.Info = KindType, c.p.s.TypeField
 			fp.Type = fp.Info.Type
 		default:
-			fp.Info = c.Obj.ByName[first.Name]
+			fp.Info = c.obj.ByName[first.Name]
 			if fp.Info == nil {
 				// Validation rejects unknown fields; a document that was
 				// not validated gets the field skipped.
@@ -433,7 +433,7 @@ func (c *collector) finish(parent *Field) *Selection {
 				if fp.Child.Batched && fp.Lists > 0 {
 					fp.BatchList = true // batched fields below, read ahead
 				}
-				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Child.Batched && c.Obj != c.p.s.Mutation {
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Child.Batched && c.obj != c.p.s.Mutation {
 					fp.Kind, sp.Batched = KindBatchPath, true
 				}
 			} else if fp.Abs != nil {
@@ -441,7 +441,7 @@ func (c *collector) finish(parent *Field) *Selection {
 				if fp.Lists > 0 && fp.Abs.Batched() {
 					fp.BatchList = true
 				}
-				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Abs.Batched() && c.Obj != c.p.s.Mutation {
+				if fp.Kind == KindField && fp.Info.Resolve == nil && fp.Abs.Batched() && c.obj != c.p.s.Mutation {
 					fp.Kind, sp.Batched = KindBatchPath, true
 				}
 			}
